@@ -1,0 +1,53 @@
+# The geodata pipeline. Each product is a chain of stages; every stage is its own executable
+# (Sources/geo-*), every rule depends on its inputs, its stage's binary and its parameters,
+# so `make` rebuilds exactly what changed. Pipelines and their parameters: pipelines/*.mk.
+#
+#   make globe         dist/globe.glb          (the main job)
+#   make test          unit tests + consumer checks (GeoJSON, glTF, SVG, SQL readers)
+#   make SCALE=110m …  pick the Natural Earth input: 10m (default), 50m, 110m
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.SECONDEXPANSION:
+
+SCALE ?= 10m
+BUILD := build
+DIST := dist
+BIN := .build/release
+DATA := data
+NE := $(DATA)/natural-earth
+PYTHON ?= python3
+
+ifeq ($(filter $(SCALE),10m 50m 110m),)
+  $(error SCALE must be 10m, 50m or 110m (got '$(SCALE)'))
+endif
+
+# A file holding the value of some parameters, rewritten only when the value changes, so
+# that rules depending on it rerun exactly when a parameter (or SCALE) changes.
+# $(call params,NAME,VALUE) expands to the file's path.
+params = $(shell mkdir -p $(BUILD)/params && printf '%s\n' '$(2)' | cmp -s - $(BUILD)/params/$(1) || printf '%s\n' '$(2)' > $(BUILD)/params/$(1))$(BUILD)/params/$(1)
+
+# --- set-up and the Swift build ---------------------------------------------------------
+SETUP_STAMP := $(BUILD)/.setup
+$(SETUP_STAMP): scripts/setup.sh
+	bash scripts/setup.sh
+	@mkdir -p $(@D) && touch $@
+
+CORE_SOURCES := Package.swift $(shell find Sources/GeoCore Sources/CGEOS Sources/CPROJ -type f 2>/dev/null)
+
+# One binary per stage; it depends on its own sources and the core library's.
+$(BIN)/geo-%: $(CORE_SOURCES) $$(shell find Sources/geo-$$* -type f) | $(SETUP_STAMP)
+	swift build -c release --product geo-$*
+	@touch $@
+
+.PHONY: all build setup
+setup: $(SETUP_STAMP)
+build: | $(SETUP_STAMP)
+	swift build -c release
+
+include pipelines/*.mk
+
+all: $(ALL_PRODUCTS)
+.DEFAULT_GOAL := globe

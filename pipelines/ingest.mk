@@ -1,0 +1,26 @@
+# ingest: Natural Earth admin-0 → build/ingest/countries.geojson (one feature per app country)
+#
+# SCALE picks the input. 1:10m and 1:50m use the map units (France without its overseas
+# departments, which the app draws as their own countries); 1:110m only exists as countries
+# and lacks the app's microstates, which become Points at their capitals with attributes
+# from the 1:50m map units.
+
+INGEST_UNITS_10m  := $(NE)/ne_10m_admin_0_map_units.geojson
+INGEST_UNITS_50m  := $(NE)/ne_50m_admin_0_map_units.geojson
+INGEST_UNITS_110m := $(NE)/ne_110m_admin_0_countries.geojson
+INGEST_UNITS := $(INGEST_UNITS_$(SCALE))
+
+INGEST_FLAGS_110m := --points-from $(INGEST_UNITS_50m)
+INGEST_FLAGS ?= $(INGEST_FLAGS_$(SCALE))
+
+INGEST_TABLES := $(DATA)/app_country_codes.txt $(DATA)/id_remaps.tsv $(DATA)/continents.tsv \
+                 $(DATA)/capitals.tsv $(DATA)/names.tsv $(NE)/ne_10m_populated_places.geojson
+INGEST_OUT := $(BUILD)/ingest/countries.geojson
+
+.PHONY: ingest
+ingest: $(INGEST_OUT)
+
+$(INGEST_OUT): $(BIN)/geo-ingest $(INGEST_UNITS) $(INGEST_TABLES) $(call params,ingest,$(SCALE) $(INGEST_FLAGS)) pipelines/ingest.mk
+	$(BIN)/geo-ingest $(INGEST_UNITS) -o $@ --data-dir $(DATA) $(INGEST_FLAGS)
+
+ALL_PRODUCTS += $(INGEST_OUT)

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs every consumer check (scripts/checks/check_*.py / check_*.sh) against the products in
+# build/ and dist/. Each check reads the outputs with a real, independent reader.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+PY=${PYTHON:-python3}
+passed=0; failed=0; failures=()
+for c in scripts/checks/check_*; do
+  [ -f "$c" ] || continue
+  name=$(basename "$c")
+  echo "== $name"
+  case "$c" in
+    *.py) "$PY" "$c" ;;
+    *.sh) bash "$c" ;;
+  esac
+  if [ $? -eq 0 ]; then passed=$((passed+1)); else failed=$((failed+1)); failures+=("$name"); fi
+done
+echo
+[ $failed -eq 0 ] || echo "failed checks: ${failures[*]}"
+echo "checks: $passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 machine lacks to build, run and test the pipeline.
+# Idempotent and quiet when everything is already there; called by `make` before any build.
+set -euo pipefail
+
+need_apt=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
+# Build: the C libraries behind the GEOS and PROJ modules, found through pkg-config.
+for p in pkg-config libgeos-dev libproj-dev proj-data; do have_pkg "$p" || need_apt+=("$p"); done
+if [ "${1:-}" = "--test" ]; then
+  # Test consumers: rsvg-convert (SVG), xmllint (XML), PostgreSQL (SQL), Python readers (GeoJSON, glTF).
+  for p in librsvg2-bin libxml2-utils postgresql python3-pip; do have_pkg "$p" || need_apt+=("$p"); done
+fi
+
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "setup: installing ${need_apt[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+if [ "${1:-}" = "--test" ]; then
+  PY=${PYTHON:-python3}
+  if ! $PY -c "import shapely, pygltflib, trimesh" 2>/dev/null; then
+    echo "setup: installing Python test readers (shapely, pygltflib, trimesh)"
+    $PY -m pip install -q shapely pygltflib trimesh numpy 2>/dev/null \
+      || $PY -m pip install -q --break-system-packages shapely pygltflib trimesh numpy
+  fi
+fi
