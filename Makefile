@@ -20,6 +20,14 @@ DATA := data
 NE := $(DATA)/natural-earth
 PYTHON ?= python3
 
+# Every stage runs through scripts/stage.sh, which logs its time and peak memory under this
+# run's id; the product targets end with a table of what this run rebuilt.
+ifndef MAKE_RUN_ID
+MAKE_RUN_ID := $(shell date +%s%N)
+endif
+export MAKE_RUN_ID
+STAGE = scripts/stage.sh $@
+
 ifeq ($(filter $(SCALE),10m 50m 110m),)
   $(error SCALE must be 10m, 50m or 110m (got '$(SCALE)'))
 endif
@@ -49,5 +57,9 @@ build: | $(SETUP_STAMP)
 
 include pipelines/*.mk
 
+PRODUCT_TARGETS := ingest world globe map silhouettes highlights challenges all
+.PHONY: $(PRODUCT_TARGETS)
 all: $(ALL_PRODUCTS)
+$(PRODUCT_TARGETS):
+	@bash scripts/rebuilt.sh $(MAKE_RUN_ID)
 .DEFAULT_GOAL := globe

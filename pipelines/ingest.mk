@@ -21,6 +21,6 @@ INGEST_OUT := $(BUILD)/ingest/countries.geojson
 ingest: $(INGEST_OUT)
 
 $(INGEST_OUT): $(BIN)/geo-ingest $(INGEST_UNITS) $(INGEST_TABLES) $(call params,ingest,$(SCALE) $(INGEST_FLAGS)) pipelines/ingest.mk
-	$(BIN)/geo-ingest $(INGEST_UNITS) -o $@ --data-dir $(DATA) $(INGEST_FLAGS)
+	$(STAGE) $(BIN)/geo-ingest $(INGEST_UNITS) -o $@ --data-dir $(DATA) $(INGEST_FLAGS)
 
 ALL_PRODUCTS += $(INGEST_OUT)

@@ -7,7 +7,7 @@ need_apt=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
 # Build: the C libraries behind the GEOS and PROJ modules, found through pkg-config.
-for p in pkg-config libgeos-dev libproj-dev proj-data; do have_pkg "$p" || need_apt+=("$p"); done
+for p in pkg-config libgeos-dev libproj-dev proj-data time; do have_pkg "$p" || need_apt+=("$p"); done
 if [ "${1:-}" = "--test" ]; then
   # Test consumers: rsvg-convert (SVG), xmllint (XML), PostgreSQL (SQL), Python readers (GeoJSON, glTF).
   for p in librsvg2-bin libxml2-utils postgresql python3-pip; do have_pkg "$p" || need_apt+=("$p"); done

@@ -21,6 +21,8 @@ public enum GeoJSON {
         public var nameKeys: [String] = ["name", "NAME", "ADMIN", "NAME_LONG"]
         /// Reject longitudes outside [-180, 180] and latitudes outside [-90, 90].
         public var requireLonLat = true
+        /// Read only these properties (nil: all). Saves time on wide tables.
+        public var keepProperties: Set<String>? = nil
         public init() {}
     }
 
@@ -32,7 +34,7 @@ public enum GeoJSON {
 
     public static func decode(_ bytes: [UInt8], file: String, options: ReadOptions = ReadOptions()) throws -> [Feature] {
         let root: JSONValue
-        do { root = try JSONParser.parse(bytes) } catch let e as JSONSyntaxError {
+        do { root = try JSONParser.parse(bytes, keepKeys: options.keepProperties) } catch let e as JSONSyntaxError {
             throw InputError(file: file, e.description)
         }
         guard case .object(let top) = root else {

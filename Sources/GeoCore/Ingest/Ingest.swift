@@ -106,7 +106,8 @@ public enum Ingest {
                 guard let fallback = o.pointsFromPath else {
                     throw InputError(file: o.unitsPath, "no unit provides \(missing.count == 1 ? "the code" : "the codes") \(missing.joined(separator: ", ")) of the country set \(o.countrySetPath ?? "")")
                 }
-                let extra = try classify(try GeoJSON.read(path: fallback, options: readOptions), file: fallback, remaps: remaps, report: &report)
+                var fallbackReport = Report()  // the fallback file's own remaps and skips are not this run's
+                let extra = try classify(try GeoJSON.read(path: fallback, options: readOptions), file: fallback, remaps: remaps, report: &fallbackReport)
                 let byId = Dictionary(grouping: extra, by: \.id)
                 for id in missing {
                     guard let us = byId[id], let largest = us.max(by: { ($0.area, $1.suA3) < ($1.area, $0.suA3) }) else {
@@ -119,8 +120,10 @@ public enum Ingest {
         }
 
         let places = try log.step("read \(o.placesPath)") { try Places(path: o.placesPath) }
-        let geos = GEOSContext()
-        var out: [Feature] = []
+
+        // Attributes first (cheap, sequential, first error wins), then geometry in parallel.
+        struct Job { var id: String; var group: [Unit]; var name: String; var continent: String; var capital: Capital?; var isPoint: Bool }
+        var jobs: [Job] = []
         for id in groups.keys.sorted() {
             let group = groups[id]!.sorted { ($0.area, $1.suA3) > ($1.area, $0.suA3) }
             let main = group[0]
@@ -131,34 +134,38 @@ public enum Ingest {
                                  "maps to \(id) like \(first.ref), but belongs to sovereign \(other.sovA3), not \(first.sovA3); add a row to \(o.remapsPath) if this is a dissolve")
             }
             if group.count > 1 { report.dissolved.append((id, group.map(\.suA3).sorted())) }
-
             let name = names[id]?["name"] ?? main.feature.string("NAME_LONG") ?? main.feature.string("NAME") ?? id
             let continent = try resolveContinent(id: id, main: main, continents: continents, file: o.unitsPath)
             let capital = try resolveCapital(id: id, table: capitals, places: places, tablePath: o.capitalsPath, strict: !o.allUnits)
             if capital == nil && capitals[id] == nil { report.warnings.append("\(id) (\(name)): no capital found; add a row to \(o.capitalsPath)") }
-
-            let geometry: Geometry
-            if pointUnits[id] != nil {
-                guard let c = capital else {
-                    throw InputError(file: o.capitalsPath, "\(id) (\(name)) has no polygon in \(o.unitsPath) and no capital to place its point at")
-                }
-                geometry = .point(c.position)
-                report.pointsFromCapital.append(id)
-            } else {
-                geometry = try dissolve(group, id: id, geos: geos, file: o.unitsPath, report: &report)
+            if pointUnits[id] != nil && capital == nil {
+                throw InputError(file: o.capitalsPath, "\(id) (\(name)) has no polygon in \(o.unitsPath) and no capital to place its point at")
             }
+            jobs.append(Job(id: id, group: group, name: name, continent: continent, capital: capital, isPoint: pointUnits[id] != nil))
+        }
 
+        let dissolved = try log.step("dissolve \(jobs.count) countries") {
+            try Parallel.map(jobs, makeState: { GEOSContext() }) { job, geos -> (Geometry, String?) in
+                if job.isPoint { return (.point(job.capital!.position), nil) }
+                return try dissolve(job.group, id: job.id, geos: geos, file: o.unitsPath)
+            }
+        }
+
+        var out: [Feature] = []
+        for (job, (geometry, fallback)) in zip(jobs, dissolved) {
+            if let reason = fallback { report.unionFallbacks.append((job.id, reason)) }
+            if job.isPoint { report.pointsFromCapital.append(job.id) }
             var props = JSONObject()
-            props["name"] = .string(name)
-            props["continent"] = .string(continent)
-            if let c = capital {
+            props["name"] = .string(job.name)
+            props["continent"] = .string(job.continent)
+            if let c = job.capital {
                 props["capital"] = .string(c.name)
                 props["capitalLat"] = .number(c.position.y)
                 props["capitalLon"] = .number(c.position.x)
             }
-            props["aliases"] = .array(aliases(name: name, main: main, overridden: names[id] != nil).map { .string($0) })
-            props["neUnits"] = .array(group.map(\.suA3).sorted().map { .string($0) })
-            out.append(Feature(id: id, properties: props, geometry: geometry))
+            props["aliases"] = .array(aliases(name: job.name, main: job.group[0], overridden: names[job.id] != nil).map { .string($0) })
+            props["neUnits"] = .array(job.group.map(\.suA3).sorted().map { .string($0) })
+            out.append(Feature(id: job.id, properties: props, geometry: geometry))
             report.vertices += geometry.vertexCount
         }
         return (out, report)
@@ -207,30 +214,49 @@ public enum Ingest {
         return u.count == 2 && u.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }
     }
 
-    static func dissolve(_ group: [Unit], id: String, geos: GEOSContext, file: String, report: inout Report) throws -> Geometry {
-        var polygons: [Polygon]
-        if group.count == 1 {
-            polygons = group[0].feature.geometry.polygons
-        } else {
-            let parts = try group.flatMap { u in try u.feature.geometry.polygons.map { try geos.polygon($0) } }
+    /// Dissolves the units of one country. Units whose bounding boxes do not overlap any
+    /// other's (Svalbard, the US minor islands) are taken as they are; each cluster of touching
+    /// units is merged by GEOS coverage union, or by a general union where the units do not
+    /// meet edge to edge. Returns the geometry and, for a fallback, the reason.
+    static func dissolve(_ group: [Unit], id: String, geos: GEOSContext, file: String) throws -> (Geometry, String?) {
+        var fallback: String?
+        var polygons: [Polygon] = []
+        for cluster in overlapClusters(group) {
+            if cluster.count == 1 { polygons += cluster[0].feature.geometry.polygons; continue }
+            let parts = try cluster.flatMap { u in try u.feature.geometry.polygons.map { try geos.polygon($0) } }
             do {
                 let merged = try geos.coverageUnion(parts)
                 guard try merged.isValid() else { throw StageError(merged.validityReason()) }
-                polygons = try merged.polygons()
+                polygons += try merged.polygons()
             } catch {
-                // Units that do not meet edge to edge (or overlap) need a general union.
-                report.unionFallbacks.append((id, "\(error)"))
-                let repaired = try group.flatMap { u in
+                fallback = "\(error)"
+                let repaired = try cluster.flatMap { u in
                     try u.feature.geometry.polygons.map { p -> GEOSGeometry in
                         let g = try geos.polygon(p)
                         return try g.isValid() ? g : try g.makeValid()
                     }
                 }
-                polygons = try geos.unaryUnion(repaired).polygons()
+                polygons += try geos.unaryUnion(repaired).polygons()
             }
         }
         guard !polygons.isEmpty else { throw InputError(file: file, feature: group[0].ref, "dissolving \(id) left no polygon") }
-        return Geometry.areal(polygons.map(RingMath.orientedForRFC7946))
+        return (Geometry.areal(polygons.map(RingMath.orientedForRFC7946)), fallback)
+    }
+
+    /// Groups units into clusters of overlapping bounding boxes (in the group's order).
+    static func overlapClusters(_ units: [Unit]) -> [[Unit]] {
+        let boxes = units.map { $0.feature.geometry.boundingBox ?? .empty }
+        var parent = Array(units.indices)
+        func find(_ i: Int) -> Int { var i = i; while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }; return i }
+        for i in units.indices { for j in units.indices where j > i && boxes[i].intersects(boxes[j]) { parent[find(j)] = find(i) } }
+        var order: [Int] = []
+        var members: [Int: [Unit]] = [:]
+        for i in units.indices {
+            let r = find(i)
+            if members[r] == nil { order.append(r) }
+            members[r, default: []].append(units[i])
+        }
+        return order.map { members[$0]! }
     }
 
     static func resolveContinent(id: String, main: Unit, continents: [String: [String: String]], file: String) throws -> String {
@@ -337,6 +363,7 @@ public struct Places: Sendable {
         self.path = path
         var opts = GeoJSON.ReadOptions()
         opts.nameKeys = ["NAME"]
+        opts.keepProperties = ["NAME", "NAMEASCII", "NAMEALT", "FEATURECLA", "ISO_A2", "ADM0NAME", "POP_MAX"]
         var places: [Place] = []
         for (i, f) in try GeoJSON.read(path: path, options: opts).enumerated() {
             guard case .point(let p) = f.geometry else {

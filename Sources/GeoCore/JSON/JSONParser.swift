@@ -16,9 +16,12 @@ public struct JSONParser {
     /// Nesting deeper than this is refused (a hostile file must not overflow the stack).
     public static let maximumDepth = 512
 
-    public static func parse(_ data: [UInt8]) throws -> JSONValue {
+    /// `keepKeys`: when given, object members whose key is neither in it nor a GeoJSON
+    /// structural key are skipped without building values (the populated places carry 102
+    /// properties of which a stage needs a handful). Skipped values are still checked for syntax.
+    public static func parse(_ data: [UInt8], keepKeys: Set<String>? = nil) throws -> JSONValue {
         try data.withUnsafeBufferPointer { buf in
-            var p = Cursor(buf: buf)
+            var p = Cursor(buf: buf, keep: keepKeys.map { $0.union(structuralKeys) })
             p.skipWhitespace()
             let v = try p.parseValue(depth: 0)
             p.skipWhitespace()
@@ -29,8 +32,11 @@ public struct JSONParser {
 
     public static func parse(_ text: String) throws -> JSONValue { try parse(Array(text.utf8)) }
 
+    static let structuralKeys: Set<String> = ["type", "features", "geometry", "geometries", "coordinates", "properties", "id", "bbox"]
+
     struct Cursor {
         let buf: UnsafeBufferPointer<UInt8>
+        var keep: Set<String>? = nil
         var pos = 0
 
         func error(_ message: String) -> JSONSyntaxError {
@@ -106,6 +112,15 @@ public struct JSONParser {
                 try expect(UInt8(ascii: ":"), "':' after key \"\(key)\"")
                 skipWhitespace()
                 let value: JSONValue
+                if let keep, !keep.contains(key) {
+                    try skipValue(depth: depth + 1)
+                    skipWhitespace()
+                    guard let c = peek() else { throw error("file ends early inside an object") }
+                    pos += 1
+                    if c == UInt8(ascii: "}") { return .object(JSONObject(entries)) }
+                    if c != UInt8(ascii: ",") { pos -= 1; throw error("expected ',' or '}' in an object, found '\(printable(c))'") }
+                    continue
+                }
                 if key == "coordinates" && peek() == UInt8(ascii: "[") {
                     value = .coordinates(try parseCoordinateTree())
                 } else {
@@ -132,6 +147,46 @@ public struct JSONParser {
                 pos += 1
                 if c == UInt8(ascii: "]") { return .array(items) }
                 if c != UInt8(ascii: ",") { pos -= 1; throw error("expected ',' or ']' in an array, found '\(printable(c))'") }
+            }
+        }
+
+        /// Steps over one value, checking its syntax but building nothing.
+        mutating func skipValue(depth: Int) throws {
+            guard depth < JSONParser.maximumDepth else { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
+            skipWhitespace()
+            guard let c = peek() else { throw error("file ends early: expected a value") }
+            switch c {
+            case UInt8(ascii: "\""):
+                pos += 1
+                while pos < buf.count {
+                    let d = buf[pos]
+                    if d == UInt8(ascii: "\"") { pos += 1; return }
+                    if d == UInt8(ascii: "\\") { pos += 2; continue }
+                    if d < 0x20 { throw error("a control character inside a string") }
+                    pos += 1
+                }
+                throw error("file ends early inside a string")
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let close = c == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                pos += 1
+                skipWhitespace()
+                if peek() == close { pos += 1; return }
+                while true {
+                    if close == UInt8(ascii: "}") {
+                        skipWhitespace()
+                        guard peek() == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+                        try skipValue(depth: depth + 1)
+                        try expect(UInt8(ascii: ":"), "':' after a key")
+                    }
+                    try skipValue(depth: depth + 1)
+                    skipWhitespace()
+                    guard let d = peek() else { throw error("file ends early") }
+                    pos += 1
+                    if d == close { return }
+                    if d != UInt8(ascii: ",") { pos -= 1; throw error("expected ',' or '\(printable(close))', found '\(printable(d))'") }
+                }
+            default:
+                _ = try parseValue(depth: depth)
             }
         }
 

@@ -57,11 +57,19 @@ public struct JSONWriter {
 
     public mutating func integer(_ i: Int64) {
         if i == 0 { bytes.append(0x30); return }
-        var v = i.magnitude
         if i < 0 { bytes.append(UInt8(ascii: "-")) }
-        var tmp: [UInt8] = []
-        while v > 0 { tmp.append(UInt8(v % 10) + 0x30); v /= 10 }
-        bytes.append(contentsOf: tmp.reversed())
+        appendDigits(i.magnitude, minimumWidth: 1)
+    }
+
+    /// Decimal digits of `v`, left-padded with zeros to `minimumWidth`, without allocating.
+    @inline(__always) private mutating func appendDigits(_ v: UInt64, minimumWidth: Int) {
+        var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch: enough for 20 digits
+        var n = 0
+        withUnsafeMutableBytes(of: &tmp) { scratch in
+            var v = v
+            repeat { scratch[23 - n] = UInt8(v % 10) + 0x30; v /= 10; n += 1 } while v > 0 || n < minimumWidth
+            bytes.append(contentsOf: scratch[(24 - n)...])
+        }
     }
 
     /// A number rounded to `decimals` places with trailing zeros trimmed: 12.5, 3, -0.000001.
@@ -75,16 +83,13 @@ public struct JSONWriter {
         if n < 0 { bytes.append(UInt8(ascii: "-")) }
         let m = n.magnitude
         let unit = UInt64(scale)
-        integer(Int64(m / unit))
+        appendDigits(m / unit, minimumWidth: 1)
         var frac = m % unit
         if frac == 0 { return }
         var places = decimals
         while frac % 10 == 0 { frac /= 10; places -= 1 }
         bytes.append(UInt8(ascii: "."))
-        var digits = [UInt8](repeating: 0x30, count: places)
-        var i = places - 1
-        while frac > 0 { digits[i] = UInt8(frac % 10) + 0x30; frac /= 10; i -= 1 }
-        bytes.append(contentsOf: digits)
+        appendDigits(frac, minimumWidth: places)
     }
 
     static let scales: [Double] = (0...15).map { var s = 1.0; for _ in 0..<$0 { s *= 10 }; return s }

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Data-parallel map over the machine's cores with one worker state per thread (for example
+/// a GEOSContext or PROJContext, which must not be shared between threads). Results come
+/// back in input order, so outputs stay deterministic whatever the scheduling.
+public enum Parallel {
+    public static var defaultWorkers: Int {
+        if let s = ProcessInfo.processInfo.environment["GEO_THREADS"], let n = Int(s), n > 0 { return n }
+        return max(1, ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// `makeState` runs once per worker thread; `body` gets that worker's state.
+    /// The first error thrown (by input order) is rethrown.
+    public static func map<T, S, R>(_ items: [T], workers: Int = Parallel.defaultWorkers,
+                                    makeState: () -> S, _ body: (T, S) throws -> R) throws -> [R] {
+        let n = items.count
+        if n == 0 { return [] }
+        let w = min(workers, n)
+        var results = [Result<R, Error>?](repeating: nil, count: n)
+        if w == 1 {
+            let state = makeState()
+            for i in 0..<n { results[i] = Result { try body(items[i], state) } }
+        } else {
+            let next = Counter()
+            let lock = NSLock()
+            results.withUnsafeMutableBufferPointer { out in
+                let outBase = out.baseAddress!
+                DispatchQueue.concurrentPerform(iterations: w) { _ in
+                    lock.lock(); let state = makeState(); lock.unlock()
+                    while true {
+                        let i = next.increment()
+                        if i >= n { break }
+                        let r = Result { try body(items[i], state) }
+                        (outBase + i).pointee = r
+                    }
+                }
+            }
+        }
+        return try results.map { try $0!.get() }
+    }
+
+    final class Counter: @unchecked Sendable {
+        private var value = 0
+        private let lock = NSLock()
+        func increment() -> Int { lock.lock(); defer { lock.unlock() }; let v = value; value += 1; return v }
+    }
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# make bench: the whole pipeline from a clean build/ on real data, several runs per scale,
+# median wall time and peak memory per stage, output sizes, the time of a no-op make and of
+# a rebuild after touching one input. The Swift build is done first and not timed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SCALES=${BENCH_SCALES:-10m 50m}
+RUNS=${BENCH_RUNS:-3}
+JOBS=${BENCH_JOBS:-2}
+out=build/bench
+mkdir -p "$out"
+log=$out/stages.tsv; : > "$log"
+totals=$out/totals.tsv; : > "$totals"
+export STAGE_LOG=$PWD/$log
+
+make --no-print-directory setup >/dev/null
+swift build -c release >/dev/null
+clean() { find build -mindepth 1 -maxdepth 1 ! -name .setup ! -name bench -exec rm -rf {} +; rm -rf dist; }
+now() { date +%s%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }
+
+for scale in $SCALES; do
+  for run in $(seq 1 "$RUNS"); do
+    clean
+    t0=$(now)
+    MAKE_RUN_ID="bench-$scale-$run" make --no-print-directory -j"$JOBS" all SCALE="$scale" >/dev/null 2>"$out/stderr-$scale-$run.txt"
+    t1=$(now)
+    printf '%s\tpipeline\t%s\n' "$scale" "$(secs "$t0" "$t1")" >> "$totals"
+  done
+  du -b dist/world.geojson dist/globe.glb dist/country_highlights.json dist/supabase/seed.sql 2>/dev/null \
+    | awk -v s="$scale" '{ printf "%s\tsize\t%s\t%s\n", s, $2, $1 }' >> "$totals" || true
+  for d in dist/silhouettes dist/map; do
+    [ -d "$d" ] && printf '%s\tsize\t%s/\t%s\n' "$scale" "$d" "$(du -sb "$d" | cut -f1)" >> "$totals"
+  done
+  for run in $(seq 1 "$RUNS"); do
+    t0=$(now); make --no-print-directory all SCALE="$scale" >/dev/null; t1=$(now)
+    printf '%s\tno-op make\t%s\n' "$scale" "$(secs "$t0" "$t1")" >> "$totals"
+  done
+  for run in $(seq 1 "$RUNS"); do
+    touch data/capitals.tsv
+    t0=$(now); MAKE_RUN_ID="touch-$scale-$run" make --no-print-directory -j"$JOBS" all SCALE="$scale" >/dev/null 2>&1; t1=$(now)
+    printf '%s\trebuild after touching data/capitals.tsv\t%s\n' "$scale" "$(secs "$t0" "$t1")" >> "$totals"
+  done
+done
+${PYTHON:-python3} scripts/bench_table.py "$log" "$totals" | tee "$out/report.txt"
