@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The bad-input corpus (Tests/BadInputs/cases.tsv): every stage must exit non-zero with the
+# expected message (naming file, feature and problem) and leave no artefact behind.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+dir=$root/Tests/BadInputs
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+passed=0; failed=0
+
+generate() {  # GENERATED inputs are too big to commit
+  case "$1" in
+    huge-unclosed-ring.geojson)
+      # A 200 MB coordinate array: one ring of ~9.5 M positions that never closes.
+      ${PYTHON:-python3} - "$tmp/$1" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write('{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"NAME":"Atlantis","SU_A3":"ATL","SOV_A3":"ATL","ISO_A2_EH":"AD","CONTINENT":"Europe"},"geometry":{"type":"Polygon","coordinates":[[')
+    chunk = ",".join(f"[{10 + i * 1e-6:.6f},{20 + i * 1e-6:.6f}]" for i in range(100000))
+    for _ in range(95):
+        f.write(chunk); f.write(",")
+    f.write("[0,0]]]}}]}")
+PY
+      echo "$tmp/$1" ;;
+  esac
+}
+
+while IFS=$'\t' read -r stage input args expected; do
+  [[ -z "$stage" || "$stage" == \#* || "$stage" == stage ]] && continue
+  if [[ "$input" == GENERATED:* ]]; then in=$(generate "${input#GENERATED:}"); else in=$dir/$input; fi
+  outdir=$tmp/out-$((passed + failed)); mkdir -p "$outdir"
+  out=$outdir/result.out
+  a=${args//\{in\}/$in}; a=${a//\{out\}/$out}; a=${a//\{dir\}/$dir}; a=${a//\{data\}/$root/data}
+  # shellcheck disable=SC2086
+  err=$("$root/.build/release/$stage" -q $a 2>&1 >/dev/null); rc=$?
+  problem=""
+  [ $rc -ne 0 ] || problem="exit status 0"
+  [[ "$err" == *"$expected"* ]] || problem="${problem:+$problem; }message lacks «$expected»"
+  left=$(ls -A "$outdir")
+  [ -z "$left" ] || problem="${problem:+$problem; }left behind: $left"
+  if [ -z "$problem" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); echo "FAIL $stage $input: $problem"; echo "     it said: $err"
+  fi
+done < "$dir/cases.tsv"
+echo "bad inputs: $passed passed, $failed failed"
+[ $failed -eq 0 ]
