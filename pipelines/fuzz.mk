@@ -1,0 +1,17 @@
+# make fuzz: libFuzzer (with AddressSanitizer) on the GeoJSON reader for FUZZ_SECONDS.
+# Seeds: the bad-input corpus. A crash leaves its input in build/fuzz/ (crash-*) and fails.
+FUZZ_SECONDS ?= 180
+FUZZ_SOURCES := Tests/Fuzz/FuzzGeoJSON.swift $(wildcard Sources/GeoCore/JSON/*.swift) Sources/GeoCore/GeoJSON/GeoJSON.swift \
+                Sources/GeoCore/Geometry/Geometry.swift Sources/GeoCore/Support/Errors.swift Sources/GeoCore/Support/FileIO.swift
+
+$(BUILD)/fuzz/fuzz-geojson: $(FUZZ_SOURCES) | $(SETUP_STAMP)
+	@mkdir -p $(@D)
+	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzGeoJSON $(FUZZ_SOURCES) -o $@ 2>&1 | grep -v 'Cannot export local symbol' || true
+	@test -x $@
+
+.PHONY: fuzz
+fuzz: $(BUILD)/fuzz/fuzz-geojson
+	@mkdir -p $(BUILD)/fuzz/corpus
+	cp Tests/BadInputs/ingest/*.geojson $(BUILD)/fuzz/corpus/
+	cd $(BUILD)/fuzz && ./fuzz-geojson corpus -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+	  -dict=../../Tests/Fuzz/geojson.dict -print_final_stats=1 2>&1 | tail -n 25
