@@ -6,8 +6,8 @@ FUZZ_SOURCES := Tests/Fuzz/FuzzGeoJSON.swift $(wildcard Sources/GeoCore/JSON/*.s
 
 $(BUILD)/fuzz/fuzz-geojson: $(FUZZ_SOURCES) | $(SETUP_STAMP)
 	@mkdir -p $(@D)
-	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzGeoJSON $(FUZZ_SOURCES) -o $@ 2>&1 | grep -v 'Cannot export local symbol' || true
-	@test -x $@
+	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzGeoJSON $(FUZZ_SOURCES) -o $@ 2> $@.log \
+	  || { grep -v 'Cannot export local symbol' $@.log; exit 1; }
 
 .PHONY: fuzz
 fuzz: $(BUILD)/fuzz/fuzz-geojson
