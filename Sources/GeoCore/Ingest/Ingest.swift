@@ -214,27 +214,26 @@ public enum Ingest {
         return u.count == 2 && u.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }
     }
 
-    /// Dissolves the units of one country. Units whose bounding boxes do not overlap any
-    /// other's (Svalbard, the US minor islands) are taken as they are; each cluster of touching
-    /// units is merged by GEOS coverage union, or by a general union where the units do not
-    /// meet edge to edge. Returns the geometry and, for a fallback, the reason.
+    /// Dissolves the units of one country. Only polygons that can touch a polygon of another
+    /// unit (overlapping bounding boxes) are merged, each such cluster by GEOS coverage union,
+    /// or by a general union where the units do not meet edge to edge; every other polygon
+    /// (islands, Svalbard, the US minor islands) is taken as it is. Returns the geometry and,
+    /// for a fallback, the reason.
     static func dissolve(_ group: [Unit], id: String, geos: GEOSContext, file: String) throws -> (Geometry, String?) {
         var fallback: String?
         var polygons: [Polygon] = []
-        for cluster in overlapClusters(group) {
-            if cluster.count == 1 { polygons += cluster[0].feature.geometry.polygons; continue }
-            let parts = try cluster.flatMap { u in try u.feature.geometry.polygons.map { try geos.polygon($0) } }
+        for cluster in touchingClusters(group) {
+            if cluster.count == 1 { polygons.append(cluster[0]); continue }
+            let parts = try cluster.map { try geos.polygon($0) }
             do {
                 let merged = try geos.coverageUnion(parts)
                 guard try merged.isValid() else { throw StageError(merged.validityReason()) }
                 polygons += try merged.polygons()
             } catch {
                 fallback = "\(error)"
-                let repaired = try cluster.flatMap { u in
-                    try u.feature.geometry.polygons.map { p -> GEOSGeometry in
-                        let g = try geos.polygon(p)
-                        return try g.isValid() ? g : try g.makeValid()
-                    }
+                let repaired = try cluster.map { p -> GEOSGeometry in
+                    let g = try geos.polygon(p)
+                    return try g.isValid() ? g : try g.makeValid()
                 }
                 polygons += try geos.unaryUnion(repaired).polygons()
             }
@@ -243,18 +242,32 @@ public enum Ingest {
         return (Geometry.areal(polygons.map(RingMath.orientedForRFC7946)), fallback)
     }
 
-    /// Groups units into clusters of overlapping bounding boxes (in the group's order).
-    static func overlapClusters(_ units: [Unit]) -> [[Unit]] {
-        let boxes = units.map { $0.feature.geometry.boundingBox ?? .empty }
-        var parent = Array(units.indices)
+    /// The group's polygons in clusters: polygons of different units whose bounding boxes
+    /// overlap end up in one cluster. Order follows the units' order, then the polygons'.
+    static func touchingClusters(_ units: [Unit]) -> [[Polygon]] {
+        var polys: [Polygon] = [], owner: [Int] = [], boxes: [BoundingBox] = []
+        for (u, unit) in units.enumerated() {
+            for p in unit.feature.geometry.polygons {
+                polys.append(p); owner.append(u)
+                boxes.append(Geometry.polygon(Polygon(rings: [p.exterior])).boundingBox ?? .empty)
+            }
+        }
+        var parent = Array(polys.indices)
         func find(_ i: Int) -> Int { var i = i; while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }; return i }
-        for i in units.indices { for j in units.indices where j > i && boxes[i].intersects(boxes[j]) { parent[find(j)] = find(i) } }
+        if units.count > 1 {
+            for i in polys.indices {
+                for j in (i + 1)..<polys.count where owner[j] != owner[i] && boxes[i].intersects(boxes[j]) {
+                    let a = find(i), b = find(j)
+                    if a != b { parent[max(a, b)] = min(a, b) }
+                }
+            }
+        }
         var order: [Int] = []
-        var members: [Int: [Unit]] = [:]
-        for i in units.indices {
+        var members: [Int: [Polygon]] = [:]
+        for i in polys.indices {
             let r = find(i)
             if members[r] == nil { order.append(r) }
-            members[r, default: []].append(units[i])
+            members[r, default: []].append(polys[i])
         }
         return order.map { members[$0]! }
     }

@@ -36,8 +36,17 @@ public struct JSONParser {
 
     struct Cursor {
         let buf: UnsafeBufferPointer<UInt8>
-        var keep: Set<String>? = nil
+        var keep: Set<String>? = nil {
+            didSet { keepBytes = keep.map { $0.sorted().map { Array($0.utf8) } } ?? [] }
+        }
+        var keepBytes: [[UInt8]] = []
         var pos = 0
+
+        init(buf: UnsafeBufferPointer<UInt8>, keep: Set<String>? = nil) {
+            self.buf = buf
+            self.keep = keep
+            self.keepBytes = keep.map { $0.sorted().map { Array($0.utf8) } } ?? []
+        }
 
         func error(_ message: String) -> JSONSyntaxError {
             var line = 1, col = 1
@@ -108,6 +117,18 @@ public struct JSONParser {
                     if pos >= buf.count { throw error("file ends early inside an object") }
                     throw error("expected a quoted key, found '\(printable(buf[pos]))'")
                 }
+                if keep != nil, let end = unwantedKeyEnd() {
+                    // A key we do not keep: step over it and its value without building Strings.
+                    pos = end
+                    try expect(UInt8(ascii: ":"), "':' after a key")
+                    try skipValue(depth: depth + 1)
+                    skipWhitespace()
+                    guard let c = peek() else { throw error("file ends early inside an object") }
+                    pos += 1
+                    if c == UInt8(ascii: "}") { return .object(JSONObject(entries)) }
+                    if c != UInt8(ascii: ",") { pos -= 1; throw error("expected ',' or '}' in an object, found '\(printable(c))'") }
+                    continue
+                }
                 let key = try parseString()
                 try expect(UInt8(ascii: ":"), "':' after key \"\(key)\"")
                 skipWhitespace()
@@ -148,6 +169,24 @@ public struct JSONParser {
                 if c == UInt8(ascii: "]") { return .array(items) }
                 if c != UInt8(ascii: ",") { pos -= 1; throw error("expected ',' or ']' in an array, found '\(printable(c))'") }
             }
+        }
+
+        /// With a key filter: if the key at `pos` (a plain key without escapes) is not kept,
+        /// the position just after its closing quote; nil when it is kept or needs full parsing.
+        func unwantedKeyEnd() -> Int? {
+            var i = pos + 1
+            while i < buf.count {
+                let c = buf[i]
+                if c == UInt8(ascii: "\"") { break }
+                if c == UInt8(ascii: "\\") || c < 0x20 { return nil }
+                i += 1
+            }
+            guard i < buf.count else { return nil }
+            let key = UnsafeBufferPointer(rebasing: buf[(pos + 1)..<i])
+            for k in keepBytes where k.count == key.count {
+                if k.elementsEqual(key) { return nil }
+            }
+            return i + 1
         }
 
         /// Steps over one value, checking its syntax but building nothing.
