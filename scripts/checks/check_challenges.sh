@@ -96,7 +96,7 @@ expect "every answer is a feature of $WORLD" "0" "select count(*) from public.da
 expect "capital questions have capitals" "0" "select count(*) from public.daily_challenges c join world w on w.id = c.answer where c.is_guess_capital and not w.has_capital"
 expect "no silhouette question on a point country" "0" "select count(*) from public.daily_challenges c join world w on w.id = c.answer where c.is_guess_country and w.is_point"
 expect "no answer twice within $WINDOW days" "0" "select count(*) from public.daily_challenges a join public.daily_challenges b on a.answer = b.answer and a.date < b.date and b.date - a.date < $WINDOW"
-expect "repeat window is the default 60 days" "60" "select ${WINDOW}"
+expect "repeat window is the requested ${CHALLENGE_WINDOW:-60} days" "${CHALLENGE_WINDOW:-60}" "select ${WINDOW}"
 expect "all three types asked" "3" "select (bool_or(is_guess_country)::int + bool_or(is_guess_capital)::int + bool_or(is_guess_flag)::int) from public.daily_challenges"
 expect "a second row for a date is refused" "23505" "do \$\$ begin insert into public.daily_challenges (date, is_guess_flag, answer) select min(date), true, 'FR' from public.daily_challenges; raise exception 'accepted'; exception when unique_violation then null; end \$\$; select '23505'"
 expect "a row with two types is refused" "23514" "do \$\$ begin insert into public.daily_challenges (date, is_guess_flag, is_guess_capital, answer) values (date '1999-01-01', true, true, 'FR'); raise exception 'accepted'; exception when check_violation then null; end \$\$; select '23514'"
