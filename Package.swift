@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "GeoCore", targets: ["GeoCore"]),
         .executable(name: "geo-ingest", targets: ["geo-ingest"]),
+        .executable(name: "geo-highlights", targets: ["geo-highlights"]),
+        .executable(name: "geo-challenges", targets: ["geo-challenges"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -18,6 +20,12 @@ let package = Package(
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         .target(name: "GeoCore", dependencies: ["CGEOS", "CPROJ"]),
         .executableTarget(name: "geo-ingest", dependencies: [
+            "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "geo-highlights", dependencies: [
+            "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "geo-challenges", dependencies: [
             "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),

@@ -1,0 +1,27 @@
+# highlights: data/country_highlights.json (curated) → dist/country_highlights.json (CONTRACTS §5)
+#
+# Validated against the country set of world.geojson; each city is located in the Natural
+# Earth populated places (data/highlight_places.tsv gives NE names for cities listed under
+# another name) and checked against its country's polygon. Report: build/highlights/report.txt.
+
+WORLD_OUT ?= $(DIST)/world.geojson
+
+# A located city outside its country's simplified polygon still passes within this many km.
+HIGHLIGHTS_COASTAL_KM ?= 25
+# A city of a point country passes within this many km of the country's point.
+HIGHLIGHTS_POINT_RADIUS_KM ?= 150
+
+HIGHLIGHTS_SOURCE := $(DATA)/country_highlights.json
+HIGHLIGHTS_ALIASES := $(DATA)/highlight_places.tsv
+HIGHLIGHTS_OUT := $(DIST)/country_highlights.json
+HIGHLIGHTS_REPORT := $(BUILD)/highlights/report.txt
+HIGHLIGHTS_FLAGS = --coastal-tolerance $(HIGHLIGHTS_COASTAL_KM) --point-radius $(HIGHLIGHTS_POINT_RADIUS_KM)
+
+.PHONY: highlights
+highlights: $(HIGHLIGHTS_OUT)
+
+$(HIGHLIGHTS_OUT): $(HIGHLIGHTS_SOURCE) $(HIGHLIGHTS_ALIASES) $(WORLD_OUT) $(NE)/ne_10m_populated_places.geojson $(BIN)/geo-highlights $(call params,highlights,$(HIGHLIGHTS_FLAGS)) pipelines/highlights.mk
+	$(BIN)/geo-highlights $(HIGHLIGHTS_SOURCE) --world $(WORLD_OUT) -o $@ --places $(NE)/ne_10m_populated_places.geojson \
+	  --aliases $(HIGHLIGHTS_ALIASES) --report $(HIGHLIGHTS_REPORT) $(HIGHLIGHTS_FLAGS)
+
+ALL_PRODUCTS += $(HIGHLIGHTS_OUT)
