@@ -27,6 +27,6 @@ challenges: $(CHALLENGES_OUT)
 
 # One run writes both files (grouped target).
 $(CHALLENGES_OUT) &: $(WORLD_OUT) $(BIN)/geo-challenges $(call params,challenges,$(CHALLENGES_FLAGS)) pipelines/challenges.mk
-	$(BIN)/geo-challenges $(WORLD_OUT) --out-dir $(CHALLENGES_DIR) --report $(CHALLENGES_REPORT) $(CHALLENGES_FLAGS)
+	$(STAGE) $(BIN)/geo-challenges $(WORLD_OUT) --out-dir $(CHALLENGES_DIR) --report $(CHALLENGES_REPORT) $(CHALLENGES_FLAGS)
 
 ALL_PRODUCTS += $(CHALLENGES_OUT)
