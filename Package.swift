@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "GeoCore", targets: ["GeoCore"]),
         .executable(name: "geo-ingest", targets: ["geo-ingest"]),
+        .executable(name: "geo-project", targets: ["geo-project"]),
+        .executable(name: "geo-silhouettes", targets: ["geo-silhouettes"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -18,6 +20,12 @@ let package = Package(
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         .target(name: "GeoCore", dependencies: ["CGEOS", "CPROJ"]),
         .executableTarget(name: "geo-ingest", dependencies: [
+            "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "geo-project", dependencies: [
+            "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "geo-silhouettes", dependencies: [
             "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
