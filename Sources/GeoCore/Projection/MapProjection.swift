@@ -28,8 +28,13 @@ public final class MapProjection {
         while w > 180 { w -= 360 }
         if abs(w - 180) < 1e-12 || abs(w + 180) < 1e-12 { w = -180 }
         west = w
-        var pole = [Point(centralMeridian, 90), Point(centralMeridian, -90)]
-        let poleFails = ((try? transformation.transform(&pole)) ?? 1) > 0
+        // Poles that do not project, or project absurdly far (Mercator gives y ≈ 12 × the
+        // equator's half-width at 90°), mean the map has to stop short of them.
+        var probe = [Point(centralMeridian, 90), Point(centralMeridian, -90), Point(centralMeridian + 179.999, 0), Point(centralMeridian, 0)]
+        let failed = (try? transformation.transform(&probe)) ?? 4
+        let halfWidth = abs(probe[2].x - probe[3].x)
+        let poleFails = failed > 0 || !(halfWidth > 0)
+            || abs(probe[0].y - probe[3].y) > 4 * halfWidth || abs(probe[1].y - probe[3].y) > 4 * halfWidth
         maxLatitude = poleFails ? 85.051128779806 : 90
     }
 
