@@ -36,6 +36,8 @@ public enum Silhouette {
         /// The equal-area projection's centre (lon, lat).
         public var centre: Point
         public var pathData: String
+        /// The drawn rings on the viewBox grid (units of 10^-decimals), y down, open.
+        public var gridRings: [[GridPoint]]
         /// Indexes of the feature's polygons (in its MultiPolygon order) that are drawn.
         public var drawnParts: [Int]
         public var totalParts: Int
@@ -100,7 +102,7 @@ public enum Silhouette {
         var drawnBox = BoundingBox.empty
         let unit = SVGPathData.pow10(o.decimals)
         for r in result.rings { for g in r { drawnBox.extend(Point(Double(g.x) / unit, Double(g.y) / unit)) } }
-        return Drawing(id: id, name: name, centre: centre, pathData: d,
+        return Drawing(id: id, name: name, centre: centre, pathData: d, gridRings: result.rings,
                        drawnParts: Set(result.survivors.flatMap { joined[$0].origins }).sorted(), totalParts: polygons.count,
                        rings: result.rings.count, vertices: result.rings.reduce(0) { $0 + $1.count },
                        tolerance: tolerance, box: drawnBox, svg: svg)
