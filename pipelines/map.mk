@@ -19,13 +19,10 @@ RSVG ?= rsvg-convert
 .PHONY: map
 map: $(MAP_GEOJSON) $(MAP_SVG) $(MAP_PNG)
 
-# One run writes both files; the SVG is the rule's target, the GeoJSON follows it.
-$(MAP_SVG): $(WORLD_OUT) $(BIN)/geo-project $(call params,map,$(MAP_PROJECTION) $(MAP_WIDTH) $(MAP_BORDER_WIDTH)) pipelines/map.mk
+# One run writes both files (a grouped target, GNU make ≥ 4.3).
+$(MAP_SVG) $(MAP_GEOJSON) &: $(WORLD_OUT) $(BIN)/geo-project $(call params,map,$(MAP_PROJECTION) $(MAP_WIDTH) $(MAP_BORDER_WIDTH)) pipelines/map.mk
 	$(BIN)/geo-project $(WORLD_OUT) --projection '$(MAP_PROJECTION)' --width $(MAP_WIDTH) \
-	  --border-width $(MAP_BORDER_WIDTH) --geojson $(MAP_GEOJSON) --svg $@
-
-$(MAP_GEOJSON): $(MAP_SVG)
-	@test -f $@ || { echo "$@ missing after geo-project; remove $(MAP_SVG) and rerun" >&2; exit 1; }
+	  --border-width $(MAP_BORDER_WIDTH) --geojson $(MAP_GEOJSON) --svg $(MAP_SVG)
 
 $(MAP_PNG): $(MAP_SVG) $(call params,map-png,$(MAP_PNG_WIDTH)) pipelines/map.mk
 	$(RSVG) -w $(MAP_PNG_WIDTH) -f png -o $@.tmp $<
