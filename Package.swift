@@ -2,16 +2,21 @@
 import PackageDescription
 
 // One core library (GeoCore) over the system GEOS and PROJ C libraries, and one thin
-// executable per pipeline stage. The Makefile chains the stages through build/ and dist/.
+// executable per pipeline stage (Sources/<stage>/main.swift). The Makefile chains the
+// stages through build/ and dist/.
+let stages = [
+    "geo-ingest",       // Natural Earth → build/ingest/countries.geojson
+    "geo-project",      // world.geojson → dist/map/ (PROJ flat maps)
+    "geo-silhouettes",  // world.geojson → dist/silhouettes/<ISO>.svg
+    "geo-highlights",   // curated highlights → dist/country_highlights.json
+    "geo-challenges",   // world.geojson → dist/supabase/{schema,seed}.sql
+]
+
 let package = Package(
     name: "GeoPipeline",
     platforms: [.macOS(.v13)],
-    products: [
-        .library(name: "GeoCore", targets: ["GeoCore"]),
-        .executable(name: "geo-ingest", targets: ["geo-ingest"]),
-        .executable(name: "geo-highlights", targets: ["geo-highlights"]),
-        .executable(name: "geo-challenges", targets: ["geo-challenges"]),
-    ],
+    products: [.library(name: "GeoCore", targets: ["GeoCore"])]
+        + stages.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
@@ -19,16 +24,11 @@ let package = Package(
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         .target(name: "GeoCore", dependencies: ["CGEOS", "CPROJ"]),
-        .executableTarget(name: "geo-ingest", dependencies: [
-            "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
-        .executableTarget(name: "geo-highlights", dependencies: [
-            "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
-        .executableTarget(name: "geo-challenges", dependencies: [
-            "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
-    ],
+    ] + stages.map {
+        .executableTarget(name: $0, dependencies: [
+            "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ])
+    },
     swiftLanguageModes: [.v5]
 )

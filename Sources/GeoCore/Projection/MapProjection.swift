@@ -1,0 +1,183 @@
+import Foundation
+
+/// A flat world map through PROJ: the data cut at the map's edge (the antimeridian of the
+/// projection's central meridian), clipped in latitude where the projection cannot reach the
+/// poles (Mercator), densified so long edges follow the projection's curves, then projected.
+public final class MapProjection {
+    public let crs: String
+    public let centralMeridian: Double
+    /// The western edge of the map in longitude, in (-180, 180]; the map covers [west, west + 360].
+    public let west: Double
+    /// Latitude limit when the poles do not project (Mercator), else 90.
+    public let maxLatitude: Double
+    /// Segments longer than this (degrees) are subdivided before projecting.
+    public var densifyDegrees = 1.0
+    let transformation: Transformation
+    let geos: GEOSContext
+
+    /// Nudge off the map's edge so that PROJ puts a point on the correct side.
+    static let edgeNudge = 1e-7
+
+    public init(crs: String, context: PROJContext, geos: GEOSContext) throws {
+        self.crs = crs
+        self.geos = geos
+        transformation = try Transformation(context: context, from: "EPSG:4326", to: crs)
+        centralMeridian = try ProjectionInfo.centralMeridian(of: crs, context: context)
+        var w = centralMeridian - 180
+        while w <= -180 { w += 360 }
+        while w > 180 { w -= 360 }
+        if abs(w - 180) < 1e-12 || abs(w + 180) < 1e-12 { w = -180 }
+        west = w
+        // Poles that do not project, or project absurdly far (Mercator gives y ≈ 12 × the
+        // equator's half-width at 90°), mean the map has to stop short of them.
+        var probe = [Point(centralMeridian, 90), Point(centralMeridian, -90), Point(centralMeridian + 179.999, 0), Point(centralMeridian, 0)]
+        let failed = (try? transformation.transform(&probe)) ?? 4
+        let halfWidth = abs(probe[2].x - probe[3].x)
+        let poleFails = failed > 0 || !(halfWidth > 0)
+            || abs(probe[0].y - probe[3].y) > 4 * halfWidth || abs(probe[1].y - probe[3].y) > 4 * halfWidth
+        maxLatitude = poleFails ? 85.051128779806 : 90
+    }
+
+    /// Whether the map's edge is the ±180° meridian (nothing to cut in Natural Earth data).
+    public var edgeIsAntimeridian: Bool { west == -180 }
+
+    /// The pieces of a country's polygons in lon/lat, cut at the map's edge, shifted into
+    /// [west, west + 360], nudged off the edge, clipped in latitude and densified.
+    public func cut(_ polygons: [Polygon]) throws -> [Polygon] {
+        var pieces: [Polygon] = []
+        let east = west + 360
+        for p in polygons {
+            var box = BoundingBox.empty
+            for q in p.exterior { box.extend(q) }
+            var seams: [Double] = []
+            var k = ((box.minX - west) / 360).rounded(.down)
+            while true {
+                let s = west + 360 * k
+                if s > box.minX + 1e-12 && s < box.maxX - 1e-12 { seams.append(s) }
+                if s >= box.maxX { break }
+                k += 1
+            }
+            let latClip = box.minY < -maxLatitude || box.maxY > maxLatitude
+            var parts: [Polygon]
+            if seams.isEmpty && !latClip {
+                parts = [p]
+            } else {
+                let bounds = [box.minX - 1] + seams + [box.maxX + 1]
+                parts = []
+                for i in 0..<(bounds.count - 1) {
+                    parts += try clip(p, minX: bounds[i], maxX: bounds[i + 1], maxLat: maxLatitude)
+                }
+            }
+            for var part in parts {
+                var b = BoundingBox.empty
+                for q in part.exterior { b.extend(q) }
+                let mid = (b.minX + b.maxX) / 2
+                let shift = 360 * ((mid - west) / 360).rounded(.down) * -1
+                for r in part.rings.indices {
+                    for i in part.rings[r].indices {
+                        var x = part.rings[r][i].x + shift
+                        if x < west + 1e-9 { x = west + Self.edgeNudge }
+                        if x > east - 1e-9 { x = east - Self.edgeNudge }
+                        part.rings[r][i].x = x
+                    }
+                }
+                pieces.append(part)
+            }
+        }
+        // Parts that Natural Earth split at ±180° now sit side by side inside the map: join them.
+        if !edgeIsAntimeridian {
+            pieces = try joinAt180(pieces)
+        }
+        return pieces.map { Polygon(rings: $0.rings.map { densify($0) }) }
+    }
+
+    func clip(_ p: Polygon, minX: Double, maxX: Double, maxLat: Double) throws -> [Polygon] {
+        let rect = Polygon(rings: [[Point(minX, -maxLat), Point(maxX, -maxLat), Point(maxX, maxLat), Point(minX, maxLat), Point(minX, -maxLat)]])
+        let r = try geos.polygon(rect)
+        do {
+            return try geos.polygon(p).intersection(r).polygons()
+        } catch {
+            return try geos.polygon(p).makeValid().intersection(r).polygons()
+        }
+    }
+
+    func joinAt180(_ pieces: [Polygon]) throws -> [Polygon] {
+        var touching: [Int] = []
+        for (i, p) in pieces.enumerated() where p.exterior.contains(where: { abs($0.x - 180) < 1e-9 }) { touching.append(i) }
+        guard touching.count >= 2 else { return pieces }
+        let snapped = touching.map { i in
+            Polygon(rings: pieces[i].rings.map { $0.map { abs($0.x - 180) < 1e-9 ? Point(180, $0.y) : $0 } })
+        }
+        let merged = try Antimeridian.unionOrKeep(snapped, context: geos)
+        var out: [Polygon] = []
+        let set = Set(touching)
+        for i in pieces.indices {
+            if i == touching[0] { out += merged } else if !set.contains(i) { out.append(pieces[i]) }
+        }
+        return out
+    }
+
+    func densify(_ ring: Ring) -> Ring {
+        guard ring.count >= 2 else { return ring }
+        var out: Ring = [ring[0]]
+        out.reserveCapacity(ring.count)
+        for i in 1..<ring.count {
+            let a = ring[i - 1], b = ring[i]
+            let d = max(abs(b.x - a.x), abs(b.y - a.y))
+            if d > densifyDegrees {
+                let n = Int((d / densifyDegrees).rounded(.up))
+                for j in 1..<n {
+                    let t = Double(j) / Double(n)
+                    out.append(Point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t))
+                }
+            }
+            out.append(b)
+        }
+        return out
+    }
+
+    /// Projects polygons (already cut) to map metres, RFC 7946 winding in the map plane.
+    /// Throws when PROJ cannot project a point, naming `what`.
+    public func project(_ polygons: [Polygon], what: String) throws -> [Polygon] {
+        var flat: [Point] = []
+        flat.reserveCapacity(polygons.reduce(0) { $0 + $1.vertexCount })
+        for p in polygons { for r in p.rings { flat += r } }
+        let failed = try transformation.transform(&flat)
+        guard failed == 0 else {
+            throw StageError("\(what): \(failed) of \(flat.count) points cannot be projected with \(crs) (outside the projection's domain)")
+        }
+        var k = 0
+        return polygons.map { p in
+            RingMath.orientedForRFC7946(Polygon(rings: p.rings.map { r in
+                defer { k += r.count }
+                return Array(flat[k..<(k + r.count)])
+            }))
+        }
+    }
+
+    public func project(_ point: Point, what: String) throws -> Point {
+        var x = point.x
+        while x < west { x += 360 }
+        while x > west + 360 { x -= 360 }
+        var pts = [Point(x, max(-maxLatitude, min(maxLatitude, point.y)))]
+        guard try transformation.transform(&pts) == 0 else {
+            throw StageError("\(what): the point (\(point.x), \(point.y)) cannot be projected with \(crs)")
+        }
+        return pts[0]
+    }
+
+    /// The map's outline (the edge of the projected globe) in map metres, as a closed ring,
+    /// or nil when PROJ cannot project the edge (then the data's extent frames the map).
+    public func outline(stepDegrees: Double = 0.5) -> Ring? {
+        let w = west + Self.edgeNudge, e = west + 360 - Self.edgeNudge, l = maxLatitude
+        var ring: Ring = []
+        let nx = Int((360 / stepDegrees).rounded()), ny = Int((2 * l / stepDegrees).rounded(.up))
+        for i in 0...nx { ring.append(Point(w + (e - w) * Double(i) / Double(nx), -l)) }
+        for j in 1...ny { ring.append(Point(e, -l + 2 * l * Double(j) / Double(ny))) }
+        for i in 1...nx { ring.append(Point(e - (e - w) * Double(i) / Double(nx), l)) }
+        for j in 1...ny { ring.append(Point(w, l - 2 * l * Double(j) / Double(ny))) }
+        guard (try? transformation.transform(&ring)) == 0 else { return nil }
+        ring[ring.count - 1] = ring[0]
+        return ring
+    }
+}

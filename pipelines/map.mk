@@ -1,0 +1,31 @@
+# map: dist/world.geojson → dist/map/ (projected GeoJSON, SVG world map, PNG render)
+#
+# MAP_PROJECTION takes an EPSG/ESRI code or a PROJ string: Equal Earth by default; e.g.
+#   make map MAP_PROJECTION='+proj=robin +lon_0=150'   (Pacific-centred Robinson)
+#   make map MAP_PROJECTION=EPSG:3857                  (Web Mercator, clipped to ±85.05°)
+# The PNG is rendered from the SVG by rsvg-convert (Debian librsvg2-bin).
+
+WORLD_OUT ?= $(DIST)/world.geojson
+MAP_PROJECTION ?= EPSG:8857
+MAP_WIDTH ?= 2000
+MAP_BORDER_WIDTH ?= 0.4
+MAP_PNG_WIDTH ?= 2000
+MAP_DIR := $(DIST)/map
+MAP_GEOJSON := $(MAP_DIR)/world-projected.geojson
+MAP_SVG := $(MAP_DIR)/world.svg
+MAP_PNG := $(MAP_DIR)/world.png
+RSVG ?= rsvg-convert
+
+.PHONY: map
+map: $(MAP_GEOJSON) $(MAP_SVG) $(MAP_PNG)
+
+# One run writes both files (a grouped target, GNU make ≥ 4.3).
+$(MAP_SVG) $(MAP_GEOJSON) &: $(WORLD_OUT) $(BIN)/geo-project $(call params,map,$(MAP_PROJECTION) $(MAP_WIDTH) $(MAP_BORDER_WIDTH)) pipelines/map.mk
+	$(BIN)/geo-project $(WORLD_OUT) --projection '$(MAP_PROJECTION)' --width $(MAP_WIDTH) \
+	  --border-width $(MAP_BORDER_WIDTH) --geojson $(MAP_GEOJSON) --svg $(MAP_SVG)
+
+$(MAP_PNG): $(MAP_SVG) $(call params,map-png,$(MAP_PNG_WIDTH)) pipelines/map.mk
+	$(RSVG) -w $(MAP_PNG_WIDTH) -f png -o $@.tmp $<
+	mv $@.tmp $@
+
+ALL_PRODUCTS += $(MAP_GEOJSON) $(MAP_SVG) $(MAP_PNG)

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Consumer check of dist/map/ (issue 5, CONTRACTS §3) with real readers:
+
+  * world.svg parses with xmllint and renders with rsvg-convert; one element per country with
+    id = ISO code and <title> = name (XML parser), circles for point countries;
+  * the rendered picture uses the palette (ocean #2F86A6, land #34BE82), and in the default
+    equal-area projection land covers about 29 % of the globe's pixels;
+  * world-projected.geojson (read with shapely, a second GeoJSON reader): same ids in the same
+    order, and for the default Equal Earth every country's projected area matches its area
+    computed here independently (spherical equal-area formulas) within 1 %;
+  * no ring is smeared across the map: no projected edge longer than 5 % of the map's width,
+    for the default map and for a Pacific-centred Robinson made with the stage binary.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+import numpy as np
+from shapely.geometry import shape
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pngalpha  # noqa: E402
+
+DIST = os.environ.get("DIST", "dist")
+MAP = os.path.join(DIST, "map")
+WORLD = os.environ.get("WORLD_OUT", os.path.join(DIST, "world.geojson"))
+BIN = os.environ.get("BIN", ".build/release")
+NS = "{http://www.w3.org/2000/svg}"
+R_AUTHALIC = 6371007.180918
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL:", msg)
+
+
+def rings_of(geom):
+    if geom["type"] == "Polygon":
+        return [r for r in geom["coordinates"]]
+    if geom["type"] == "MultiPolygon":
+        return [r for p in geom["coordinates"] for r in p]
+    return []
+
+
+def spherical_area(geom):
+    """Area in m² on the authalic sphere: each ring, with its edges densified to 0.1° as straight
+    lines in lon/lat (as a map draws them), in a Lambert azimuthal equal-area centred on the
+    ring's own mean vertex (equal-area, so the planar shoelace area is the sphere's)."""
+    total = 0.0
+    polys = [geom["coordinates"]] if geom["type"] == "Polygon" else geom["coordinates"]
+    for poly in polys:
+        for k, ring in enumerate(poly):
+            pts = np.array(ring)
+            dense = [pts[:1]]
+            for p0, p1 in zip(pts[:-1], pts[1:]):
+                n = max(1, int(math.ceil(np.abs(p1 - p0).max() / 0.1)))
+                t = (np.arange(1, n + 1) / n)[:, None]
+                dense.append(p0 + (p1 - p0) * t)
+            a = np.radians(np.concatenate(dense))
+            v = np.stack([np.cos(a[:, 1]) * np.cos(a[:, 0]), np.cos(a[:, 1]) * np.sin(a[:, 0]), np.sin(a[:, 1])]).mean(axis=1)
+            lam0, phi0 = math.atan2(v[1], v[0]), math.asin(v[2] / np.linalg.norm(v))
+            lam, phi = a[:, 0] - lam0, a[:, 1]
+            kk = np.sqrt(2 / np.maximum(1e-12, 1 + math.sin(phi0) * np.sin(phi) + math.cos(phi0) * np.cos(phi) * np.cos(lam)))
+            x = kk * np.cos(phi) * np.sin(lam)
+            y = kk * (math.cos(phi0) * np.sin(phi) - math.sin(phi0) * np.cos(phi) * np.cos(lam))
+            area = abs((x * np.roll(y, -1) - np.roll(x, -1) * y).sum() / 2) * R_AUTHALIC ** 2
+            total += area if k == 0 else -area
+    return total
+
+
+def longest_edge_share(features, width):
+    worst, where = 0.0, None
+    for f in features:
+        for r in rings_of(f["geometry"]):
+            a = np.array(r)
+            d = np.hypot(*np.diff(a, axis=0).T).max() / width
+            if d > worst:
+                worst, where = d, f["id"]
+    return worst, where
+
+
+def check_svg(svg_path, world):
+    r = subprocess.run(["xmllint", "--noout", svg_path], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"xmllint {svg_path}: {r.stderr.strip()[:1000]}")
+        return None
+    root = ET.parse(svg_path).getroot()
+    elements = {e.get("id"): e for e in root.iter() if e.tag in (NS + "path", NS + "circle") and e.get("id") not in (None, "ocean")}
+    for f in world["features"]:
+        e = elements.get(f["id"])
+        kind = NS + ("circle" if f["geometry"]["type"] == "Point" else "path")
+        if e is None or e.tag != kind:
+            fail(f"{svg_path}: no <{kind[len(NS):]}> with id {f['id']}")
+            continue
+        t = e.find(NS + "title")
+        if t is None or t.text != f["properties"].get("name"):
+            fail(f"{svg_path}: {f['id']} title {t.text if t is not None else None!r} ≠ {f['properties'].get('name')!r}")
+    if len(elements) != len(world["features"]):
+        fail(f"{svg_path}: {len(elements)} country elements for {len(world['features'])} features")
+    return root
+
+
+def main():
+    world = json.load(open(WORLD, encoding="utf-8"))
+    svg = os.path.join(MAP, "world.svg")
+    check_svg(svg, world)
+    proj = json.load(open(os.path.join(MAP, "world-projected.geojson"), encoding="utf-8"))
+    if [f["id"] for f in proj["features"]] != [f["id"] for f in world["features"]]:
+        fail("world-projected.geojson ids differ from world.geojson")
+    for f in proj["features"]:
+        shape(f["geometry"])  # shapely must accept every geometry
+    extent = proj["extent"]
+    width = extent[2] - extent[0]
+    worst, where = longest_edge_share(proj["features"], width)
+    print(f"  {proj['projection']}: longest projected edge {worst * 100:.2f} % of the map width ({where})")
+    if worst > 0.05:
+        fail(f"{where}: an edge spans {worst * 100:.1f} % of the map: smeared across the map")
+
+    equal_earth = proj["projection"] in ("EPSG:8857", "+proj=eqearth")
+    if equal_earth:
+        bad = []
+        checked = 0
+        for fw, fp in zip(world["features"], proj["features"]):
+            if fw["geometry"]["type"] == "Point":
+                continue
+            a_ref = spherical_area(fw["geometry"])
+            if a_ref < 1e10:  # 10,000 km²: smaller ones are dominated by rounding
+                continue
+            a = shape(fp["geometry"]).area
+            checked += 1
+            if abs(a / a_ref - 1) > 0.01:
+                bad.append(f"{fw['id']} {a / a_ref:.4f}")
+        print(f"  equal-area: {checked} countries over 10,000 km² match the independent area within 1 %" if not bad else f"  area mismatches: {bad}")
+        if bad:
+            fail(f"projected areas differ from the independent areas by more than 1 %: {bad[:10]}")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        png = os.path.join(tmp, "map.png")
+        r = subprocess.run(["rsvg-convert", "-w", "1000", "-f", "png", "-o", png, svg], capture_output=True, text=True)
+        if r.returncode != 0 or r.stderr.strip():
+            fail(f"rsvg-convert {svg}: {r.stderr.strip()}")
+        else:
+            img = pngalpha.read_png(png).astype(int)
+            def near(rgb):
+                return (np.abs(img[:, :, :3] - np.array(rgb)).max(axis=2) <= 3) & (img[:, :, 3] > 250)
+            ocean, land = near((0x2F, 0x86, 0xA6)).sum(), near((0x34, 0xBE, 0x82)).sum()
+            share = land / max(1, land + ocean)
+            print(f"  palette: ocean {ocean} px, land {land} px, land share {share:.3f}")
+            if ocean < 0.3 * img.shape[0] * img.shape[1] or land < 0.1 * img.shape[0] * img.shape[1]:
+                fail("the map does not show the palette's ocean and land colours in sensible amounts")
+            if equal_earth and not (0.25 <= share <= 0.32):
+                fail(f"land covers {share:.3f} of an equal-area map; the Earth's land share is about 0.29")
+
+        # A Pacific-centred map from the stage binary: rings crossing its edge (150°W… no: 30°W)
+        # are cut, Fiji and Chukotka joined, nothing smeared.
+        exe = os.path.join(BIN, "geo-project")
+        if os.path.exists(exe):
+            g, s = os.path.join(tmp, "pacific.geojson"), os.path.join(tmp, "pacific.svg")
+            r = subprocess.run([exe, WORLD, "--projection", "+proj=robin +lon_0=150", "--geojson", g, "--svg", s, "-q"], capture_output=True, text=True)
+            if r.returncode != 0:
+                fail(f"geo-project (Pacific-centred): {r.stderr.strip()}")
+            else:
+                check_svg(s, world)
+                pac = json.load(open(g, encoding="utf-8"))
+                worst, where = longest_edge_share(pac["features"], pac["extent"][2] - pac["extent"][0])
+                print(f"  +proj=robin +lon_0=150: longest projected edge {worst * 100:.2f} % of the map width ({where})")
+                if worst > 0.05:
+                    fail(f"Pacific-centred map: {where} has an edge across {worst * 100:.1f} % of the map")
+                for f in pac["features"]:
+                    if f["id"] == "FJ":
+                        xs = [p[0] for r in rings_of(f["geometry"]) for p in r]
+                        span = (max(xs) - min(xs)) / (pac["extent"][2] - pac["extent"][0])
+                        print(f"  FJ spans {span * 100:.2f} % of the Pacific-centred map")
+                        if span > 0.05:
+                            fail(f"FJ spans {span * 100:.1f} % of the Pacific-centred map")
+        else:
+            print(f"  ({exe} not built: Pacific-centred run skipped)")
+
+    if failures:
+        print(f"check_map: {len(failures)} failures")
+        sys.exit(1)
+    print("check_map: ok")
+
+
+if __name__ == "__main__":
+    main()
