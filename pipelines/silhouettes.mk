@@ -31,7 +31,7 @@ RSVG ?= rsvg-convert
 silhouettes: $(SIL_INDEX) $(SIL_SHEET_PNG)
 
 $(SIL_INDEX): $(WORLD_OUT) $(BIN)/geo-silhouettes $(call params,silhouettes,$(SIL_FLAGS)) pipelines/silhouettes.mk
-	$(BIN)/geo-silhouettes $(WORLD_OUT) -o $(SIL_DIR) $(SIL_FLAGS) --threads $(SIL_THREADS)
+	$(STAGE) $(BIN)/geo-silhouettes $(WORLD_OUT) -o $(SIL_DIR) $(SIL_FLAGS) --threads $(SIL_THREADS)
 
 $(SIL_SHEET_PNG): $(SIL_INDEX)
 	$(RSVG) -f png -o $@.tmp $(SIL_DIR)/contact-sheet.svg
