@@ -26,7 +26,7 @@ CHALLENGES_FLAGS = --days $(CHALLENGE_DAYS) --start $(CHALLENGE_START) --seed $(
 challenges: $(CHALLENGES_OUT)
 
 # One run writes both files (grouped target).
-$(CHALLENGES_OUT) &: $(WORLD_OUT) $(BIN)/geo-challenges $(call params,challenges,$(CHALLENGES_FLAGS)) pipelines/challenges.mk
+$(CHALLENGES_OUT) &: $(WORLD_OUT) $(BIN)/geo-challenges $(call params,challenges,$(WORLD_OUT) $(CHALLENGES_FLAGS)) pipelines/challenges.mk
 	$(STAGE) $(BIN)/geo-challenges $(WORLD_OUT) --out-dir $(CHALLENGES_DIR) --report $(CHALLENGES_REPORT) $(CHALLENGES_FLAGS)
 
 ALL_PRODUCTS += $(CHALLENGES_OUT)

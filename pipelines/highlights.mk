@@ -20,7 +20,7 @@ HIGHLIGHTS_FLAGS = --coastal-tolerance $(HIGHLIGHTS_COASTAL_KM) --point-radius $
 .PHONY: highlights
 highlights: $(HIGHLIGHTS_OUT)
 
-$(HIGHLIGHTS_OUT): $(HIGHLIGHTS_SOURCE) $(HIGHLIGHTS_ALIASES) $(WORLD_OUT) $(NE)/ne_10m_populated_places.geojson $(BIN)/geo-highlights $(call params,highlights,$(HIGHLIGHTS_FLAGS)) pipelines/highlights.mk
+$(HIGHLIGHTS_OUT): $(HIGHLIGHTS_SOURCE) $(HIGHLIGHTS_ALIASES) $(WORLD_OUT) $(NE)/ne_10m_populated_places.geojson $(BIN)/geo-highlights $(call params,highlights,$(WORLD_OUT) $(HIGHLIGHTS_FLAGS)) pipelines/highlights.mk
 	$(STAGE) $(BIN)/geo-highlights $(HIGHLIGHTS_SOURCE) --world $(WORLD_OUT) -o $@ --places $(NE)/ne_10m_populated_places.geojson \
 	  --aliases $(HIGHLIGHTS_ALIASES) --report $(HIGHLIGHTS_REPORT) $(HIGHLIGHTS_FLAGS)
 

@@ -11,7 +11,10 @@ INGEST_UNITS_110m := $(NE)/ne_110m_admin_0_countries.geojson
 INGEST_UNITS := $(INGEST_UNITS_$(SCALE))
 
 INGEST_FLAGS_110m := --points-from $(INGEST_UNITS_50m)
+INGEST_EXTRA_INPUTS_110m := $(INGEST_UNITS_50m)
 INGEST_FLAGS ?= $(INGEST_FLAGS_$(SCALE))
+# Files the flags name (add yours when overriding INGEST_FLAGS with other files).
+INGEST_EXTRA_INPUTS ?= $(INGEST_EXTRA_INPUTS_$(SCALE))
 
 INGEST_TABLES := $(DATA)/app_country_codes.txt $(DATA)/id_remaps.tsv $(DATA)/continents.tsv \
                  $(DATA)/capitals.tsv $(DATA)/names.tsv $(NE)/ne_10m_populated_places.geojson
@@ -20,7 +23,7 @@ INGEST_OUT := $(BUILD)/ingest/countries.geojson
 .PHONY: ingest
 ingest: $(INGEST_OUT)
 
-$(INGEST_OUT): $(BIN)/geo-ingest $(INGEST_UNITS) $(INGEST_TABLES) $(call params,ingest,$(SCALE) $(INGEST_FLAGS)) pipelines/ingest.mk
+$(INGEST_OUT): $(BIN)/geo-ingest $(INGEST_UNITS) $(INGEST_EXTRA_INPUTS) $(INGEST_TABLES) $(call params,ingest,$(SCALE) $(INGEST_FLAGS)) pipelines/ingest.mk
 	$(STAGE) $(BIN)/geo-ingest $(INGEST_UNITS) -o $@ --data-dir $(DATA) $(INGEST_FLAGS)
 
 ALL_PRODUCTS += $(INGEST_OUT)

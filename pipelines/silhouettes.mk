@@ -30,7 +30,7 @@ RSVG ?= rsvg-convert
 .PHONY: silhouettes
 silhouettes: $(SIL_INDEX) $(SIL_SHEET_PNG)
 
-$(SIL_INDEX): $(WORLD_OUT) $(BIN)/geo-silhouettes $(call params,silhouettes,$(SIL_FLAGS)) pipelines/silhouettes.mk
+$(SIL_INDEX): $(WORLD_OUT) $(BIN)/geo-silhouettes $(call params,silhouettes,$(WORLD_OUT) $(SIL_FLAGS)) pipelines/silhouettes.mk
 	$(STAGE) $(BIN)/geo-silhouettes $(WORLD_OUT) -o $(SIL_DIR) $(SIL_FLAGS) --threads $(SIL_THREADS)
 
 $(SIL_SHEET_PNG): $(SIL_INDEX)

@@ -13,7 +13,9 @@ sums > "$first"
 [ -s "$first" ] || { echo "no products to compare: run make all first"; exit 1; }
 find build -mindepth 1 -maxdepth 1 ! -name .setup ! -name params ! -name bench ! -name fuzz -exec rm -rf {} +
 rm -rf dist
-make --no-print-directory -j2 all >/dev/null 2>&1
+if ! make --no-print-directory -j2 all >/tmp/determinism-rebuild.log 2>&1; then
+  tail -n 20 /tmp/determinism-rebuild.log; echo "FAIL: the clean rebuild failed"; exit 1
+fi
 sums > "$second"
 if ! diff -u "$first" "$second"; then echo "FAIL: outputs differ between two runs"; exit 1; fi
 echo "determinism: $(wc -l < "$first") files byte-identical across two clean runs (second with -j2)"

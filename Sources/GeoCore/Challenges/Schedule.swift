@@ -129,15 +129,25 @@ public enum Challenges {
     /// that does not start with the type the previous block ended with, so two consecutive
     /// days never ask the same type. Depends on (seed, k) only.
     public static func type(ofDay k: Int, seed: UInt64) -> ChallengeType {
-        permutation(block: k / 3, seed: seed)[k % 3]
+        types(days: k + 1, seed: seed)[k]
     }
 
-    static func permutation(block b: Int, seed: UInt64) -> [ChallengeType] {
-        var rng = SplitMix64(seed: seed, purpose: SplitMix64.hash("types"), index: UInt64(b))
-        guard b > 0 else { return permutations[rng.below(6)] }
-        let previousLast = permutation(block: b - 1, seed: seed)[2]
-        let allowed = permutations.filter { $0[0] != previousLast }
-        return allowed[rng.below(allowed.count)]
+    /// The types of days 0..<days, block by block (each block's order depends on the
+    /// previous block's last type, so they are computed in one pass).
+    public static func types(days: Int, seed: UInt64) -> [ChallengeType] {
+        var out: [ChallengeType] = []
+        out.reserveCapacity(days + 2)
+        var previousLast: ChallengeType?
+        var b = 0
+        while out.count < days {
+            var rng = SplitMix64(seed: seed, purpose: SplitMix64.hash("types"), index: UInt64(b))
+            let allowed = previousLast.map { last in permutations.filter { $0[0] != last } } ?? permutations
+            let order = allowed[rng.below(allowed.count)]
+            out += order
+            previousLast = order[2]
+            b += 1
+        }
+        return Array(out.prefix(days))
     }
 
     /// The largest window the pools allow: every answer within a window is distinct, and each
@@ -166,8 +176,9 @@ public enum Challenges {
         var days: [ScheduledDay] = []
         days.reserveCapacity(rules.days)
         var previousSmall = false
+        let dayTypes = types(days: rules.days, seed: rules.seed)
         for k in 0..<rules.days {
-            let t = type(ofDay: k, seed: rules.seed)
+            let t = dayTypes[k]
             var rng = SplitMix64(seed: rules.seed, purpose: SplitMix64.hash("answer"), index: UInt64(k))
             let pool = eligible[t]!
             // 1. Rounds: only countries of this pool used the fewest times so far.

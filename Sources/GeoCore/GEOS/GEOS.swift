@@ -86,9 +86,13 @@ public final class GEOSContext {
         return try wrap(GEOSGeom_createLineString_r(handle, seq), "line string")
     }
 
-    /// A collection of the given type (GEOS takes ownership of the members).
+    /// A collection of the given type holding copies of the members (GEOS owns what goes
+    /// into a collection; copying keeps the callers' geometries valid and freed exactly once).
     public func collection(_ type: GEOSGeomTypes, _ members: [GEOSGeometry]) throws -> GEOSGeometry {
-        var ptrs: [OpaquePointer?] = members.map { $0.release() }
+        var ptrs: [OpaquePointer?] = try members.map { m in
+            precondition(m.context === self, "a geometry from another GEOS context")
+            return try m.clone().release()
+        }
         let ptr = ptrs.withUnsafeMutableBufferPointer { GEOSGeom_createCollection_r(handle, Int32(type.rawValue), $0.baseAddress, UInt32($0.count)) }
         return try wrap(ptr, "collection")
     }
@@ -149,7 +153,7 @@ public final class GEOSGeometry {
         return String(cString: c)
     }
 
-    public var typeID: GEOSGeomTypes { GEOSGeomTypes(rawValue: UInt32(GEOSGeomTypeId_r(h, pointer))) }
+    public var typeID: GEOSGeomTypes { GEOSGeomTypes(rawValue: UInt32(max(0, GEOSGeomTypeId_r(h, pointer)))) }
 
     public var isEmpty: Bool { GEOSisEmpty_r(h, pointer) == 1 }
 
@@ -298,7 +302,7 @@ public final class GEOSGeometry {
     public func polygons() throws -> [Polygon] {
         var out: [Polygon] = []
         func visit(_ g: OpaquePointer) throws {
-            let type = GEOSGeomTypes(rawValue: UInt32(GEOSGeomTypeId_r(h, g)))
+            let type = GEOSGeomTypes(rawValue: UInt32(max(0, GEOSGeomTypeId_r(h, g))))
             switch type {
             case GEOS_POLYGON:
                 if GEOSisEmpty_r(h, g) == 0 { out.append(try polygonModel(g)) }
@@ -316,7 +320,7 @@ public final class GEOSGeometry {
     public func lines() throws -> [[Point]] {
         var out: [[Point]] = []
         func visit(_ g: OpaquePointer) throws {
-            let type = GEOSGeomTypes(rawValue: UInt32(GEOSGeomTypeId_r(h, g)))
+            let type = GEOSGeomTypes(rawValue: UInt32(max(0, GEOSGeomTypeId_r(h, g))))
             switch type {
             case GEOS_LINESTRING, GEOS_LINEARRING: out.append(try coordinates(of: g))
             case GEOS_MULTILINESTRING, GEOS_GEOMETRYCOLLECTION:

@@ -79,12 +79,29 @@ public enum GeoJSON {
         }
         let name = options.nameKeys.lazy.compactMap { properties[$0]?.stringValue }.first
         let ref = FeatureRef(index: index, name: name, id: id)
+        if let key = firstNonFinite(.object(properties)) {
+            throw InputError(file: file, feature: ref, "property \"\(key)\" holds a non-finite number (NaN, Infinity or out of range)")
+        }
         guard obj["type"]?.stringValue == "Feature" else {
             throw InputError(file: file, feature: ref, "\"type\" must be \"Feature\", found \(obj["type"].map(describe) ?? "nothing")")
         }
         guard let g = obj["geometry"], !g.isNull else { throw InputError(file: file, feature: ref, "has no geometry") }
         let geometry = try decodeGeometry(g, file: file, ref: ref, options: options)
         return Feature(id: id, properties: properties, geometry: geometry)
+    }
+
+    /// The key path of the first NaN or infinite number in a JSON value, if any.
+    static func firstNonFinite(_ v: JSONValue, path: String = "") -> String? {
+        switch v {
+        case .number(let d): return d.isFinite ? nil : path
+        case .array(let a):
+            for (i, x) in a.enumerated() { if let p = firstNonFinite(x, path: "\(path)[\(i)]") { return p } }
+            return nil
+        case .object(let o):
+            for e in o.entries { if let p = firstNonFinite(e.value, path: path.isEmpty ? e.key : "\(path).\(e.key)") { return p } }
+            return nil
+        default: return nil
+        }
     }
 
     static func describe(_ v: JSONValue) -> String {

@@ -77,7 +77,8 @@ public enum Ingest {
         let continents = try loadTable(o.continentsPath, key: "id", required: ["continent", "reason"])
         let capitals = try loadTable(o.capitalsPath, key: "id", required: ["capital", "reason"])
         let names = try loadTable(o.namesPath, key: "id", required: ["name", "reason"])
-        for (id, row) in continents where !appContinents.contains(row["continent"]!) {
+        for id in continents.keys.sorted() where !appContinents.contains(continents[id]!["continent"]!) {
+            let row = continents[id]!
             throw InputError(file: o.continentsPath, "row \(id): \"\(row["continent"]!)\" is not one of the seven app continents")
         }
         var countrySet: [String]?
@@ -147,7 +148,11 @@ public enum Ingest {
         let dissolved = try log.step("dissolve \(jobs.count) countries") {
             try Parallel.map(jobs, makeState: { GEOSContext() }) { job, geos -> (Geometry, String?) in
                 if job.isPoint { return (.point(job.capital!.position), nil) }
-                return try dissolve(job.group, id: job.id, geos: geos, file: o.unitsPath)
+                do {
+                    return try dissolve(job.group, id: job.id, geos: geos, file: o.unitsPath)
+                } catch let e as GEOSError {
+                    throw InputError(file: o.unitsPath, feature: job.group[0].ref, "dissolving \(job.id) (\(job.name)): \(e)")
+                }
             }
         }
 
@@ -343,7 +348,7 @@ public enum Ingest {
     public static func loadCountrySet(_ path: String) throws -> [String] {
         var codes: [String] = []
         var seen: Set<String> = []
-        for (n, line) in try FileIO.readText(path).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (n, line) in try FileIO.readLines(path).enumerated() {
             let code = line.trimmingCharacters(in: .whitespacesAndNewlines)
             if code.isEmpty || code.hasPrefix("#") { continue }
             guard isAlpha2(code) else { throw InputError(file: path, "line \(n + 1): \"\(code)\" is not a two-letter upper-case ISO code") }

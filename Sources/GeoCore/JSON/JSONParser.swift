@@ -41,6 +41,9 @@ public struct JSONParser {
         }
         var keepBytes: [[UInt8]] = []
         var pos = 0
+        /// True while parsing the value of a "geometry"/"geometries" member: only there is a
+        /// "coordinates" array read as a CoordinateTree (a property may be called coordinates too).
+        var inGeometry = false
 
         init(buf: UnsafeBufferPointer<UInt8>, keep: Set<String>? = nil) {
             self.buf = buf
@@ -142,10 +145,13 @@ public struct JSONParser {
                     if c != UInt8(ascii: ",") { pos -= 1; throw error("expected ',' or '}' in an object, found '\(printable(c))'") }
                     continue
                 }
-                if key == "coordinates" && peek() == UInt8(ascii: "[") {
+                if key == "coordinates" && inGeometry && peek() == UInt8(ascii: "[") {
                     value = .coordinates(try parseCoordinateTree())
                 } else {
+                    let outer = inGeometry
+                    inGeometry = key == "geometry" || key == "geometries"
                     value = try parseValue(depth: depth + 1)
+                    inGeometry = outer
                 }
                 entries.append((key, value))
                 skipWhitespace()

@@ -21,9 +21,16 @@ public enum FileIO {
     }
 
     public static func readText(_ path: String) throws -> String {
-        let bytes = try readBytes(path)
+        var bytes = try readBytes(path)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // a byte-order mark from some editors
         guard let s = String(validating: bytes, as: UTF8.self) else { throw InputError(file: path, "is not valid UTF-8 text") }
         return s
+    }
+
+    /// The lines of a text file, whether it ends lines with LF or CRLF. (In Swift "\r\n" is
+    /// one Character, so splitting on "\n" alone would not split a CRLF file at all.)
+    public static func readLines(_ path: String) throws -> [Substring] {
+        try readText(path).split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
     }
 
     /// Writes `bytes` to `path` through a temporary file in the same directory and a rename,
@@ -53,11 +60,9 @@ public enum FileIO {
     /// Reads a tab-separated table with a header row; `#` lines and blank lines are comments.
     /// Returns rows as dictionaries keyed by the header's column names.
     public static func readTSV(_ path: String) throws -> [[String: String]] {
-        let text = try readText(path)
         var header: [String]?
         var rows: [[String: String]] = []
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let l = line.hasSuffix("\r") ? line.dropLast() : line
+        for (n, l) in try readLines(path).enumerated() {
             if l.trimmingCharacters(in: .whitespaces).isEmpty || l.hasPrefix("#") { continue }
             let cols = l.split(separator: "\t", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard let h = header else { header = cols; continue }
@@ -68,6 +73,7 @@ public enum FileIO {
             for (i, name) in h.enumerated() { row[name] = i < cols.count ? cols[i] : "" }
             rows.append(row)
         }
+        guard header != nil else { throw InputError(file: path, "has no header row") }
         return rows
     }
 }
