@@ -1,0 +1,141 @@
+import Foundation
+
+/// One country's fill mesh on the unit sphere (scale by the fill radius when writing).
+public struct CountryMesh: Sendable {
+    public var id: String
+    /// Unit vectors (also the per-vertex normals: the fill is a shell of the sphere).
+    public var positions: [Vec3] = []
+    /// Counter-clockwise seen from outside.
+    public var triangles: [Int32] = []
+    /// The prepared (densified, seam-conformed) lon/lat rings, outer rings first in each polygon.
+    public var rings: [Ring] = []
+    /// Area of the mesh on the unit sphere (sum of the spherical triangles of its vertices).
+    public var meshArea: Double = 0
+    /// Exact unit-sphere area of the input polygons read with lon/lat-straight edges.
+    public var sphereArea: Double = 0
+    /// Geodesic area on the WGS84 ellipsoid (PROJ/geographiclib), m².
+    public var geodesicArea: Double = 0
+    /// Area-weighted centre of the mesh on the sphere, as lon/lat.
+    public var centroid: Point = Point(0, 0)
+    /// Lon/lat box; west > east when the country crosses the antimeridian (RFC 7946 §5.2).
+    public var bbox: BoundingBox = .empty
+    public var polygonCount = 0
+    public var inputVertices = 0
+    public init(id: String) { self.id = id }
+    public var vertexCount: Int { positions.count }
+    public var triangleCount: Int { triangles.count / 3 }
+}
+
+public struct MeshOptions: Sendable {
+    public var maxEdgeDegrees: Double = 2.5
+    public var maxLonStep: Double = 10
+    public init(maxEdgeDegrees: Double = 2.5, maxLonStep: Double = 10) {
+        self.maxEdgeDegrees = maxEdgeDegrees; self.maxLonStep = maxLonStep
+    }
+}
+
+public enum CountryMesher {
+    /// Meshes the polygons of one feature. Errors name the feature.
+    public static func mesh(id: String, polygons: [Polygon], options: MeshOptions, context: GEOSContext,
+                            file: String = "", ref: FeatureRef? = nil) throws -> CountryMesh {
+        var out = CountryMesh(id: id)
+        let prep = RingPreparation(maxEdgeDegrees: options.maxEdgeDegrees, maxLonStep: options.maxLonStep,
+                                   seamLatitudes: RingPreparation.seamLatitudes(of: polygons))
+        let refine = Refinement(maxEdgeDegrees: options.maxEdgeDegrees, maxLonStep: options.maxLonStep)
+        out.polygonCount = polygons.count
+        for (pi, poly) in polygons.enumerated() {
+            out.inputVertices += poly.vertexCount
+            out.sphereArea += SphereMap.lonLatArea(poly)
+            out.geodesicArea += Geodesic.wgs84.area(poly)
+            guard let prepared = prep.prepare(poly) else { continue }
+            var planar: PlanarMesh
+            do {
+                planar = try triangulateChecked(prepared, context: context)
+            } catch {
+                // Self-touching or otherwise invalid input: repair, re-prepare and retry once.
+                let repaired = try context.polygon(prepared).makeValid().polygons()
+                planar = PlanarMesh()
+                for r in repaired {
+                    guard let rp = prep.prepare(RingMath.orientedForRFC7946(r)) else { continue }
+                    do {
+                        let m = try triangulateChecked(rp, context: context)
+                        let off = Int32(planar.points.count)
+                        planar.points += m.points
+                        planar.triangles += m.triangles.map { $0 + off }
+                    } catch {
+                        throw InputError(file: file, feature: ref, "polygon \(pi + 1) of \(polygons.count) cannot be triangulated: \(error)")
+                    }
+                }
+            }
+            out.rings += prepared.rings
+            refine.refine(&planar)
+            let base = Int32(out.positions.count)
+            let units = planar.points.map(SphereMap.unit)
+            out.positions += units
+            out.triangles.reserveCapacity(out.triangles.count + planar.triangles.count)
+            for t in 0..<planar.triangleCount {
+                let a = planar.triangles[3 * t], b = planar.triangles[3 * t + 1], c = planar.triangles[3 * t + 2]
+                let ua = units[Int(a)], ub = units[Int(b)], uc = units[Int(c)]
+                // Corners that coincide on the sphere (several points of the pole line): no area.
+                if ua == ub || ub == uc || uc == ua { continue }
+                out.triangles += [a + base, b + base, c + base]
+            }
+        }
+        finishStats(&out, polygons: polygons)
+        return out
+    }
+
+    /// GEOS triangulation, checked: the triangles' planar area must equal the polygon's.
+    static func triangulateChecked(_ polygon: Polygon, context: GEOSContext) throws -> PlanarMesh {
+        let m = try Triangulation.triangulate(polygon, context: context)
+        var area = 0.0
+        for t in 0..<m.triangleCount {
+            area += PlanarMesh.cross(m.points[Int(m.triangles[3 * t])], m.points[Int(m.triangles[3 * t + 1])], m.points[Int(m.triangles[3 * t + 2])]) / 2
+        }
+        var want = abs(RingMath.signedArea(polygon.exterior))
+        for h in polygon.holes { want -= abs(RingMath.signedArea(h)) }
+        if abs(area - want) > 1e-9 * max(1, want) + 1e-12 {
+            throw StageError("triangulated area \(area) differs from the polygon's \(want)")
+        }
+        return m
+    }
+
+    static func finishStats(_ m: inout CountryMesh, polygons: [Polygon]) {
+        var area = 0.0
+        var c = Vec3(0, 0, 0)
+        for t in 0..<m.triangleCount {
+            let a = m.positions[Int(m.triangles[3 * t])], b = m.positions[Int(m.triangles[3 * t + 1])], cc = m.positions[Int(m.triangles[3 * t + 2])]
+            let s = SphereMap.triangleArea(a, b, cc)
+            area += s
+            c = c + (a + b + cc) * (s / 3)
+        }
+        m.meshArea = area
+        m.centroid = c.length > 0 ? SphereMap.lonLat(c) : (polygons.first.map { $0.exterior[0] } ?? Point(0, 0))
+        m.bbox = lonLatBox(polygons)
+    }
+
+    /// The smallest lon/lat box, allowing it to cross the antimeridian (west > east then).
+    public static func lonLatBox(_ polygons: [Polygon]) -> BoundingBox {
+        var intervals: [(Double, Double)] = []
+        var minY = Double.infinity, maxY = -Double.infinity
+        for p in polygons {
+            var lo = Double.infinity, hi = -Double.infinity
+            for q in p.exterior { lo = min(lo, q.x); hi = max(hi, q.x); minY = min(minY, q.y); maxY = max(maxY, q.y) }
+            intervals.append((lo, hi))
+        }
+        guard !intervals.isEmpty else { return .empty }
+        intervals.sort { $0 < $1 }
+        // Merge, then find the widest gap in longitude coverage around the circle.
+        var merged: [(Double, Double)] = []
+        for iv in intervals {
+            if let last = merged.last, iv.0 <= last.1 { merged[merged.count - 1].1 = max(last.1, iv.1) } else { merged.append(iv) }
+        }
+        var bestGap = (merged[0].0 + 360) - merged[merged.count - 1].1
+        var west = merged[0].0, east = merged[merged.count - 1].1
+        for i in 1..<merged.count {
+            let gap = merged[i].0 - merged[i - 1].1
+            if gap > bestGap { bestGap = gap; west = merged[i].0; east = merged[i - 1].1 }
+        }
+        return BoundingBox(minX: west, minY: minY, maxX: east, maxY: maxY)
+    }
+}
