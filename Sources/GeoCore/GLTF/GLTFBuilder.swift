@@ -148,8 +148,10 @@ public final class GLTFBuilder {
         public var attributes: [(String, Int)]
         public var indices: Int
         public var material: Int
-        public init(attributes: [(String, Int)], indices: Int, material: Int) {
-            self.attributes = attributes; self.indices = indices; self.material = material
+        /// 4 triangles, 5 triangle strip.
+        public var mode: Int
+        public init(attributes: [(String, Int)], indices: Int, material: Int, mode: Int = 4) {
+            self.attributes = attributes; self.indices = indices; self.material = material; self.mode = mode
         }
     }
 
@@ -159,7 +161,7 @@ public final class GLTFBuilder {
                 ("attributes", .object(JSONObject(p.attributes.map { ($0.0, GLTFBuilder.int($0.1)) }))),
                 ("indices", GLTFBuilder.int(p.indices)),
                 ("material", GLTFBuilder.int(p.material)),
-                ("mode", .number(4)),
+                ("mode", .number(Double(p.mode))),
             ]))
         }
         meshes.append(.object(JSONObject([("name", .string(name)), ("primitives", .array(prims))])))

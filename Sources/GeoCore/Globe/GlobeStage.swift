@@ -172,12 +172,17 @@ public enum Globe {
                 sectorNodes.append(b.addNode(name: name, extras: extras))
                 continue
             }
-            let pos = b.addVec3Float(s.positions, scale: o.outlineRadius, bounds: true)
-            let miter = b.addVec3Float(s.miters, bounds: false)
-            let nrm = normals(s.positions)
-            let idx = b.addIndices(s.triangles)
-            stats[name] = NodeStats(vertices: s.positions.count, triangles: s.triangles.count / 3)
-            let mesh = b.addMesh(name: name, primitives: [.init(attributes: [("POSITION", pos), ("NORMAL", nrm), ("_MITER", miter)], indices: idx, material: mat["border"]!)])
+            var prims: [GLTFBuilder.Primitive] = []
+            for (k, part) in s.parts.enumerated() {
+                let vEnd = k + 1 < s.parts.count ? s.parts[k + 1].vertex : s.positions.count
+                let iEnd = k + 1 < s.parts.count ? s.parts[k + 1].index : s.strip.count
+                let pos = b.addVec3Float(Array(s.positions[part.vertex..<vEnd]), scale: o.outlineRadius, bounds: true)
+                let miter = b.addVec3Int8Normalized(Array(s.miters[part.vertex..<vEnd]), maxLength: Outlines.maxMiterLength)
+                let idx = b.addIndices(Array(s.strip[part.index..<iEnd]))
+                prims.append(.init(attributes: [("POSITION", pos), ("_MITER", miter)], indices: idx, material: mat["border"]!, mode: 5))
+            }
+            stats[name] = NodeStats(vertices: s.positions.count, triangles: 2 * s.segmentCount)
+            let mesh = b.addMesh(name: name, primitives: prims)
             sectorNodes.append(b.addNode(name: name, mesh: mesh, extras: extras))
         }
         let outlines = b.addNode(name: "outlines", children: sectorNodes)
@@ -193,7 +198,8 @@ public enum Globe {
                                    extras: JSONObject([("kind", .string("atmosphere"))]))
         _ = b.addNode(name: "globe", children: [ocean, countries, outlines, capitalsNode, atmosphere], root: true)
         b.assetExtras = JSONObject([("convention", .string("x = r·cos(lat)·cos(-lon), y = r·sin(lat), z = r·cos(lat)·sin(-lon); y up")),
-                                    ("miter", .string("_MITER: tangent miter vector per outline vertex (± for the two sides); widen by position + _MITER · halfWidth"))])
+                                    ("miter", .string("outline_sector_N: triangle strips; vertices come in pairs at the same centre-line position; _MITER (normalized signed bytes) × miterScale is the tangent miter vector of the left (+) or right (−) side: widen with position + miter · halfWidth")),
+                                    ("miterScale", .number(Outlines.maxMiterLength))])
         return (b.glb(), stats)
     }
 
@@ -224,6 +230,7 @@ public enum Globe {
         params["atmosphereRadius"] = .number(o.atmosphereRadius)
         params["sphereMaxEdgeDegrees"] = .number(o.sphereMaxEdgeDegrees)
         params["quantizeNormals"] = .bool(o.quantizeNormals)
+        params["miterScale"] = .number(Outlines.maxMiterLength)
         params["sectors"] = .string("outline_sector_N, N = latBand·12 + lonBand, lonBand = ⌊(lon+180)/30⌋, latBand = ⌊(lat+90)/45⌋")
 
         var nodes = JSONObject()

@@ -43,32 +43,57 @@ public enum Preview {
             var d = ""
             var depthSum = 0.0, n = 0
             let pr = m.positions.map { project($0 * o.fillRadius) }
-            for t in 0..<m.triangleCount {
-                let a = pr[Int(m.triangles[3 * t])], b = pr[Int(m.triangles[3 * t + 1])], cc = pr[Int(m.triangles[3 * t + 2])]
-                // Screen y grows downwards: facing the viewer means clockwise on screen.
-                let cross = (b.0 - a.0) * (cc.1 - a.1) - (b.1 - a.1) * (cc.0 - a.0)
-                guard cross < 0 else { continue }
-                let pts = [a, b, cc].map { (($0.0 * 10).rounded() / 10, ($0.1 * 10).rounded() / 10) }
-                if (pts[1].0 - pts[0].0) * (pts[2].1 - pts[0].1) - (pts[1].1 - pts[0].1) * (pts[2].0 - pts[0].0) == 0 { continue }
-                d += "M\(fmt(pts[0].0)) \(fmt(pts[0].1))L\(fmt(pts[1].0)) \(fmt(pts[1].1))L\(fmt(pts[2].0)) \(fmt(pts[2].1))Z"
-                depthSum += a.2 + b.2 + cc.2; n += 3
+            for (k, start) in m.polygonStarts.enumerated() {
+                let ringEnd = k + 1 < m.polygonStarts.count ? m.polygonStarts[k + 1].ring : m.rings.count
+                let triEnd = k + 1 < m.polygonStarts.count ? m.polygonStarts[k + 1].index : m.triangles.count
+                let rings = m.rings[start.ring..<ringEnd].map { $0.map { project(SphereMap.unit($0) * o.fillRadius) } }
+                if rings.allSatisfy({ $0.allSatisfy { $0.2 > 0.01 } }) {
+                    // Wholly in front: draw the rings (even-odd punches the holes), thinned to ~0.7 px.
+                    for ring in rings {
+                        var last = ring[0]
+                        d += "M\(fmt(last.0)) \(fmt(last.1))"
+                        for q in ring.dropFirst() where abs(q.0 - last.0) + abs(q.1 - last.1) > 0.7 {
+                            d += "L\(fmt(q.0)) \(fmt(q.1))"; last = q
+                        }
+                        d += "Z"
+                        depthSum += ring[0].2; n += 1
+                    }
+                    continue
+                }
+                // Across the horizon: the triangles that face the viewer (back faces culled).
+                var t = start.index
+                while t < triEnd {
+                    let a = pr[Int(m.triangles[t])], b = pr[Int(m.triangles[t + 1])], cc = pr[Int(m.triangles[t + 2])]
+                    t += 3
+                    // Screen y grows downwards: facing the viewer means clockwise on screen.
+                    let cross = (b.0 - a.0) * (cc.1 - a.1) - (b.1 - a.1) * (cc.0 - a.0)
+                    guard cross < 0 else { continue }
+                    let pts = [a, b, cc].map { (($0.0 * 10).rounded() / 10, ($0.1 * 10).rounded() / 10) }
+                    if (pts[1].0 - pts[0].0) * (pts[2].1 - pts[0].1) - (pts[1].1 - pts[0].1) * (pts[2].0 - pts[0].0) == 0 { continue }
+                    d += "M\(fmt(pts[0].0)) \(fmt(pts[0].1))L\(fmt(pts[1].0)) \(fmt(pts[1].1))L\(fmt(pts[2].0)) \(fmt(pts[2].1))Z"
+                    depthSum += a.2 + b.2 + cc.2; n += 3
+                }
             }
             if n > 0 { paths.append((depthSum / Double(n), m.id, d)) }
         }
         paths.sort { ($0.depth, $0.id) < ($1.depth, $1.id) }
-        for p in paths { out += "<path id=\"\(p.id)\" fill=\"\(hex(pal["land"]!))\" d=\"\(p.d)\"/>\n" }
+        for p in paths { out += "<path id=\"\(p.id)\" fill-rule=\"evenodd\" fill=\"\(hex(pal["land"]!))\" d=\"\(p.d)\"/>\n" }
         // Outlines: segments whose both ends face the viewer.
         var od = ""
         for s in r.sectors {
-            var i = 0
-            let pr = s.positions.map { project($0 * o.outlineRadius) }
-            // Vertices come in (left, right) pairs; consecutive pairs joined by two triangles are segments.
-            var t = 0
-            while t < s.triangles.count {
-                let r0 = Int(s.triangles[t]), r1 = Int(s.triangles[t + 1])
-                let a = pr[r0], b = pr[r1]
-                if a.2 > 0.02 && b.2 > 0.02 { od += "M\(fmt(a.0)) \(fmt(a.1))L\(fmt(b.0)) \(fmt(b.1))" }
-                t += 6; i += 1
+            for run in s.runs {
+                // Centre-line points are the left vertices 2i of the run; draw the parts in front, thinned.
+                var penDown = false
+                var last = (0.0, 0.0, 0.0)
+                for i in 0..<run.points {
+                    let q = project(s.positions[run.vertex + 2 * i] * o.outlineRadius)
+                    guard q.2 > 0.02 else { penDown = false; continue }
+                    if !penDown {
+                        od += "M\(fmt(q.0)) \(fmt(q.1))"; penDown = true; last = q
+                    } else if abs(q.0 - last.0) + abs(q.1 - last.1) > 0.7 || i == run.points - 1 {
+                        od += "L\(fmt(q.0)) \(fmt(q.1))"; last = q
+                    }
+                }
             }
         }
         out += "<path fill=\"none\" stroke=\"#000000\" stroke-width=\"0.5\" stroke-linejoin=\"round\" d=\"\(od)\"/>\n"

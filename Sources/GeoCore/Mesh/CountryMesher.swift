@@ -20,6 +20,8 @@ public struct CountryMesh: Sendable {
     /// Lon/lat box; west > east when the country crosses the antimeridian (RFC 7946 §5.2).
     public var bbox: BoundingBox = .empty
     public var polygonCount = 0
+    /// For each meshed polygon: where its rings start in `rings` and its triangles (×3) in `triangles`.
+    public var polygonStarts: [(ring: Int, index: Int)] = []
     public var inputVertices = 0
     public init(id: String) { self.id = id }
     public var vertexCount: Int { positions.count }
@@ -67,6 +69,7 @@ public enum CountryMesher {
                     }
                 }
             }
+            out.polygonStarts.append((out.rings.count, out.triangles.count))
             out.rings += prepared.rings
             refine.refine(&planar)
             let base = Int32(out.positions.count)

@@ -4,21 +4,31 @@ import Foundation
 /// right) at the same position, carrying ± its miter direction (a tangent vector to the
 /// sphere, of length 1/cos(half the turning angle), capped), so a vertex shader widens the
 /// line to a constant on-screen width: `position + miter · halfWidth · (world units per pixel)`.
-/// Triangles of a segment (left_i, right_i, left_i+1, right_i+1) face outward once widened.
+/// The ribbon is a triangle strip L0 R0 L1 R1 … per run (its triangles face outward once
+/// widened); runs in one primitive are joined by repeating the last and the next first index,
+/// which only makes zero-area triangles and keeps the strip's parity.
 public struct OutlineSector: Sendable {
     public var index: Int
     /// Unit vectors on the centre line (scale by the outline radius when writing).
     public var positions: [Vec3] = []
     public var miters: [Vec3] = []
-    public var triangles: [Int32] = []
+    /// Triangle-strip indices, relative to each part's first vertex.
+    public var strip: [Int32] = []
+    /// The runs (polylines) drawn in this sector: first vertex (a left/right pair per point) and point count.
+    public var runs: [(vertex: Int, points: Int)] = []
     /// Centre-line segments in this sector.
     public var segmentCount = 0
+    /// Where each primitive's vertices and indices start: a sector is cut into parts of at
+    /// most 65,535 vertices so that 16-bit indices suffice (indices are per part, from 0).
+    public var parts: [(vertex: Int, index: Int)] = [(0, 0)]
     public init(index: Int) { self.index = index }
 }
 
 public enum Outlines {
     public static let lonBands = 12, latBands = 4
-    public static let maxMiterLength = 4.0
+    /// Miters longer than this (very sharp turns) are capped; also the scale of the stored _MITER.
+    public static let maxMiterLength = 2.0
+    public static let maxPartVertices = 65535
 
     /// Sector N = latBand · 12 + lonBand, lonBand = ⌊(lon + 180) / 30⌋, latBand = ⌊(lat + 90) / 45⌋
     /// (the last band of each closed at 180 / 90).
@@ -121,15 +131,19 @@ public enum Outlines {
     }
 
     static func append(_ units: [Vec3], _ miters: [Vec3], _ from: Int, _ to: Int, to sector: inout OutlineSector) {
-        let base = Int32(sector.positions.count)
+        if sector.positions.count - sector.parts.last!.vertex + 2 * (to - from + 1) > maxPartVertices {
+            sector.parts.append((sector.positions.count, sector.strip.count))
+        }
+        let base = Int32(sector.positions.count - sector.parts.last!.vertex)
+        sector.runs.append((sector.positions.count, to - from + 1))
         for i in from...to {
             sector.positions.append(units[i]); sector.miters.append(miters[i])
             sector.positions.append(units[i]); sector.miters.append(miters[i] * -1)
         }
-        for k in 0..<Int32(to - from) {
-            let l0 = base + 2 * k, r0 = l0 + 1, l1 = l0 + 2, r1 = l0 + 3
-            sector.triangles += [r0, r1, l1, r0, l1, l0]
+        if sector.strip.count > sector.parts.last!.index {
+            sector.strip += [sector.strip[sector.strip.count - 1], base]
         }
+        for k in 0..<Int32(2 * (to - from + 1)) { sector.strip.append(base + k) }
         sector.segmentCount += to - from
     }
 }
