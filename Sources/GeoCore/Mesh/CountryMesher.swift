@@ -20,6 +20,9 @@ public struct CountryMesh: Sendable {
     /// Lon/lat box; west > east when the country crosses the antimeridian (RFC 7946 §5.2).
     public var bbox: BoundingBox = .empty
     public var polygonCount = 0
+    /// Triangles dropped because they fold over on the sphere and no edge flip could fix them
+    /// (a spike in the input ring that crosses itself on the sphere but not in lon/lat).
+    public var droppedFolds = 0
     /// For each meshed polygon: where its rings start in `rings` and its triangles (×3) in `triangles`.
     public var polygonStarts: [(ring: Int, index: Int)] = []
     public var inputVertices = 0
@@ -43,27 +46,30 @@ public enum CountryMesher {
         var out = CountryMesh(id: id)
         let prep = RingPreparation(maxEdgeDegrees: options.maxEdgeDegrees, maxLonStep: options.maxLonStep,
                                    seamLatitudes: RingPreparation.seamLatitudes(of: polygons))
-        let refine = Refinement(maxEdgeDegrees: options.maxEdgeDegrees, maxLonStep: options.maxLonStep)
+        let refine = Refinement(maxEdgeDegrees: options.maxEdgeDegrees)
         out.polygonCount = polygons.count
         for (pi, poly) in polygons.enumerated() {
             out.inputVertices += poly.vertexCount
             out.sphereArea += SphereMap.lonLatArea(poly)
             out.geodesicArea += Geodesic.wgs84.area(poly)
-            guard let prepared = prep.prepare(poly) else { continue }
-            var planar: PlanarMesh
+            guard var prepared = prep.prepare(poly) else { continue }
+            prepared = PolarCap.closeAroundPole(prepared)
+            var units: [Vec3] = []
+            var triangles: [Int32] = []
             do {
-                planar = try triangulateChecked(prepared, context: context)
+                (units, triangles) = try triangulateOnSphere(prepared, context: context)
+                out.droppedFolds += dropFolds(units, &triangles)
             } catch {
                 // Self-touching or otherwise invalid input: repair, re-prepare and retry once.
                 let repaired = try context.polygon(prepared).makeValid().polygons()
-                planar = PlanarMesh()
                 for r in repaired {
                     guard let rp = prep.prepare(RingMath.orientedForRFC7946(r)) else { continue }
                     do {
-                        let m = try triangulateChecked(rp, context: context)
-                        let off = Int32(planar.points.count)
-                        planar.points += m.points
-                        planar.triangles += m.triangles.map { $0 + off }
+                        var m = try triangulateOnSphere(rp, context: context)
+                        out.droppedFolds += dropFolds(m.units, &m.triangles)
+                        let off = Int32(units.count)
+                        units += m.units
+                        triangles += m.triangles.map { $0 + off }
                     } catch {
                         throw InputError(file: file, feature: ref, "polygon \(pi + 1) of \(polygons.count) cannot be triangulated: \(error)")
                     }
@@ -71,21 +77,84 @@ public enum CountryMesher {
             }
             out.polygonStarts.append((out.rings.count, out.triangles.count))
             out.rings += prepared.rings
-            refine.refine(&planar)
+            refine.refine(&units, &triangles)
             let base = Int32(out.positions.count)
-            let units = planar.points.map(SphereMap.unit)
             out.positions += units
-            out.triangles.reserveCapacity(out.triangles.count + planar.triangles.count)
-            for t in 0..<planar.triangleCount {
-                let a = planar.triangles[3 * t], b = planar.triangles[3 * t + 1], c = planar.triangles[3 * t + 2]
+            out.triangles.reserveCapacity(out.triangles.count + triangles.count)
+            for t in 0..<(triangles.count / 3) {
+                let a = triangles[3 * t], b = triangles[3 * t + 1], c = triangles[3 * t + 2]
                 let ua = units[Int(a)], ub = units[Int(b)], uc = units[Int(c)]
-                // Corners that coincide on the sphere (several points of the pole line): no area.
+                // Corners that coincide on the sphere (antimeridian or pole duplicates): no area.
                 if ua == ub || ub == uc || uc == ua { continue }
                 out.triangles += [a + base, b + base, c + base]
             }
         }
         finishStats(&out, polygons: polygons)
         return out
+    }
+
+    /// Triangulates a prepared lon/lat polygon as seen on the sphere: in the gnomonic projection
+    /// centred on the polygon (great circles are straight lines there, so a triangle that is
+    /// counter-clockwise in the plane is counter-clockwise on the sphere, thin ones included), or
+    /// in lon/lat when the polygon reaches too far from its centre for a gnomonic projection.
+    /// Returns unit vectors and counter-clockwise triangles.
+    static func triangulateOnSphere(_ polygon: Polygon, context: GEOSContext) throws -> (units: [Vec3], triangles: [Int32]) {
+        do {
+            return try triangulateOnSphere(polygon, context: context, allowGnomonic: true)
+        } catch {
+            // GEOS 3.11's ear clipper can give up on nearly collinear corners ("Unable to find a
+            // convex corner"); in lon/lat the densified points are exactly collinear, which it handles.
+            return try triangulateOnSphere(polygon, context: context, allowGnomonic: false)
+        }
+    }
+
+    static func triangulateOnSphere(_ polygon: Polygon, context: GEOSContext, allowGnomonic: Bool) throws -> (units: [Vec3], triangles: [Int32]) {
+        var sum = Vec3(0, 0, 0)
+        for p in polygon.exterior.dropLast() { sum = sum + SphereMap.unit(p) }
+        let center = sum.normalized
+        let f = Shapes.frame(SphereMap.lonLat(center))
+        var unitOf: [Point: Vec3] = [:]
+        var gnomonic = allowGnomonic && sum.length > 1e-9
+        var planar: [Ring] = []
+        if gnomonic {
+            outer: for ring in polygon.rings {
+                var r: Ring = []
+                r.reserveCapacity(ring.count)
+                for p in ring {
+                    let u = SphereMap.unit(p)
+                    let d = u.dot(f.up)
+                    if d < 0.2 { gnomonic = false; break outer }
+                    let q = Point(u.dot(f.east) / d, u.dot(f.north) / d)
+                    unitOf[q] = u
+                    r.append(q)
+                }
+                planar.append(r)
+            }
+        }
+        if !gnomonic {
+            planar = polygon.rings
+            unitOf.removeAll()
+            for ring in polygon.rings { for p in ring { unitOf[p] = SphereMap.unit(p) } }
+        }
+        let m = try triangulateChecked(Polygon(rings: planar), context: context)
+        let units = m.points.map { unitOf[$0]! }
+        var tris = m.triangles
+        if !gnomonic { SphereRepair.fixInverted(units, &tris) }
+        return (units, tris)
+    }
+
+    /// Removes triangles that still face inward on the sphere; returns how many.
+    static func dropFolds(_ units: [Vec3], _ tris: inout [Int32]) -> Int {
+        var out: [Int32] = []
+        out.reserveCapacity(tris.count)
+        var dropped = 0
+        for t in 0..<(tris.count / 3) {
+            let a = units[Int(tris[3 * t])], b = units[Int(tris[3 * t + 1])], c = units[Int(tris[3 * t + 2])]
+            if a.dot(b.cross(c)) <= 0 && a != b && b != c && c != a { dropped += 1; continue }
+            out += tris[(3 * t)..<(3 * t + 3)]
+        }
+        if dropped > 0 { tris = out }
+        return dropped
     }
 
     /// GEOS triangulation, checked: the triangles' planar area must equal the polygon's.
@@ -97,7 +166,7 @@ public enum CountryMesher {
         }
         var want = abs(RingMath.signedArea(polygon.exterior))
         for h in polygon.holes { want -= abs(RingMath.signedArea(h)) }
-        if abs(area - want) > 1e-9 * max(1, want) + 1e-12 {
+        if abs(area - want) > 1e-9 * max(1, want) + 1e-15 {
             throw StageError("triangulated area \(area) differs from the polygon's \(want)")
         }
         return m

@@ -1,32 +1,29 @@
 import Foundation
 
-/// Subdivides a lon/lat triangle mesh until no edge spans more than `maxEdgeDegrees` on the
-/// sphere nor more than `maxLonStep` degrees of longitude.
+/// Subdivides a triangle mesh on the unit sphere until no edge spans more than
+/// `maxEdgeDegrees`.
 ///
-/// Red-green refinement: each pass marks every too-long edge, splits it at its lon/lat midpoint
-/// ((a + b) / 2, symmetric in a and b), and replaces each triangle by 2, 3 or 4 triangles
-/// according to how many of its edges are marked. Because marking depends only on the edge,
-/// both triangles sharing an edge split it at the same point: no T-junctions. Edges of
-/// rings prepared by `RingPreparation` with the same limits are never marked, so borders
-/// shared with other countries keep exactly their prepared vertices.
+/// Red-green refinement: each pass marks every too-long edge, splits it at its great-circle
+/// midpoint normalize(a + b) (symmetric in a and b), and replaces each triangle by 2, 3 or 4
+/// triangles according to how many of its edges are marked. Because marking depends only on
+/// the edge, both triangles sharing an edge split it at the same point: no T-junctions. Edges
+/// of rings prepared by `RingPreparation` with the same limit are never marked, so borders
+/// shared with other countries keep exactly their prepared vertices. Splitting at great-circle
+/// midpoints keeps every triangle's orientation (a triangle split along great circles stays
+/// counter-clockwise seen from outside).
 public struct Refinement: Sendable {
     public var maxEdgeDegrees: Double
-    public var maxLonStep: Double
 
-    public init(maxEdgeDegrees: Double, maxLonStep: Double = 10) {
+    public init(maxEdgeDegrees: Double) {
         self.maxEdgeDegrees = maxEdgeDegrees
-        self.maxLonStep = maxLonStep
     }
 
-    public func refine(_ mesh: inout PlanarMesh) {
-        var units = mesh.points.map(SphereMap.unit)
+    /// `units`: unit vectors; `triangles`: counter-clockwise index triples.
+    public func refine(_ units: inout [Vec3], _ triangles: inout [Int32]) {
         let cosLimit = cos(maxEdgeDegrees * Double.pi / 180)
         @inline(__always) func tooLong(_ a: Int32, _ b: Int32) -> Bool {
-            let pa = mesh.points[Int(a)], pb = mesh.points[Int(b)]
-            if abs(pb.x - pa.x) > maxLonStep { return true }
             let ua = units[Int(a)], ub = units[Int(b)]
-            let d = ua.dot(ub)
-            if d > cosLimit + 1e-12 { return false }
+            if ua.dot(ub) > cosLimit + 1e-12 { return false }
             return SphereMap.angleDegrees(ua, ub) > maxEdgeDegrees
         }
         var passes = 0
@@ -36,18 +33,15 @@ public struct Refinement: Sendable {
             @inline(__always) func mid(_ a: Int32, _ b: Int32) -> Int32 {
                 let k = a < b ? UInt64(UInt32(a)) << 32 | UInt64(UInt32(b)) : UInt64(UInt32(b)) << 32 | UInt64(UInt32(a))
                 if let m = mids[k] { return m }
-                let pa = mesh.points[Int(a)], pb = mesh.points[Int(b)]
-                let p = Point((pa.x + pb.x) * 0.5, (pa.y + pb.y) * 0.5)
-                let i = Int32(mesh.points.count)
-                mesh.points.append(p)
-                units.append(SphereMap.unit(p))
+                let i = Int32(units.count)
+                units.append((units[Int(a)] + units[Int(b)]).normalized)
                 mids[k] = i
                 return i
             }
             var out: [Int32] = []
-            out.reserveCapacity(mesh.triangles.count + mesh.triangles.count / 2)
+            out.reserveCapacity(triangles.count + triangles.count / 2)
             var changed = false
-            let tris = mesh.triangles
+            let tris = triangles
             for t in 0..<(tris.count / 3) {
                 let v0 = tris[3 * t], v1 = tris[3 * t + 1], v2 = tris[3 * t + 2]
                 let s0 = tooLong(v0, v1), s1 = tooLong(v1, v2), s2 = tooLong(v2, v0)
@@ -76,7 +70,7 @@ public struct Refinement: Sendable {
                     if d1 <= d2 { out += [a, mab, mbc, a, mbc, c] } else { out += [a, mab, c, mab, mbc, c] }
                 }
             }
-            mesh.triangles = out
+            triangles = out
             if !changed { break }
         }
     }
