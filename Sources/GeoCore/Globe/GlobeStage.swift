@@ -303,9 +303,10 @@ public enum Globe {
     /// The whole stage: build, write the .glb and manifest atomically, render previews.
     public static func run(_ o: Options, log: StageLog) throws -> Result {
         let r = try build(o, log: log)
-        try log.step("write \(o.output) (\(formatCount(r.glb.count)) bytes)") { try FileIO.writeAtomically(r.glb, to: o.output) }
+        // The .glb last, so that it is never newer-looking than a manifest or preview that failed.
         if let m = o.manifest { try log.step("write \(m)") { try FileIO.writeAtomically(r.manifest, to: m) } }
         if let dir = o.previewDir { try log.step("previews in \(dir)") { try Preview.render(r, options: o, to: dir) } }
+        try log.step("write \(o.output) (\(formatCount(r.glb.count)) bytes)") { try FileIO.writeAtomically(r.glb, to: o.output) }
         return r
     }
 }
