@@ -87,28 +87,35 @@ public enum Globe {
         points.sort { $0.id < $1.id }
         capitals.sort { $0.id < $1.id }
 
-        // Mesh: biggest countries first, pulled by `threads` workers from a shared counter.
+        // Mesh: one job per polygon, biggest first, pulled by `threads` workers (one GEOS context
+        // each) from a shared counter; then each country is assembled in polygon order.
         let t0 = log.elapsed
-        let order = polygonal.indices.sorted { polygonal[$0].polygons.reduce(0) { $0 + $1.vertexCount } > polygonal[$1].polygons.reduce(0) { $0 + $1.vertexCount } }
-        let slots = ResultSlots<CountryMesh>(count: polygonal.count)
+        let seams = polygonal.map { RingPreparation.seamLatitudes(of: $0.polygons) }
+        var jobs: [(country: Int, polygon: Int, size: Int)] = []
+        for (ci, c) in polygonal.enumerated() { for (pi, p) in c.polygons.enumerated() { jobs.append((ci, pi, p.vertexCount)) } }
+        jobs.sort { ($0.size, $1.country, $1.polygon) > ($1.size, $0.country, $0.polygon) }
+        let slots = ResultSlots<PolygonMesh>(count: jobs.count)
         let meshOptions = MeshOptions(maxEdgeDegrees: o.maxEdgeDegrees, maxLonStep: o.maxLonStep)
         let next = Counter()
         DispatchQueue.concurrentPerform(iterations: max(1, o.threads)) { _ in
             let ctx = GEOSContext()
             while true {
                 let k = next.take()
-                if k >= order.count { break }
-                let job = polygonal[order[k]]
-                let f = features[job.index]
+                if k >= jobs.count { break }
+                let job = jobs[k], c = polygonal[job.country]
+                let f = features[c.index]
                 do {
-                    slots.set(order[k], .success(try CountryMesher.mesh(id: job.id, polygons: job.polygons, options: meshOptions, context: ctx,
-                                                                        file: o.input, ref: FeatureRef(index: job.index, name: f.string("name"), id: job.id))))
+                    slots.set(k, .success(try CountryMesher.meshPolygon(c.polygons, job.polygon, seamLatitudes: seams[job.country], options: meshOptions,
+                                                                        context: ctx, file: o.input, ref: FeatureRef(index: c.index, name: f.string("name"), id: c.id))))
                 } catch {
-                    slots.set(order[k], .failure(error))
+                    slots.set(k, .failure(error))
                 }
             }
         }
-        let meshes = try slots.values()
+        let parts = try slots.values()
+        var byCountry = polygonal.map { [PolygonMesh?](repeating: nil, count: $0.polygons.count) }
+        for (k, job) in jobs.enumerated() { byCountry[job.country][job.polygon] = parts[k] }
+        let meshes = polygonal.indices.map { CountryMesher.assemble(id: polygonal[$0].id, polygons: polygonal[$0].polygons, parts: byCountry[$0].map { $0! }) }
         let meshSeconds = log.elapsed - t0
         let tris = meshes.reduce(0) { $0 + $1.triangleCount }, verts = meshes.reduce(0) { $0 + $1.vertexCount }
         log.info("meshed \(meshes.count) countries: \(formatCount(verts)) vertices, \(formatCount(tris)) triangles (\(String(format: "%.3fs", meshSeconds)), \(o.threads) threads)")

@@ -39,55 +39,92 @@ public struct MeshOptions: Sendable {
     }
 }
 
+/// One polygon of a country, meshed (a unit of parallel work).
+public struct PolygonMesh: Sendable {
+    public var units: [Vec3] = []
+    public var triangles: [Int32] = []
+    public var rings: [Ring] = []
+    public var droppedFolds = 0
+    public var sphereArea = 0.0
+    public var geodesicArea = 0.0
+    public var inputVertices = 0
+}
+
 public enum CountryMesher {
-    /// Meshes the polygons of one feature. Errors name the feature.
+    /// Meshes the polygons of one feature, one after the other. Errors name the feature.
     public static func mesh(id: String, polygons: [Polygon], options: MeshOptions, context: GEOSContext,
                             file: String = "", ref: FeatureRef? = nil) throws -> CountryMesh {
-        var out = CountryMesh(id: id)
-        let prep = RingPreparation(maxEdgeDegrees: options.maxEdgeDegrees, maxLonStep: options.maxLonStep,
-                                   seamLatitudes: RingPreparation.seamLatitudes(of: polygons))
-        let refine = Refinement(maxEdgeDegrees: options.maxEdgeDegrees)
-        out.polygonCount = polygons.count
-        for (pi, poly) in polygons.enumerated() {
-            out.inputVertices += poly.vertexCount
-            out.sphereArea += SphereMap.lonLatArea(poly)
-            out.geodesicArea += Geodesic.wgs84.area(poly)
-            guard var prepared = prep.prepare(poly) else { continue }
-            prepared = PolarCap.closeAroundPole(prepared)
-            var units: [Vec3] = []
-            var triangles: [Int32] = []
-            do {
-                (units, triangles) = try triangulateOnSphere(prepared, context: context)
-                out.droppedFolds += dropFolds(units, &triangles)
-            } catch {
-                // Self-touching or otherwise invalid input: repair, re-prepare and retry once.
-                let repaired = try context.polygon(prepared).makeValid().polygons()
-                for r in repaired {
-                    guard let rp = prep.prepare(RingMath.orientedForRFC7946(r)) else { continue }
-                    do {
-                        var m = try triangulateOnSphere(rp, context: context)
-                        out.droppedFolds += dropFolds(m.units, &m.triangles)
-                        let off = Int32(units.count)
-                        units += m.units
-                        triangles += m.triangles.map { $0 + off }
-                    } catch {
-                        throw InputError(file: file, feature: ref, "polygon \(pi + 1) of \(polygons.count) cannot be triangulated: \(error)")
-                    }
+        let seam = RingPreparation.seamLatitudes(of: polygons)
+        let parts = try polygons.indices.map {
+            try meshPolygon(polygons, $0, seamLatitudes: seam, options: options, context: context, file: file, ref: ref)
+        }
+        return assemble(id: id, polygons: polygons, parts: parts)
+    }
+
+    /// Meshes polygon `pi` of a feature's `polygons`. `seamLatitudes` are the feature's (all its
+    /// polygons' vertices on ±180), so the halves of a polygon cut at the antimeridian match.
+    public static func meshPolygon(_ polygons: [Polygon], _ pi: Int, seamLatitudes: [Double], options: MeshOptions,
+                                   context: GEOSContext, file: String = "", ref: FeatureRef? = nil) throws -> PolygonMesh {
+        let poly = polygons[pi]
+        var out = PolygonMesh()
+        let prep = RingPreparation(maxEdgeDegrees: options.maxEdgeDegrees, maxLonStep: options.maxLonStep, seamLatitudes: seamLatitudes)
+        out.inputVertices = poly.vertexCount
+        out.sphereArea = SphereMap.lonLatArea(poly)
+        out.geodesicArea = Geodesic.wgs84.area(poly)
+        guard var prepared = prep.prepare(poly) else { return out }
+        prepared = PolarCap.closeAroundPole(prepared)
+        var units: [Vec3] = []
+        var triangles: [Int32] = []
+        do {
+            (units, triangles) = try triangulateOnSphere(prepared, context: context)
+            out.droppedFolds += dropFolds(units, &triangles)
+        } catch {
+            // Self-touching or otherwise invalid input: repair, re-prepare and retry once.
+            let repaired = try context.polygon(prepared).makeValid().polygons()
+            for r in repaired {
+                guard let rp = prep.prepare(RingMath.orientedForRFC7946(r)) else { continue }
+                do {
+                    var m = try triangulateOnSphere(rp, context: context)
+                    out.droppedFolds += dropFolds(m.units, &m.triangles)
+                    let off = Int32(units.count)
+                    units += m.units
+                    triangles += m.triangles.map { $0 + off }
+                } catch {
+                    throw InputError(file: file, feature: ref, "polygon \(pi + 1) of \(polygons.count) cannot be triangulated: \(error)")
                 }
             }
+        }
+        out.rings = prepared.rings
+        Refinement(maxEdgeDegrees: options.maxEdgeDegrees).refine(&units, &triangles)
+        out.units = units
+        out.triangles.reserveCapacity(triangles.count)
+        for t in 0..<(triangles.count / 3) {
+            let a = triangles[3 * t], b = triangles[3 * t + 1], c = triangles[3 * t + 2]
+            let ua = units[Int(a)], ub = units[Int(b)], uc = units[Int(c)]
+            // Corners that coincide on the sphere (antimeridian or pole duplicates): no area.
+            if ua == ub || ub == uc || uc == ua { continue }
+            out.triangles += [a, b, c]
+        }
+        return out
+    }
+
+    /// The country mesh from its polygons' meshes, in polygon order.
+    public static func assemble(id: String, polygons: [Polygon], parts: [PolygonMesh]) -> CountryMesh {
+        var out = CountryMesh(id: id)
+        out.polygonCount = polygons.count
+        out.positions.reserveCapacity(parts.reduce(0) { $0 + $1.units.count })
+        out.triangles.reserveCapacity(parts.reduce(0) { $0 + $1.triangles.count })
+        for p in parts {
+            out.inputVertices += p.inputVertices
+            out.sphereArea += p.sphereArea
+            out.geodesicArea += p.geodesicArea
+            out.droppedFolds += p.droppedFolds
+            guard !p.rings.isEmpty else { continue }
             out.polygonStarts.append((out.rings.count, out.triangles.count))
-            out.rings += prepared.rings
-            refine.refine(&units, &triangles)
+            out.rings += p.rings
             let base = Int32(out.positions.count)
-            out.positions += units
-            out.triangles.reserveCapacity(out.triangles.count + triangles.count)
-            for t in 0..<(triangles.count / 3) {
-                let a = triangles[3 * t], b = triangles[3 * t + 1], c = triangles[3 * t + 2]
-                let ua = units[Int(a)], ub = units[Int(b)], uc = units[Int(c)]
-                // Corners that coincide on the sphere (antimeridian or pole duplicates): no area.
-                if ua == ub || ub == uc || uc == ua { continue }
-                out.triangles += [a + base, b + base, c + base]
-            }
+            out.positions += p.units
+            out.triangles += p.triangles.map { $0 + base }
         }
         finishStats(&out, polygons: polygons)
         return out
