@@ -119,6 +119,10 @@ public enum Globe {
         let meshSeconds = log.elapsed - t0
         let tris = meshes.reduce(0) { $0 + $1.triangleCount }, verts = meshes.reduce(0) { $0 + $1.vertexCount }
         log.info("meshed \(meshes.count) countries: \(formatCount(verts)) vertices, \(formatCount(tris)) triangles (\(String(format: "%.3fs", meshSeconds)), \(o.threads) threads)")
+        let fallbacks = meshes.filter { $0.lonLatFallbacks > 0 }
+        if !fallbacks.isEmpty {
+            log.info("triangulated in lon/lat (gnomonic failed or did not apply; inward triangles repaired by edge flips): " + fallbacks.map { "\($0.id) \($0.lonLatFallbacks)" }.joined(separator: ", "))
+        }
         let folds = meshes.filter { $0.droppedFolds > 0 }
         if !folds.isEmpty {
             log.info("warning: dropped triangles that fold over on the sphere (input spikes): " + folds.map { "\($0.id) \($0.droppedFolds)" }.joined(separator: ", "))
@@ -254,7 +258,7 @@ public enum Globe {
                 ("centroid", .array([r6(m.centroid.x), r6(m.centroid.y)])), ("bbox", box(m.bbox)),
                 ("vertices", .number(Double(s.vertices))), ("triangles", .number(Double(s.triangles))),
                 ("polygons", .number(Double(m.polygonCount))), ("inputVertices", .number(Double(m.inputVertices))),
-                ("droppedFolds", .number(Double(m.droppedFolds))),
+                ("droppedFolds", .number(Double(m.droppedFolds))), ("lonLatFallbacks", .number(Double(m.lonLatFallbacks))),
                 ("meshArea", sig(m.meshArea)), ("sphereArea", sig(m.sphereArea)),
                 ("geodesicAreaKm2", .number((m.geodesicArea / 1e6 * 10).rounded() / 10)),
                 ("sphereAreaKm2", .number((m.sphereArea * km2 * 10).rounded() / 10)),

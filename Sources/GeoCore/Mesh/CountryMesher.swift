@@ -23,6 +23,8 @@ public struct CountryMesh: Sendable {
     /// Triangles dropped because they fold over on the sphere and no edge flip could fix them
     /// (a spike in the input ring that crosses itself on the sphere but not in lon/lat).
     public var droppedFolds = 0
+    /// Polygons triangulated in lon/lat because the gnomonic triangulation failed or did not apply.
+    public var lonLatFallbacks = 0
     /// For each meshed polygon: where its rings start in `rings` and its triangles (×3) in `triangles`.
     public var polygonStarts: [(ring: Int, index: Int)] = []
     public var inputVertices = 0
@@ -45,6 +47,8 @@ public struct PolygonMesh: Sendable {
     public var triangles: [Int32] = []
     public var rings: [Ring] = []
     public var droppedFolds = 0
+    /// 1 when the polygon had to be triangulated in lon/lat instead of the gnomonic projection.
+    public var lonLatFallbacks = 0
     public var sphereArea = 0.0
     public var geodesicArea = 0.0
     public var inputVertices = 0
@@ -76,7 +80,9 @@ public enum CountryMesher {
         var units: [Vec3] = []
         var triangles: [Int32] = []
         do {
-            (units, triangles) = try triangulateOnSphere(prepared, context: context)
+            let m = try triangulateOnSphere(prepared, context: context)
+            (units, triangles) = (m.units, m.triangles)
+            if !m.gnomonic { out.lonLatFallbacks += 1 }
             out.droppedFolds += dropFolds(units, &triangles)
         } catch {
             // Self-touching or otherwise invalid input: repair, re-prepare and retry once.
@@ -85,6 +91,7 @@ public enum CountryMesher {
                 guard let rp = prep.prepare(RingMath.orientedForRFC7946(r)) else { continue }
                 do {
                     var m = try triangulateOnSphere(rp, context: context)
+                    if !m.gnomonic { out.lonLatFallbacks += 1 }
                     out.droppedFolds += dropFolds(m.units, &m.triangles)
                     let off = Int32(units.count)
                     units += m.units
@@ -119,6 +126,7 @@ public enum CountryMesher {
             out.sphereArea += p.sphereArea
             out.geodesicArea += p.geodesicArea
             out.droppedFolds += p.droppedFolds
+            out.lonLatFallbacks += p.lonLatFallbacks
             guard !p.rings.isEmpty else { continue }
             out.polygonStarts.append((out.rings.count, out.triangles.count))
             out.rings += p.rings
@@ -135,7 +143,7 @@ public enum CountryMesher {
     /// counter-clockwise in the plane is counter-clockwise on the sphere, thin ones included), or
     /// in lon/lat when the polygon reaches too far from its centre for a gnomonic projection.
     /// Returns unit vectors and counter-clockwise triangles.
-    static func triangulateOnSphere(_ polygon: Polygon, context: GEOSContext) throws -> (units: [Vec3], triangles: [Int32]) {
+    static func triangulateOnSphere(_ polygon: Polygon, context: GEOSContext) throws -> (units: [Vec3], triangles: [Int32], gnomonic: Bool) {
         do {
             return try triangulateOnSphere(polygon, context: context, allowGnomonic: true)
         } catch {
@@ -145,7 +153,7 @@ public enum CountryMesher {
         }
     }
 
-    static func triangulateOnSphere(_ polygon: Polygon, context: GEOSContext, allowGnomonic: Bool) throws -> (units: [Vec3], triangles: [Int32]) {
+    static func triangulateOnSphere(_ polygon: Polygon, context: GEOSContext, allowGnomonic: Bool) throws -> (units: [Vec3], triangles: [Int32], gnomonic: Bool) {
         var sum = Vec3(0, 0, 0)
         for p in polygon.exterior.dropLast() { sum = sum + SphereMap.unit(p) }
         let center = sum.normalized
@@ -177,7 +185,7 @@ public enum CountryMesher {
         let units = m.points.map { unitOf[$0]! }
         var tris = m.triangles
         if !gnomonic { SphereRepair.fixInverted(units, &tris) }
-        return (units, tris)
+        return (units, tris, gnomonic)
     }
 
     /// Removes triangles that still face inward on the sphere; returns how many.
