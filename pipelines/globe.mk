@@ -44,3 +44,14 @@ $(GLOBE_OUT): $(WORLD_OUT) $(BIN)/geo-globe $(call params,globe,$(GLOBE_FLAGS)) 
 $(GLOBE_MANIFEST) $(GLOBE_PREVIEWS): $(GLOBE_OUT) ;
 
 ALL_PRODUCTS += $(GLOBE_OUT) $(GLOBE_MANIFEST) $(GLOBE_PREVIEWS)
+
+# make bench-globe (also part of `make bench`): the stage's timings and the .glb size, run into
+# a scratch directory so the products stay untouched.
+.PHONY: bench bench-globe
+bench: bench-globe
+bench-globe: $(WORLD_OUT) $(BIN)/geo-globe
+	@mkdir -p $(BUILD)/bench/globe
+	@/usr/bin/env time -f "globe stage: %es wall, %Us user" $(BIN)/geo-globe $(WORLD_OUT) -o $(BUILD)/bench/globe/globe.glb \
+	  --manifest $(BUILD)/bench/globe/globe.manifest.json --preview-dir $(BUILD)/bench/globe/preview $(GLOBE_FLAGS) 2>&1 \
+	  | grep -E "meshed|previews|done|wall"
+	@printf 'globe.glb: %s bytes (budget 12 MB = 12582912)\n' "$$(stat -c %s $(BUILD)/bench/globe/globe.glb)"

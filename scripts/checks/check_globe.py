@@ -152,6 +152,34 @@ for n in g.nodes:
     if n.name and n.name.startswith("outline_sector_") and n.mesh is not None:
         for p in g.meshes[n.mesh].primitives:
             if "_MITER" not in doc["meshes"][n.mesh]["primitives"][0]["attributes"]: fail(f"{n.name} has no _MITER attribute")
+# Outline ribbons: vertex pairs (2i, 2i+1) at the same centre-line position with opposite
+# miters; miters tangent to the sphere and at least unit length; strips of mode 5.
+miter_scale = doc["asset"]["extras"]["miterScale"]
+outline_points = 0
+for n in g.nodes:
+    if not (n.name or "").startswith("outline_sector_") or n.mesh is None:
+        continue
+    for pi, p in enumerate(doc["meshes"][n.mesh]["primitives"]):
+        pos, idx, mode = positions[(n.mesh, pi)]
+        if mode != 5: fail(f"{n.name}: outline primitive is not a triangle strip"); continue
+        mit = read_accessor(p["attributes"]["_MITER"]).astype(np.float64) / 127 * miter_scale
+        pos = pos.astype(np.float64)
+        if len(pos) % 2: fail(f"{n.name}: odd outline vertex count"); continue
+        outline_points += len(pos) // 2
+        if not np.array_equal(pos[0::2], pos[1::2]): fail(f"{n.name}: ribbon vertex pairs are not on the centre line")
+        if np.abs(mit[0::2] + mit[1::2]).max() > 1e-9: fail(f"{n.name}: ribbon miters are not opposite")
+        u = pos / np.linalg.norm(pos, axis=1)[:, None]
+        radial = np.abs(np.einsum("ij,ij->i", mit, u))
+        length = np.linalg.norm(mit, axis=1)
+        if radial.max() > 0.05 * miter_scale: fail(f"{n.name}: a miter is not tangent to the sphere ({radial.max():.3f})")
+        if length.min() < 0.9: fail(f"{n.name}: a miter shorter than 1 ({length.min():.3f})")
+        # Consecutive centre-line points of one run are at most maxEdgeDegrees apart.
+        a, b = u[idx[:-2:2]], u[idx[2::2]]
+        same_run = idx[2::2] - idx[:-2:2] == 2
+        ang = np.degrees(np.arctan2(np.linalg.norm(np.cross(a, b), axis=1), np.einsum("ij,ij->i", a, b)))[same_run]
+        if ang.size and ang.max() > max_edge + 1e-4: fail(f"{n.name}: an outline segment spans {ang.max():.3f}°")
+if outline_points == 0: fail("no outline vertices")
+
 for name in ("ocean", "atmosphere"):
     nd = [n for n in g.nodes if n.name == name]
     if len(nd) != 1: fail(f"no single {name} node"); continue
@@ -253,6 +281,7 @@ worst_geod = max(((abs(manifest["nodes"][n]["sphereAreaKm2"] / manifest["nodes"]
                   for _, n, _, km2, _ in area_report if manifest["nodes"][n]["geodesicAreaKm2"] > 0), default=(0, "-"))
 print(f"{GLB}: {len(raw):,} bytes, {len(doc['nodes'])} nodes, {len(doc['meshes'])} meshes, {len(doc['accessors'])} accessors; "
       f"{len(fill_ids)} fills, {len(marker_ids)} point markers, {len(caps)} capitals, {len(sector_names)} outline sectors")
+print(f"outlines: {outline_points:,} centre-line points with miters")
 print(f"trimesh: {len(geoms)} geometries; {inward} inward triangles, {degenerate} degenerate (zero-area in float32, ignored)")
 if area_report:
     print(f"areas: {checked} countries over 1,000 km² checked; worst mesh vs spherical area: "
