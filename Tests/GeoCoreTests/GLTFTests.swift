@@ -3,22 +3,22 @@ import Testing
 @testable import GeoCore
 
 /// Reads the little-endian UInt32 at `o`.
-func u32(_ b: [UInt8], _ o: Int) -> Int {
+func glbUInt32(_ b: [UInt8], _ o: Int) -> Int {
     Int(b[o]) | Int(b[o + 1]) << 8 | Int(b[o + 2]) << 16 | Int(b[o + 3]) << 24
 }
 
 /// The JSON chunk and BIN chunk of a .glb, with the container rules checked.
 func splitGLB(_ b: [UInt8]) throws -> (json: JSONValue, bin: [UInt8]) {
     #expect(Array(b[0..<4]) == Array("glTF".utf8))
-    #expect(u32(b, 4) == 2)
-    #expect(u32(b, 8) == b.count)
-    let jl = u32(b, 12)
-    #expect(u32(b, 16) == 0x4E4F_534A)
+    #expect(glbUInt32(b, 4) == 2)
+    #expect(glbUInt32(b, 8) == b.count)
+    let jl = glbUInt32(b, 12)
+    #expect(glbUInt32(b, 16) == 0x4E4F_534A)
     #expect(jl % 4 == 0)
     let json = Array(b[20..<(20 + jl)])
     let bo = 20 + jl
-    let bl = u32(b, bo)
-    #expect(u32(b, bo + 4) == 0x004E_4942)
+    let bl = glbUInt32(b, bo)
+    #expect(glbUInt32(b, bo + 4) == 0x004E_4942)
     #expect(bl % 4 == 0)
     #expect(bo + 8 + bl == b.count)
     return (try JSONParser.parse(json), Array(b[(bo + 8)...]))
@@ -45,7 +45,7 @@ func splitGLB(_ b: [UInt8]) throws -> (json: JSONValue, bin: [UInt8]) {
         #expect(mins == [Float(-0.5), Float(-0.9), Float(0)])
         #expect(maxs == [Float(0.7), Float(0.25), Float(1.003)])
         // The float32 bytes in BIN are the values, little-endian.
-        let first = Float(bitPattern: UInt32(u32(bin, 0)))
+        let first = Float(bitPattern: UInt32(glbUInt32(bin, 0)))
         #expect(first == Float(0.1))
         #expect(json["extensionsUsed"]!.arrayValue!.contains(.string("KHR_materials_unlit")))
         let factor = json["materials"]!.arrayValue![0]["pbrMetallicRoughness"]!["baseColorFactor"]!.arrayValue!

@@ -86,7 +86,7 @@ import Testing
         o.previewDir = dir + "/preview"
         o.previewSize = 200
         _ = try Globe.run(o, log: StageLog(stage: "test", quiet: true))
-        for v in Preview.views {
+        for v in GlobePreview.views {
             let png = try FileIO.readBytes(o.previewDir! + "/" + v.name + ".png")
             #expect(Array(png[0..<8]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
             let svg = try FileIO.readText(o.previewDir! + "/" + v.name + ".svg")

@@ -94,9 +94,9 @@ public enum Globe {
         var jobs: [(country: Int, polygon: Int, size: Int)] = []
         for (ci, c) in polygonal.enumerated() { for (pi, p) in c.polygons.enumerated() { jobs.append((ci, pi, p.vertexCount)) } }
         jobs.sort { ($0.size, $1.country, $1.polygon) > ($1.size, $0.country, $0.polygon) }
-        let slots = ResultSlots<PolygonMesh>(count: jobs.count)
+        let slots = GlobeResultSlots<PolygonMesh>(count: jobs.count)
         let meshOptions = MeshOptions(maxEdgeDegrees: o.maxEdgeDegrees, maxLonStep: o.maxLonStep)
-        let next = Counter()
+        let next = GlobeJobCounter()
         DispatchQueue.concurrentPerform(iterations: max(1, o.threads)) { _ in
             let ctx = GEOSContext()
             while true {
@@ -154,7 +154,7 @@ public enum Globe {
             return b.addMesh(name: name, primitives: [.init(attributes: [("POSITION", pos), ("NORMAL", nrm)], indices: idx, material: mat[material]!)])
         }
 
-        let ocean = b.addNode(name: "ocean", mesh: meshOf("ocean", Shapes.sphere(radius: o.oceanRadius, maxEdgeDegrees: o.sphereMaxEdgeDegrees), material: "ocean"),
+        let ocean = b.addNode(name: "ocean", mesh: meshOf("ocean", GlobeShapes.sphere(radius: o.oceanRadius, maxEdgeDegrees: o.sphereMaxEdgeDegrees), material: "ocean"),
                               extras: JSONObject([("kind", .string("ocean"))]), root: false)
 
         var countryNodes: [Int] = []
@@ -168,9 +168,9 @@ public enum Globe {
         }
         for p in points {
             let rimName = p.id + "_rim"
-            let rim = b.addNode(name: rimName, mesh: meshOf(rimName, Shapes.annulus(at: p.at, radius: o.pointRadius, inner: o.discRadius, outer: o.rimRadius), material: "border"),
+            let rim = b.addNode(name: rimName, mesh: meshOf(rimName, GlobeShapes.annulus(at: p.at, radius: o.pointRadius, inner: o.discRadius, outer: o.rimRadius), material: "border"),
                                 extras: JSONObject([("kind", .string("rim")), ("iso", .string(p.id))]))
-            let disc = meshOf(p.id, Shapes.disc(at: p.at, radius: o.pointRadius, discRadius: o.discRadius), material: "land")
+            let disc = meshOf(p.id, GlobeShapes.disc(at: p.at, radius: o.pointRadius, discRadius: o.discRadius), material: "land")
             countryNodes.append(b.addNode(name: p.id, mesh: disc, children: [rim], extras: JSONObject([("kind", .string("point")), ("iso", .string(p.id))])))
         }
         // Countries in ISO order whatever their kind.
@@ -205,11 +205,11 @@ public enum Globe {
         var capitalNodes: [Int] = []
         for c in capitals {
             let name = "capital_\(c.id)"
-            capitalNodes.append(b.addNode(name: name, mesh: meshOf(name, Shapes.star(at: c.at, radius: o.capitalRadius, size: o.starSize), material: "capital"),
+            capitalNodes.append(b.addNode(name: name, mesh: meshOf(name, GlobeShapes.star(at: c.at, radius: o.capitalRadius, size: o.starSize), material: "capital"),
                                           extras: JSONObject([("kind", .string("capital")), ("iso", .string(c.id))])))
         }
         let capitalsNode = b.addNode(name: "capitals", children: capitalNodes)
-        let atmosphere = b.addNode(name: "atmosphere", mesh: meshOf("atmosphere", Shapes.sphere(radius: o.atmosphereRadius, maxEdgeDegrees: o.sphereMaxEdgeDegrees), material: "atmosphere"),
+        let atmosphere = b.addNode(name: "atmosphere", mesh: meshOf("atmosphere", GlobeShapes.sphere(radius: o.atmosphereRadius, maxEdgeDegrees: o.sphereMaxEdgeDegrees), material: "atmosphere"),
                                    extras: JSONObject([("kind", .string("atmosphere"))]))
         _ = b.addNode(name: "globe", children: [ocean, countries, outlines, capitalsNode, atmosphere], root: true)
         b.assetExtras = JSONObject([("convention", .string("x = r·cos(lat)·cos(-lon), y = r·sin(lat), z = r·cos(lat)·sin(-lon); y up")),
@@ -316,21 +316,21 @@ public enum Globe {
         let r = try build(o, log: log)
         // The .glb last, so that it is never newer-looking than a manifest or preview that failed.
         if let m = o.manifest { try log.step("write \(m)") { try FileIO.writeAtomically(r.manifest, to: m) } }
-        if let dir = o.previewDir { try log.step("previews in \(dir)") { try Preview.render(r, options: o, to: dir) } }
+        if let dir = o.previewDir { try log.step("previews in \(dir)") { try GlobePreview.render(r, options: o, to: dir) } }
         try log.step("write \(o.output) (\(formatCount(r.glb.count)) bytes)") { try FileIO.writeAtomically(r.glb, to: o.output) }
         return r
     }
 }
 
 /// A counter shared by worker threads.
-final class Counter: @unchecked Sendable {
+final class GlobeJobCounter: @unchecked Sendable {
     private var n = 0
     private let lock = NSLock()
     func take() -> Int { lock.lock(); defer { lock.unlock() }; n += 1; return n - 1 }
 }
 
 /// Per-job results written by worker threads, each into its own slot.
-final class ResultSlots<T>: @unchecked Sendable {
+final class GlobeResultSlots<T>: @unchecked Sendable {
     private var slots: [Result<T, Error>?]
     private let lock = NSLock()
     init(count: Int) { slots = Array(repeating: nil, count: count) }

@@ -157,7 +157,7 @@ public enum CountryMesher {
         var sum = Vec3(0, 0, 0)
         for p in polygon.exterior.dropLast() { sum = sum + SphereMap.unit(p) }
         let center = sum.normalized
-        let f = Shapes.frame(SphereMap.lonLat(center))
+        let f = GlobeShapes.frame(SphereMap.lonLat(center))
         var unitOf: [Point: Vec3] = [:]
         var gnomonic = allowGnomonic && sum.length > 1e-9
         var planar: [Ring] = []

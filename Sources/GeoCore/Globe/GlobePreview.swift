@@ -2,7 +2,7 @@ import Foundation
 
 /// Pictures of the globe for people: the mesh projected orthographically into an SVG
 /// (back faces culled, painter's order back to front) and rendered to PNG by rsvg-convert.
-public enum Preview {
+public enum GlobePreview {
     public struct View: Sendable {
         public var name: String
         public var center: Point
@@ -22,7 +22,7 @@ public enum Preview {
     /// The SVG text of one view.
     public static func svg(_ r: Globe.Result, options o: Globe.Options, view: View) -> String {
         let size = Double(o.previewSize)
-        let f = Shapes.frame(view.center)
+        let f = GlobeShapes.frame(view.center)
         let scale = size * 0.45 / o.atmosphereRadius * 1.0
         let c = size / 2
         @inline(__always) func project(_ v: Vec3) -> (Double, Double, Double) {

@@ -9,7 +9,7 @@ public struct SceneMesh: Sendable {
     public var triangleCount: Int { triangles.count / 3 }
 }
 
-public enum Shapes {
+public enum GlobeShapes {
     /// A latitude/longitude sphere of radius `r` whose triangle edges span at most `maxEdgeDegrees`
     /// (rows and columns of equal steps), wound outward.
     public static func sphere(radius r: Double, maxEdgeDegrees: Double) -> SceneMesh {
