@@ -7,26 +7,31 @@ struct GlobeCommand: ParsableCommand {
         commandName: "geo-globe",
         abstract: "world.geojson → globe.glb: country fills triangulated on the sphere, outlines, markers (glTF 2.0 binary).",
         discussion: """
-        Reads the world stage's GeoJSON (dist/world.geojson in the Makefile) and writes the app's globe
-        cache as glTF 2.0 binary (CONTRACTS §2, §3):
-          • one fill node per polygon country, named by its ISO code: every polygon (holes included)
-            triangulated in lon/lat (GEOS constrained Delaunay), rings split at ±180 made to share their
-            seam vertices, then subdivided so no triangle edge spans more than --max-edge degrees on the
-            sphere (shared edges split identically: no cracks), mapped to r = --fill-radius, wound outward,
-            with per-vertex normals; Antarctica's pole line closes into a polar cap;
-          • point countries (renderAs "point") as a disc with a black rim, named by ISO code;
-          • capital star markers (capital_<ISO>), the ocean sphere (r = 1) and the translucent atmosphere;
-          • border outlines, each shared border once, as zero-width ribbons whose vertices carry their
-            miter direction (_MITER), in 12 × 4 longitude × latitude nodes outline_sector_N;
-          • unlit materials (KHR_materials_unlit) in the CONTRACTS §3 palette; normals quantized to bytes
-            (KHR_mesh_quantization) unless --float-normals.
-        Also writes a manifest (node → ISO, centroid, bbox, vertex/triangle counts, areas, parameters) and,
-        with --preview-dir, orthographic PNG pictures (Atlantic, Pacific, South Pole) through rsvg-convert.
-        Output is byte-identical run after run and written atomically. Errors name the file and feature.
+        Reads the world stage's GeoJSON (dist/world.geojson) and writes the app's
+        globe cache as glTF 2.0 binary (CONTRACTS §2, §3):
+        • one fill node per polygon country, named by its ISO code. Each polygon
+          (holes included) is densified so no edge spans more than --max-edge
+          degrees, its ±180 halves share their seam vertices, Antarctica's pole
+          detour becomes a polar cap; it is triangulated (GEOS constrained
+          Delaunay) in a gnomonic projection centred on it, then refined on
+          great circles to --max-edge (shared edges split identically, no
+          cracks), placed at r = --fill-radius, wound outward, with normals;
+        • point countries as a disc with a black rim, named by ISO code;
+        • capital stars (capital_<ISO>), ocean sphere, translucent atmosphere;
+        • border outlines, each shared border once, as zero-width ribbon strips
+          whose vertex pairs carry ± their miter (_MITER × miterScale), in the
+          12 × 4 longitude × latitude nodes outline_sector_N;
+        • unlit materials (KHR_materials_unlit) in the CONTRACTS §3 palette;
+          normals as bytes (KHR_mesh_quantization) unless --float-normals.
+        Also writes a manifest (node → ISO, centroid, bbox, counts, areas,
+        parameters) and, with --preview-dir, orthographic pictures (Atlantic,
+        Pacific, South Pole) as SVG and PNG through rsvg-convert.
+        Output is byte-identical run after run and written atomically (the
+        .glb last). Errors name the file and the feature.
 
         Example:
-          geo-globe dist/world.geojson -o dist/globe.glb --manifest dist/globe.manifest.json \\
-            --preview-dir dist/preview --max-edge 2.5
+          geo-globe dist/world.geojson -o dist/globe.glb \\
+            --manifest dist/globe.manifest.json --preview-dir dist/preview
         """)
 
     @Argument(help: "World GeoJSON (CONTRACTS §1).")
