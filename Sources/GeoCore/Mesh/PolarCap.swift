@@ -1,0 +1,37 @@
+import Foundation
+
+/// Natural Earth closes Antarctica's main ring with a detour: down the +180 meridian to the
+/// South Pole, along the "pole line" lat −90 to −180, and back up the −180 meridian. On the
+/// sphere that detour has no area (the pole line is one point, the two meridians coincide), and
+/// it would make the ring touch itself in any projection centred on the pole. `closeAroundPole`
+/// cuts it out, so the ring becomes the coast loop around the pole, which the triangulation then
+/// covers as a polar cap.
+public enum PolarCap {
+    /// The polygon with the pole detour removed from each ring that has one; other rings unchanged.
+    public static func closeAroundPole(_ polygon: Polygon) -> Polygon {
+        Polygon(rings: polygon.rings.map(closeRing))
+    }
+
+    static func onDetour(_ p: Point) -> Bool { abs(p.y) == 90 || abs(p.x) == 180 }
+
+    public static func closeRing(_ ring: Ring) -> Ring {
+        var pts = Array(ring.dropLast())
+        guard let pole = pts.firstIndex(where: { abs($0.y) == 90 }) else { return ring }
+        let n = pts.count
+        // The detour: the maximal cyclic block of meridian-±180 and pole points around `pole`.
+        var first = pole, last = pole, steps = 0
+        while onDetour(pts[(first - 1 + n) % n]) && steps < n { first = (first - 1 + n) % n; steps += 1 }
+        while onDetour(pts[(last + 1) % n]) && steps < n { last = (last + 1) % n; steps += 1 }
+        guard steps < n - 2 else { return ring }   // the whole ring is on the detour: leave it
+        // Keep the block's two ends (where the coast meets ±180), or one if they coincide on the sphere.
+        let a = pts[first], b = pts[last]
+        var kept: [Point] = [a]
+        if SphereMap.unit(a) != SphereMap.unit(b) { kept.append(b) }
+        var rotated: [Point] = []
+        var i = (last + 1) % n
+        while i != first { rotated.append(pts[i]); i = (i + 1) % n }
+        pts = kept + rotated
+        pts.append(pts[0])
+        return pts
+    }
+}

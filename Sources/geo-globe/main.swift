@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import GeoCore
+
+struct GlobeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geo-globe",
+        abstract: "world.geojson → globe.glb: country fills triangulated on the sphere, outlines, markers (glTF 2.0 binary).",
+        discussion: """
+        Reads the world stage's GeoJSON (dist/world.geojson) and writes the app's
+        globe cache as glTF 2.0 binary (CONTRACTS §2, §3):
+        • one fill node per polygon country, named by its ISO code. Each polygon
+          (holes included) is densified so no edge spans more than --max-edge
+          degrees, its ±180 halves share their seam vertices, Antarctica's pole
+          detour becomes a polar cap; it is triangulated (GEOS constrained
+          Delaunay) in a gnomonic projection centred on it, then refined on
+          great circles to --max-edge (shared edges split identically, no
+          cracks), placed at r = --fill-radius, wound outward, with normals;
+        • point countries as a disc with a black rim, named by ISO code;
+        • capital stars (capital_<ISO>), ocean sphere, translucent atmosphere;
+        • border outlines, each shared border once, as zero-width ribbon strips
+          whose vertex pairs carry ± their miter (_MITER × miterScale), in the
+          12 × 4 longitude × latitude nodes outline_sector_N;
+        • unlit materials (KHR_materials_unlit) in the CONTRACTS §3 palette;
+          normals as bytes (KHR_mesh_quantization) unless --float-normals.
+        Also writes a manifest (node → ISO, centroid, bbox, counts, areas,
+        parameters) and, with --preview-dir, orthographic pictures (Atlantic,
+        Pacific, South Pole) as SVG and PNG through rsvg-convert.
+        Output is byte-identical run after run and written atomically (the
+        .glb last). Errors name the file and the feature.
+
+        Example:
+          geo-globe dist/world.geojson -o dist/globe.glb \\
+            --manifest dist/globe.manifest.json --preview-dir dist/preview
+        """)
+
+    @Argument(help: "World GeoJSON (CONTRACTS §1).")
+    var input: String
+
+    @Option(name: [.short, .customLong("output")], help: "Output .glb file.")
+    var output: String = "dist/globe.glb"
+
+    @Option(help: "Manifest JSON to write beside the .glb.")
+    var manifest: String?
+
+    @Option(help: "Directory for the preview pictures (SVG and PNG).")
+    var previewDir: String?
+
+    @Option(help: "Largest angle in degrees any fill triangle edge or outline segment may span.")
+    var maxEdge: Double = 2.5
+
+    @Option(help: "Largest longitude step in degrees of any fill edge (keeps polar triangles from folding).")
+    var maxLonStep: Double = 10
+
+    @Option(help: "Radius of the country fills.") var fillRadius: Double = 1.003
+    @Option(help: "Radius of the border outlines.") var outlineRadius: Double = 1.004
+    @Option(help: "Radius of the point-country discs.") var pointRadius: Double = 1.005
+    @Option(help: "Radius of a point-country disc.") var discRadius: Double = 0.012
+    @Option(help: "Outer radius of a point-country disc's black rim.") var rimRadius: Double = 0.014
+    @Option(help: "Radius of the capital markers.") var capitalRadius: Double = 1.006
+    @Option(help: "Size of a capital star (centre to tip).") var starSize: Double = 0.006
+    @Option(help: "Radius of the ocean sphere.") var oceanRadius: Double = 1.0
+    @Option(help: "Radius of the atmosphere sphere.") var atmosphereRadius: Double = 1.08
+    @Option(help: "Largest edge in degrees of the ocean and atmosphere spheres.") var sphereMaxEdge: Double = 2.5
+    @Option(help: "Preview picture size in pixels.") var previewSize: Int = 720
+
+    @Flag(help: "Write normals as float32 instead of normalized bytes (no KHR_mesh_quantization).")
+    var floatNormals = false
+
+    @Option(help: "Worker threads for meshing.")
+    var threads: Int = 2
+
+    @Flag(name: .shortAndLong, help: "No progress lines.")
+    var quiet = false
+
+    func validate() throws {
+        guard maxEdge > 0.01 && maxEdge <= 45 else { throw ValidationError("--max-edge must be in (0.01, 45] degrees") }
+        guard maxLonStep > 0.01 else { throw ValidationError("--max-lon-step must be positive") }
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+        guard rimRadius > discRadius else { throw ValidationError("--rim-radius must be larger than --disc-radius") }
+    }
+
+    func run() throws {
+        let log = StageLog(stage: "globe", quiet: quiet)
+        var o = Globe.Options(input: input, output: output)
+        o.manifest = manifest
+        o.previewDir = previewDir
+        o.maxEdgeDegrees = maxEdge
+        o.maxLonStep = maxLonStep
+        o.fillRadius = fillRadius; o.outlineRadius = outlineRadius; o.pointRadius = pointRadius
+        o.discRadius = discRadius; o.rimRadius = rimRadius; o.capitalRadius = capitalRadius
+        o.starSize = starSize; o.oceanRadius = oceanRadius; o.atmosphereRadius = atmosphereRadius
+        o.sphereMaxEdgeDegrees = sphereMaxEdge
+        o.previewSize = previewSize
+        o.quantizeNormals = !floatNormals
+        o.threads = threads
+        let r = try Globe.run(o, log: log)
+        log.summary("\(r.meshes.count) country fills (\(formatCount(r.vertexCount)) vertices, \(formatCount(r.triangleCount)) triangles, meshed in \(String(format: "%.2fs", r.meshSeconds))), \(r.points.count) point countries, \(r.capitals.count) capitals, \(formatCount(r.sectors.reduce(0) { $0 + $1.segmentCount })) outline segments → \(output) (\(formatCount(r.glb.count)) bytes)")
+    }
+}
+
+GlobeCommand.main()
