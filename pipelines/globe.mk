@@ -38,20 +38,9 @@ globe: $(GLOBE_OUT)
 
 # One run writes the .glb, the manifest and the previews; the .glb is the rule's target and the
 # others are written before it is renamed into place.
-$(GLOBE_OUT): $(WORLD_OUT) $(BIN)/geo-globe $(call params,globe,$(GLOBE_FLAGS)) pipelines/globe.mk
-	$(BIN)/geo-globe $(WORLD_OUT) -o $@ --manifest $(GLOBE_MANIFEST) --preview-dir $(GLOBE_PREVIEW_DIR) $(GLOBE_FLAGS)
+$(GLOBE_OUT): $(WORLD_OUT) $(BIN)/geo-globe $(call params,globe,$(WORLD_OUT) $(GLOBE_FLAGS)) pipelines/globe.mk
+	$(STAGE) $(BIN)/geo-globe $(WORLD_OUT) -o $@ --manifest $(GLOBE_MANIFEST) --preview-dir $(GLOBE_PREVIEW_DIR) $(GLOBE_FLAGS)
 
 $(GLOBE_MANIFEST) $(GLOBE_PREVIEWS): $(GLOBE_OUT) ;
 
 ALL_PRODUCTS += $(GLOBE_OUT) $(GLOBE_MANIFEST) $(GLOBE_PREVIEWS)
-
-# make bench-globe (also part of `make bench`): the stage's timings and the .glb size, run into
-# a scratch directory so the products stay untouched.
-.PHONY: bench bench-globe
-bench: bench-globe
-bench-globe: $(WORLD_OUT) $(BIN)/geo-globe
-	@mkdir -p $(BUILD)/bench/globe
-	@/usr/bin/env time -f "globe stage: %es wall, %Us user" $(BIN)/geo-globe $(WORLD_OUT) -o $(BUILD)/bench/globe/globe.glb \
-	  --manifest $(BUILD)/bench/globe/globe.manifest.json --preview-dir $(BUILD)/bench/globe/preview $(GLOBE_FLAGS) 2>&1 \
-	  | grep -E "meshed|previews|done|wall"
-	@printf 'globe.glb: %s bytes (budget 12 MB = 12582912)\n' "$$(stat -c %s $(BUILD)/bench/globe/globe.glb)"
