@@ -5,7 +5,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 PY=${PYTHON:-python3}
 passed=0; failed=0; failures=()
-for c in scripts/checks/check_*; do
+# The determinism check rebuilds everything from scratch, so it runs last.
+checks=$(ls scripts/checks/check_* | grep -v check_determinism; ls scripts/checks/check_determinism.sh)
+for c in $checks; do
   [ -f "$c" ] || continue
   name=$(basename "$c")
   echo "== $name"
