@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "GeoCore", targets: ["GeoCore"]),
         .executable(name: "geo-ingest", targets: ["geo-ingest"]),
+        .executable(name: "geo-world", targets: ["geo-world"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -18,6 +19,9 @@ let package = Package(
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         .target(name: "GeoCore", dependencies: ["CGEOS", "CPROJ"]),
         .executableTarget(name: "geo-ingest", dependencies: [
+            "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "geo-world", dependencies: [
             "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Which polygon parts and holes survive at this detail, and which countries are too small
+/// to draw and become points. Decided from the data (geodesic areas), not from a hand list.
+///
+/// - A part (outer ring with its holes) or a hole whose rings share no border with another
+///   country (an island, an empty hole) is dropped when its area is below the minimum island
+///   area. Parts and holes that share a border (enclaves such as Baarle's, Lesotho's hole in
+///   South Africa) are kept: dropping one side of a shared border would open a gap or an overlap.
+/// - A country never disappears: if every part would go, its largest part stays.
+/// - A country whose drawable area (the parts it keeps) is below the point-area threshold
+///   becomes a point; its rings leave the coverage, and a hole of a neighbour that only it
+///   filled is filled by the neighbour (Vatican City and San Marino in Italy).
+enum PointCountries {
+    struct Decision {
+        /// Per country: kept polygon indices; per kept polygon, kept hole ring indices (graph rings).
+        var keptPolygons: [[Int]] = []
+        var keptHoles: [[Int: [Int]]] = []
+        var isPoint: [Bool] = []
+        var drawableKm2: [Double] = []
+        var droppedParts: [Int] = []
+        var droppedHoles: [Int] = []
+        var filledHoles: [Int] = []
+        var droppedAreaKm2: [Double] = []
+    }
+
+    /// `ringAreaKm2[r]` is the unsigned geodesic area of graph ring r.
+    static func decide(graph: inout ArcGraph, ringAreaKm2: [Double], minIslandKm2: Double, pointAreaKm2: Double) -> Decision {
+        let nc = graph.polygons.count
+        var d = Decision()
+        d.isPoint = [Bool](repeating: false, count: nc)
+        d.drawableKm2 = [Double](repeating: 0, count: nc)
+        d.droppedParts = [Int](repeating: 0, count: nc)
+        d.droppedHoles = [Int](repeating: 0, count: nc)
+        d.filledHoles = [Int](repeating: 0, count: nc)
+        d.droppedAreaKm2 = [Double](repeating: 0, count: nc)
+
+        func partArea(_ c: Int, _ p: Int) -> Double {
+            let rs = graph.polygons[c][p]
+            return ringAreaKm2[rs[0]] - rs.dropFirst().reduce(0) { $0 + ringAreaKm2[$1] }
+        }
+        func keptParts(_ c: Int) -> [Int] {
+            let polys = graph.polygons[c]
+            var kept = polys.indices.filter { p in !graph.isFree(polys[p][0]) || partArea(c, p) >= minIslandKm2 }
+            if kept.isEmpty, let largest = polys.indices.max(by: { (partArea(c, $0), $1) < (partArea(c, $1), $0) }) {
+                kept = [largest]
+            }
+            return kept
+        }
+
+        // 1. Point countries, from the drawable area with the whole coverage in place.
+        var wasShared = [Bool](repeating: false, count: graph.rings.count)
+        for r in graph.rings.indices { wasShared[r] = !graph.isFree(r) }
+        for c in 0..<nc {
+            d.drawableKm2[c] = keptParts(c).reduce(0) { $0 + partArea(c, $1) }
+            if d.drawableKm2[c] < pointAreaKm2 { d.isPoint[c] = true }
+        }
+        for c in 0..<nc where d.isPoint[c] {
+            for poly in graph.polygons[c] { for r in poly { graph.release(r) } }
+        }
+
+        // 2. Parts and holes of the drawn countries.
+        d.keptPolygons = [[Int]](repeating: [], count: nc)
+        d.keptHoles = [[Int: [Int]]](repeating: [:], count: nc)
+        for c in 0..<nc where !d.isPoint[c] {
+            let kept = Set(keptParts(c))
+            for (p, rs) in graph.polygons[c].enumerated() {
+                if !kept.contains(p) {
+                    d.droppedParts[c] += 1
+                    d.droppedAreaKm2[c] += partArea(c, p)
+                    for r in rs { graph.release(r) }
+                    continue
+                }
+                var holes: [Int] = []
+                for r in rs.dropFirst() {
+                    let free = graph.isFree(r)
+                    if free && wasShared[r] {
+                        d.filledHoles[c] += 1; graph.release(r)
+                    } else if free && ringAreaKm2[r] < minIslandKm2 {
+                        d.droppedHoles[c] += 1; graph.release(r)
+                    } else {
+                        holes.append(r)
+                    }
+                }
+                d.keptPolygons[c].append(p)
+                d.keptHoles[c][p] = holes
+            }
+        }
+        return d
+    }
+}
