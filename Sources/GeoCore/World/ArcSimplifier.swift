@@ -2,8 +2,8 @@ import Foundation
 
 /// Simplifies the arcs of an ArcGraph once each, as a coverage.
 ///
-/// Error is measured on the sphere: Douglas–Peucker with the cross-track distance of each
-/// vertex to the great-circle chord that would replace it. Every vertex gets a DP importance
+/// Error is measured on the Earth: Douglas–Peucker with the ground distance (km) of each
+/// vertex to the lon/lat segment that would replace it (EarthDistance). Every vertex gets a DP importance
 /// (the largest tolerance at which DP would still keep it, made monotone down the DP
 /// hierarchy), so one tolerance ε selects "importance > ε" on every arc, and ε is found by
 /// bisection to hit the vertex budget (a shared arc's vertex costs two positions, one in each
@@ -17,19 +17,19 @@ import Foundation
 /// and the budget is re-solved with the fixed vertices counted, until a pass finds nothing.
 struct ArcSimplifier {
     let graph: ArcGraph
-    /// Unit vectors of the graph's vertices.
-    let unit: [SIMD3<Double>]
+    /// cos(latitude) of the graph's vertices.
+    let cosLat: [Double]
     var importance: [[Double]] = []
     var forced: [[Bool]] = []
     var keep: [[Bool]] = []
-    /// The tolerance (unit sphere) of the last selection.
+    /// The tolerance (km) of the last selection.
     var epsilon: Double = 0
     var rounds = 0
     var fixedByTopology = 0
 
     init(graph: ArcGraph) {
         self.graph = graph
-        unit = graph.points.map(Sphere.unit)
+        cosLat = graph.points.map(EarthDistance.cosLat)
         importance = graph.arcs.map { [Double](repeating: 0, count: $0.count) }
         forced = graph.arcs.map { [Bool](repeating: false, count: $0.count) }
         keep = forced
@@ -50,13 +50,15 @@ struct ArcSimplifier {
             stack.append((start, k, .infinity))
             start = k
         }
-        unit.withUnsafeBufferPointer { u in
+        let pts = graph.points
+        cosLat.withUnsafeBufferPointer { cl in
             while let (i, j, cap) = stack.popLast() {
                 if j - i < 2 { continue }
-                let ua = u[Int(ids[i])], ub = u[Int(ids[j])]
+                let pa = pts[Int(ids[i])], pb = pts[Int(ids[j])]
                 var best = -1.0, bk = i + 1
                 for k in (i + 1)..<j {
-                    let d = Sphere.segmentDistance(u[Int(ids[k])], ua, ub)
+                    let v = Int(ids[k])
+                    let d = EarthDistance.toSegment(pts[v], cosLat: cl[v], pa, pb)
                     if d > best { best = d; bk = k }
                 }
                 let v = min(best, cap)
@@ -138,7 +140,7 @@ extension ArcSimplifier {
         return true
     }
 
-    /// Budget-driven simplification with the topology checks; `tolerance` (unit sphere) is used
+    /// Budget-driven simplification with the topology checks; `tolerance` (km) is used
     /// instead of the budget when given.
     mutating func run(budget: Int?, tolerance fixedTolerance: Double?, maxRounds: Int = 40) {
         var dirty = Set<Int>()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Shape error of the simplified arcs, measured on the sphere in kilometres.
+/// Shape error of the simplified arcs, measured on the ground in kilometres (EarthDistance).
 ///
 /// For every simplified segment that replaced a chain of original vertices, the error is
 /// the larger of (1) the farthest removed vertex from the segment (the original boundary is
@@ -11,46 +11,42 @@ import Foundation
 enum Metrics {
     static func arcErrors(_ s: ArcSimplifier) -> [Double] {
         let g = s.graph
+        let pts = g.points
         var errors = [Double](repeating: 0, count: g.arcs.count)
-        s.unit.withUnsafeBufferPointer { u in
-            for a in g.arcs.indices where g.uses[a] > 0 {
-                let ids = g.arcs[a]
-                var prev = 0
-                var worst = 0.0
-                for k in 1..<ids.count where s.keep[a][k] {
-                    if k - prev >= 2 {
-                        let pa = u[Int(ids[prev])], pb = u[Int(ids[k])]
-                        // (1) original vertices to the segment
-                        for i in (prev + 1)..<k { worst = max(worst, Sphere.segmentDistance(u[Int(ids[i])], pa, pb)) }
-                        // (2) points of the segment to the chain
-                        let n = k - prev - 1
-                        let step = max(1, n / 64)
-                        let axis = Sphere.cross(pa, pb)
-                        let axisLen = (axis * axis).sum().squareRoot()
-                        for i in stride(from: prev + 1, to: k, by: step) {
-                            var q: SIMD3<Double>
-                            let v = u[Int(ids[i])]
-                            if axisLen > 1e-15 {
-                                let nrm = axis / axisLen
-                                q = v - nrm * Sphere.dot(v, nrm)  // onto the great circle
-                                let ql = (q * q).sum().squareRoot()
-                                q = ql > 0 ? q / ql : pa
-                                if Sphere.dot(Sphere.cross(pa, q), axis) < 0 { q = pa }
-                                else if Sphere.dot(Sphere.cross(q, pb), axis) < 0 { q = pb }
-                            } else { q = pa }
-                            var best = Double.infinity
-                            for j in prev..<k { best = min(best, Sphere.segmentDistance(q, u[Int(ids[j])], u[Int(ids[j + 1])])) }
-                            worst = max(worst, best)
-                        }
+        for a in g.arcs.indices where g.uses[a] > 0 {
+            let ids = g.arcs[a]
+            var prev = 0
+            var worst = 0.0
+            for k in 1..<ids.count where s.keep[a][k] {
+                if k - prev >= 2 {
+                    let pa = pts[Int(ids[prev])], pb = pts[Int(ids[k])]
+                    // (1) original vertices to the segment
+                    for i in (prev + 1)..<k {
+                        let v = Int(ids[i])
+                        worst = max(worst, EarthDistance.toSegment(pts[v], cosLat: s.cosLat[v], pa, pb))
                     }
-                    prev = k
+                    // (2) points of the segment (where the removed vertices project) to the chain
+                    let n = k - prev - 1
+                    let step = max(1, n / 64)
+                    let dx = pb.x - pa.x, dy = pb.y - pa.y
+                    for i in stride(from: prev + 1, to: k, by: step) {
+                        let v = pts[Int(ids[i])]
+                        let c = s.cosLat[Int(ids[i])]
+                        let len2 = dx * dx * c * c + dy * dy
+                        let t = len2 > 0 ? min(max(((v.x - pa.x) * dx * c * c + (v.y - pa.y) * dy) / len2, 0), 1) : 0
+                        let q = Point(pa.x + t * dx, pa.y + t * dy)
+                        let cq = EarthDistance.cosLat(q)
+                        var best = Double.infinity
+                        for j in prev..<k { best = min(best, EarthDistance.toSegment(q, cosLat: cq, pts[Int(ids[j])], pts[Int(ids[j + 1])])) }
+                        worst = max(worst, best)
+                    }
                 }
-                errors[a] = worst * Sphere.radiusKm
+                prev = k
             }
+            errors[a] = worst
         }
         return errors
     }
-
     /// The p-th percentile (0…100) by nearest rank.
     static func percentile(_ values: [Double], _ p: Double) -> Double {
         guard !values.isEmpty else { return 0 }

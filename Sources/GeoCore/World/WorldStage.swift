@@ -23,7 +23,7 @@ public enum WorldStage {
         public var name: String
         public var verticesBefore: Int
         public var verticesAfter: Int
-        /// Hausdorff distance (km, upper bound on the sphere) between the output and the input's kept parts.
+        /// Hausdorff distance (km on the ground, an upper bound) between the output and the input's kept parts.
         public var hausdorffKm: Double
         public var droppedParts: Int
         public var droppedHoles: Int
@@ -55,6 +55,7 @@ public enum WorldStage {
         public var rounds = 0
         public var verticesBefore = 0
         public var verticesAfter = 0
+        public var targetVertices: Int?
         public var p95HausdorffKm = 0.0
         public var maxHausdorffKm = 0.0
         public var pointIds: [String] { countries.filter(\.isPoint).map(\.id) }
@@ -64,6 +65,7 @@ public enum WorldStage {
 
     public static func run(_ input: [Feature], file: String, options o: Options, log: StageLog) throws -> (features: [Feature], report: Report) {
         var report = Report()
+        report.targetVertices = o.targetVertices
         // Input checks: ids, names, geometry types.
         var seen = Set<String>()
         for (i, f) in input.enumerated() {
@@ -104,9 +106,9 @@ public enum WorldStage {
         let pointCount = features.count - areal.count + decision.isPoint.filter { $0 }.count
         var simplifier = log.step("DP importance of \(formatCount(graph.arcs.count)) arcs") { ArcSimplifier(graph: graph) }
         log.step("simplify arcs") {
-            simplifier.run(budget: o.targetVertices.map { $0 - pointCount }, tolerance: o.toleranceKm.map { $0 / Sphere.radiusKm })
+            simplifier.run(budget: o.targetVertices.map { $0 - pointCount }, tolerance: o.toleranceKm)
         }
-        report.toleranceKm = simplifier.epsilon * Sphere.radiusKm
+        report.toleranceKm = simplifier.epsilon
         report.topologyFixes = simplifier.forced.reduce(0) { $0 + $1.filter { $0 }.count }
         report.rounds = simplifier.rounds
         log.info("tolerance \(String(format: "%.3f", report.toleranceKm)) km after \(simplifier.rounds) rounds; \(report.topologyFixes) vertices kept back for topology")
@@ -224,6 +226,7 @@ extension WorldStage {
             s += String(format: "%.3f\t%.1f\t", c.hausdorffKm, c.drawableKm2)
             s += "\(c.droppedParts)\t" + String(format: "%.2f", c.droppedAreaKm2) + "\t\(c.droppedHoles)\t\(c.filledHoles)\n"
         }
+        if let t = r.targetVertices { s += "# target_vertices\t\(t)\n" }
         s += "# total\t\t\t\(r.verticesBefore)\t\(r.verticesAfter)\tp95 " + String(format: "%.3f max %.3f", r.p95HausdorffKm, r.maxHausdorffKm) + "\n"
         for rep in r.repairs {
             s += "# repaired \(rep.id): \(rep.reason); area " + String(format: "%.3f → %.3f km²", rep.areaBeforeKm2, rep.areaAfterKm2)
