@@ -12,7 +12,7 @@ struct WorldCommand: ParsableCommand {
             each repair reported with GEOS's reason and the area before/after;
           • islands and empty holes below --min-island-km2 dropped (a country keeps at least its
             largest part; parts and holes that share a border with another country are kept);
-          • countries whose drawable area is below --point-area-km2 become renderAs "point" at
+          • countries whose largest drawable part is below --point-area-km2 become renderAs "point" at
             their capital (the list is printed);
           • the coverage simplified through its shared arcs: each border between junctions is
             simplified once (Douglas–Peucker on the sphere, one tolerance found to hit
@@ -42,8 +42,8 @@ struct WorldCommand: ParsableCommand {
     @Option(help: "Islands and empty holes smaller than this (km², geodesic) are dropped.")
     var minIslandKm2: Double = 10
 
-    @Option(help: "Countries whose drawable area (km²) is below this become renderAs \"point\".")
-    var pointAreaKm2: Double = 2_600
+    @Option(help: "Countries whose largest drawable part (km², geodesic) is below this become renderAs \"point\".")
+    var pointAreaKm2: Double = 2_500
 
     @Option(help: "Worker threads (one GEOS context each).")
     var threads: Int = 2
@@ -86,7 +86,7 @@ struct WorldCommand: ParsableCommand {
             }.joined(separator: "; "))
         }
         let points = r.countries.filter(\.isPoint)
-        log.info("point countries (\(points.count), drawable area < \(f(pointAreaKm2)) km² or no polygon in the input): "
+        log.info("point countries (\(points.count), largest drawable part < \(f(pointAreaKm2)) km², or no polygon in the input): "
                  + points.map { "\($0.id)\($0.pointFrom == "input" ? "*" : "")" }.joined(separator: " ") + "  (* = a point in the input)")
         let worst = r.countries.filter { !$0.isPoint }.sorted { ($0.hausdorffKm, $1.id) > ($1.hausdorffKm, $0.id) }.prefix(5)
         log.info("largest Hausdorff (km): " + worst.map { "\($0.id) \(f($0.hausdorffKm))" }.joined(separator: ", "))

@@ -19,7 +19,9 @@ import shapely
 from shapely.geometry import shape, Polygon, MultiPolygon
 from shapely.strtree import STRtree
 
-OUT, INP, REPORT = "dist/world.geojson", "build/ingest/countries.geojson", "build/world/report.tsv"
+OUT = os.environ.get("WORLD_OUT", "dist/world.geojson")
+INP = os.environ.get("WORLD_IN", "build/ingest/countries.geojson")
+REPORT = os.environ.get("WORLD_REPORT", "build/world/report.tsv")
 CONTINENTS = {"Africa", "Asia", "Europe", "North America", "South America", "Oceania", "Antarctica"}
 MAX_P95 = float(os.environ.get("WORLD_MAX_P95_KM", 1.5))
 MAX_KM = float(os.environ.get("WORLD_MAX_KM", 8.0))

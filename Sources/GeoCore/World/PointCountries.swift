@@ -8,8 +8,10 @@ import Foundation
 ///   area. Parts and holes that share a border (enclaves such as Baarle's, Lesotho's hole in
 ///   South Africa) are kept: dropping one side of a shared border would open a gap or an overlap.
 /// - A country never disappears: if every part would go, its largest part stays.
-/// - A country whose drawable area (the parts it keeps) is below the point-area threshold
-///   becomes a point; its rings leave the coverage, and a hole of a neighbour that only it
+/// - A country whose largest drawable part (of the parts it keeps) is below the point-area
+///   threshold becomes a point: an archipelago of small islands (Cabo Verde, Samoa) has
+///   nothing big enough to see or tap however many islands it has, while a compact country
+///   of the same total area (Luxembourg) does; its rings leave the coverage, and a hole of a neighbour that only it
 ///   filled is filled by the neighbour (Vatican City and San Marino in Italy).
 enum PointCountries {
     struct Decision {
@@ -18,6 +20,7 @@ enum PointCountries {
         var keptHoles: [[Int: [Int]]] = []
         var isPoint: [Bool] = []
         var drawableKm2: [Double] = []
+        var largestPartKm2: [Double] = []
         var droppedParts: [Int] = []
         var droppedHoles: [Int] = []
         var filledHoles: [Int] = []
@@ -30,6 +33,7 @@ enum PointCountries {
         var d = Decision()
         d.isPoint = [Bool](repeating: false, count: nc)
         d.drawableKm2 = [Double](repeating: 0, count: nc)
+        d.largestPartKm2 = [Double](repeating: 0, count: nc)
         d.droppedParts = [Int](repeating: 0, count: nc)
         d.droppedHoles = [Int](repeating: 0, count: nc)
         d.filledHoles = [Int](repeating: 0, count: nc)
@@ -52,8 +56,10 @@ enum PointCountries {
         var wasShared = [Bool](repeating: false, count: graph.rings.count)
         for r in graph.rings.indices { wasShared[r] = !graph.isFree(r) }
         for c in 0..<nc {
-            d.drawableKm2[c] = keptParts(c).reduce(0) { $0 + partArea(c, $1) }
-            if d.drawableKm2[c] < pointAreaKm2 { d.isPoint[c] = true }
+            let areas = keptParts(c).map { partArea(c, $0) }
+            d.drawableKm2[c] = areas.reduce(0, +)
+            d.largestPartKm2[c] = areas.max() ?? 0
+            if d.largestPartKm2[c] < pointAreaKm2 { d.isPoint[c] = true }
         }
         for c in 0..<nc where d.isPoint[c] {
             for poly in graph.polygons[c] { for r in poly { graph.release(r) } }

@@ -29,27 +29,29 @@ enum Repair {
             if try g.isValid() { return (polys, nil) }
             let reason = g.validityReason()
             var fixed = try g.makeValid().polygons()
-            guard !fixed.isEmpty else {
-                throw InputError(file: file, feature: FeatureRef(index: nil, name: nil, id: id),
-                                 "is invalid (\(reason)) and GEOS make-valid left no polygon")
-            }
             let known = Set(polys.flatMap { $0.rings.flatMap { $0 } })
             var created: [Point] = [], raw: [Point] = []
-            for p in fixed.indices {
-                for r in fixed[p].rings.indices {
-                    for k in fixed[p].rings[r].indices where !known.contains(fixed[p].rings[r][k]) {
-                        let q = fixed[p].rings[r][k]
-                        let rounded = Point((q.x * scale).rounded() / scale, (q.y * scale).rounded() / scale)
-                        fixed[p].rings[r][k] = rounded
-                        if !raw.contains(q) { created.append(rounded); raw.append(q) }
-                    }
+            // Round what make-valid created to the output grid; rounding can collapse a sliver
+            // or make a new tiny crossing, so clean up and repair again (a few times at most).
+            var attempt = 0
+            while true {
+                fixed = snap(fixed, known: known, scale: scale, created: &created, raw: &raw)
+                guard !fixed.isEmpty else {
+                    throw InputError(file: file, feature: FeatureRef(index: nil, name: nil, id: id),
+                                     "is invalid (\(reason)) and GEOS make-valid left no polygon")
                 }
+                let check = try ctx.multiPolygon(fixed)
+                if try check.isValid() { break }
+                attempt += 1
+                guard attempt < 4 else {
+                    throw InputError(file: file, feature: FeatureRef(index: nil, name: nil, id: id),
+                                     "is invalid (\(reason)); GEOS make-valid's result is still invalid on the \(decimals)-decimal output grid (\(check.validityReason()))")
+                }
+                fixed = try check.makeValid().polygons()
             }
-            let check = try ctx.multiPolygon(fixed)
-            guard try check.isValid() else {
-                throw InputError(file: file, feature: FeatureRef(index: nil, name: nil, id: id),
-                                 "is invalid (\(reason)); GEOS make-valid's result is still invalid on the \(decimals)-decimal output grid (\(check.validityReason()))")
-            }
+            let present = Set(fixed.flatMap { $0.rings.flatMap { $0 } })
+            let keptNew = created.indices.filter { present.contains(created[$0]) }
+            created = keptNew.map { created[$0] }; raw = keptNew.map { raw[$0] }
             let geod = Geodesic.wgs84
             let before = polys.reduce(0.0) { $0 + geod.area($1) } / 1e6
             let after = fixed.reduce(0.0) { $0 + geod.area($1) } / 1e6
@@ -70,6 +72,31 @@ enum Repair {
             }
         }
         return (polygons, repairs)
+    }
+
+    /// Rounds vertices that are not input vertices to the grid, removes repeated points, and
+    /// drops rings that collapse (a collapsed outer ring drops its polygon).
+    static func snap(_ polys: [Polygon], known: Set<Point>, scale: Double, created: inout [Point], raw: inout [Point]) -> [Polygon] {
+        var out: [Polygon] = []
+        for poly in polys {
+            var rings: [Ring] = []
+            for (ri, ring) in poly.rings.enumerated() {
+                var r: Ring = []
+                for q in ring {
+                    var v = q
+                    if !known.contains(q) {
+                        v = Point((q.x * scale).rounded() / scale, (q.y * scale).rounded() / scale)
+                        if !raw.contains(q) && !known.contains(v) { created.append(v); raw.append(q) }
+                    }
+                    if r.last != v { r.append(v) }
+                }
+                let collapsed = r.count < 4 || RingMath.signedArea(r) == 0
+                if collapsed { if ri == 0 { break } else { continue } }
+                rings.append(r)
+            }
+            if !rings.isEmpty { out.append(Polygon(rings: rings)) }
+        }
+        return out
     }
 
     /// Inserts `v` into every segment of these polygons that passes through `at`.

@@ -11,8 +11,8 @@ public enum WorldStage {
         public var toleranceKm: Double?
         /// Islands and empty holes below this geodesic area (km²) are dropped.
         public var minIslandKm2 = 10.0
-        /// Countries whose drawable area (km²) is below this become points.
-        public var pointAreaKm2 = 2_600.0
+        /// Countries whose largest drawable part (km², geodesic) is below this become points.
+        public var pointAreaKm2 = 2_500.0
         public var threads = 2
         public var decimals = 6
         public init() {}
@@ -30,6 +30,7 @@ public enum WorldStage {
         public var filledHoles: Int
         public var droppedAreaKm2: Double
         public var drawableKm2: Double
+        public var largestPartKm2: Double
         public var isPoint: Bool
         public var pointFrom: String?
     }
@@ -164,7 +165,7 @@ public enum WorldStage {
             var props = JSONObject()
             for e in f.properties.entries where e.key != "neUnits" && e.key != "renderAs" { props[e.key] = e.value }
             var cr = CountryReport(id: f.id!, name: f.string("name")!, verticesBefore: f.geometry.vertexCount, verticesAfter: g.vertexCount,
-                                   hausdorffKm: 0, droppedParts: 0, droppedHoles: 0, filledHoles: 0, droppedAreaKm2: 0, drawableKm2: 0,
+                                   hausdorffKm: 0, droppedParts: 0, droppedHoles: 0, filledHoles: 0, droppedAreaKm2: 0, drawableKm2: 0, largestPartKm2: 0,
                                    isPoint: false, pointFrom: nil)
             if case .point = g {
                 props["renderAs"] = .string("point")
@@ -174,6 +175,7 @@ public enum WorldStage {
                 cr.droppedParts = decision.droppedParts[c]; cr.droppedHoles = decision.droppedHoles[c]
                 cr.filledHoles = decision.filledHoles[c]; cr.droppedAreaKm2 = decision.droppedAreaKm2[c]
                 cr.drawableKm2 = decision.drawableKm2[c]
+                cr.largestPartKm2 = decision.largestPartKm2[c]
                 if !decision.isPoint[c] {
                     var worst = 0.0
                     for p in decision.keptPolygons[c] {
@@ -220,10 +222,10 @@ extension WorldStage {
 
     /// The per-country report as TSV (sorted by id), then the repairs.
     public static func reportTSV(_ r: Report) -> String {
-        var s = "id\tname\trender\tvertices_before\tvertices_after\thausdorff_km\tdrawable_km2\tdropped_parts\tdropped_area_km2\tdropped_holes\tfilled_holes\n"
+        var s = "id\tname\trender\tvertices_before\tvertices_after\thausdorff_km\tdrawable_km2\tlargest_part_km2\tdropped_parts\tdropped_area_km2\tdropped_holes\tfilled_holes\n"
         for c in r.countries {
             s += "\(c.id)\t\(c.name)\t\(c.isPoint ? "point(\(c.pointFrom ?? ""))" : "polygon")\t\(c.verticesBefore)\t\(c.verticesAfter)\t"
-            s += String(format: "%.3f\t%.1f\t", c.hausdorffKm, c.drawableKm2)
+            s += String(format: "%.3f\t%.1f\t%.1f\t", c.hausdorffKm, c.drawableKm2, c.largestPartKm2)
             s += "\(c.droppedParts)\t" + String(format: "%.2f", c.droppedAreaKm2) + "\t\(c.droppedHoles)\t\(c.filledHoles)\n"
         }
         if let t = r.targetVertices { s += "# target_vertices\t\(t)\n" }
