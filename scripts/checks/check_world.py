@@ -118,6 +118,12 @@ in_segs = {n: segments(src[n]["geometry"]) for n in names if n in src}
 in_geoms = [shape(src[n]["geometry"]) for n in names]
 in_tree = STRtree(in_geoms)
 in_pairs = {(names[i], names[j]) for i, j in zip(*in_tree.query(in_geoms, predicate="intersects")) if i < j}
+repaired = set()
+if os.path.exists(REPORT):
+    for line in open(REPORT):
+        if line.startswith("# repaired "): repaired.add(line.split()[2].rstrip(":"))
+repaired_vertices = {tuple(p) for fid in repaired for poly in polys_of(src[fid]["geometry"]) for r in poly for p in r}
+repaired_vertices |= {tuple(p) for fid in repaired if fid in out_by for poly in polys_of(out_by[fid]["geometry"]) for r in poly for p in r}
 shared_pairs = 0
 for a, b in sorted(in_pairs):
     si = in_segs[a] & in_segs[b]
@@ -125,7 +131,9 @@ for a, b in sorted(in_pairs):
     shared_pairs += 1
     so = out_segs[a] & out_segs[b]
     if not so: fail(f"{a}/{b} share a border in the input but not in the output"); continue
-    if chain_ends(si) != chain_ends(so):
+    # A repair (make-valid) may legitimately move a border's end to another vertex of the repaired country.
+    moved = chain_ends(si) ^ chain_ends(so)
+    if moved and not moved <= repaired_vertices:
         fail(f"{a}/{b}: the shared border's chain ends moved (input {sorted(chain_ends(si))[:4]}, output {sorted(chain_ends(so))[:4]})")
 for a, b in pairs:
     # Wherever two output boundaries meet along a line, they must do so on identical segments.
@@ -157,10 +165,10 @@ def aeqd(coords, lat0, lon0):
 def kept_input(fid, out_geom):
     """The input's parts and holes that the output still has (dropped islands are not measured)."""
     g = shape(src[fid]["geometry"])
-    if not g.is_valid: g = shapely.make_valid(g)
+    if not g.is_valid: g = shapely.make_valid(g, method="structure")  # measured against the repaired input
     parts = []
     for p in getattr(g, "geoms", [g]):
-        if p.geom_type != "Polygon" or not p.intersects(out_geom): continue
+        if p.geom_type != "Polygon" or p.intersection(out_geom).area <= 0: continue
         holes = [h for h in p.interiors if not out_geom.contains(Polygon(h).representative_point())]
         parts.append(Polygon(p.exterior, holes))
     return parts

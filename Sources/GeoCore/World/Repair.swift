@@ -11,7 +11,8 @@ enum Repair {
         var areaAfterKm2: Double
         var verticesBefore: Int
         var verticesAfter: Int
-        /// Vertices make-valid created (self-intersection nodes), rounded to the output grid.
+        /// Vertices make-valid created (self-intersection nodes), rounded to the output grid
+        /// (the rounded node may coincide with an input vertex).
         var newVertices: [Point]
         /// The same vertices before rounding (where they lie exactly on the crossing segments).
         var rawVertices: [Point]
@@ -86,7 +87,7 @@ enum Repair {
                     var v = q
                     if !known.contains(q) {
                         v = Point((q.x * scale).rounded() / scale, (q.y * scale).rounded() / scale)
-                        if !raw.contains(q) && !known.contains(v) { created.append(v); raw.append(q) }
+                        if !raw.contains(q) { created.append(v); raw.append(q) }
                     }
                     if r.last != v { r.append(v) }
                 }
