@@ -21,11 +21,11 @@ enum Repair {
     /// Returns the polygons of each country (repaired where needed) and the repairs.
     /// `decimals` is the output precision: new vertices are rounded to it so the written file
     /// is what was validated.
-    static func run(_ countries: [(id: String, polygons: [Polygon])], decimals: Int, threads: Int,
+    static func run(_ countries: [(ref: FeatureRef, id: String, polygons: [Polygon])], decimals: Int, threads: Int,
                     file: String) throws -> (polygons: [[Polygon]], repairs: [Record]) {
         let scale = pow(10.0, Double(decimals))
         let results: [([Polygon], Record?)] = try parallelMap(countries.count, threads: threads) { i, ctx in
-            let (id, polys) = countries[i]
+            let (ref, id, polys) = countries[i]
             let g = try ctx.multiPolygon(polys)
             if try g.isValid() { return (polys, nil) }
             let reason = g.validityReason()
@@ -38,14 +38,14 @@ enum Repair {
             while true {
                 fixed = snap(fixed, known: known, scale: scale, created: &created, raw: &raw)
                 guard !fixed.isEmpty else {
-                    throw InputError(file: file, feature: FeatureRef(index: nil, name: nil, id: id),
+                    throw InputError(file: file, feature: ref,
                                      "is invalid (\(reason)) and GEOS make-valid left no polygon")
                 }
                 let check = try ctx.multiPolygon(fixed)
                 if try check.isValid() { break }
                 attempt += 1
                 guard attempt < 4 else {
-                    throw InputError(file: file, feature: FeatureRef(index: nil, name: nil, id: id),
+                    throw InputError(file: file, feature: ref,
                                      "is invalid (\(reason)); GEOS make-valid's result is still invalid on the \(decimals)-decimal output grid (\(check.validityReason()))")
                 }
                 fixed = try check.makeValid().polygons()

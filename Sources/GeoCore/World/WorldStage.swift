@@ -76,13 +76,15 @@ public enum WorldStage {
             guard f.string("name") != nil else { throw InputError(file: file, feature: ref, "has no name property") }
             guard f.string("continent") != nil else { throw InputError(file: file, feature: ref, "has no continent property") }
         }
-        let features = input.sorted { $0.id! < $1.id! }
+        let order = input.indices.sorted { input[$0].id! < input[$1].id! }
+        let features = order.map { input[$0] }
+        let refs = order.map { FeatureRef(index: $0, name: input[$0].string("name"), id: input[$0].id) }
         let areal = features.enumerated().filter { if case .point = $0.element.geometry { return false }; return true }.map(\.offset)
         for f in features { report.verticesBefore += f.geometry.vertexCount }
 
         // 1. Repair.
         let (repaired, repairs) = try log.step("check \(areal.count) countries with GEOS") {
-            try Repair.run(areal.map { (features[$0].id!, features[$0].geometry.polygons) }, decimals: o.decimals, threads: o.threads, file: file)
+            try Repair.run(areal.map { (refs[$0], features[$0].id!, features[$0].geometry.polygons) }, decimals: o.decimals, threads: o.threads, file: file)
         }
         report.repairs = repairs.map { RepairReport(id: $0.id, reason: $0.reason, areaBeforeKm2: $0.areaBeforeKm2, areaAfterKm2: $0.areaAfterKm2,
                                                     verticesBefore: $0.verticesBefore, verticesAfter: $0.verticesAfter, newVertices: $0.newVertices) }
