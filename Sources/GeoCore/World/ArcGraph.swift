@@ -38,10 +38,8 @@ struct ArcGraph {
     /// `countries[c]` are the polygons of country c (rings closed, any winding).
     init(countries: [[Polygon]], pinned: (Point) -> Bool) {
         // 1. Vertex ids, and every ring as ids without the closing repeat or repeated points.
-        var ids: [Point: Int32] = [:]
         let total = countries.reduce(0) { $0 + $1.reduce(0) { $0 + $1.vertexCount } }
-        ids.reserveCapacity(total)
-        points.reserveCapacity(total)
+        var table = VertexTable(capacity: total)
         var ringIDs: [[Int32]] = []
         for (c, polys) in countries.enumerated() {
             var cp: [[Int]] = []
@@ -51,10 +49,7 @@ struct ArcGraph {
                     var out: [Int32] = []
                     out.reserveCapacity(ring.count)
                     for pt in ring.dropLast() {
-                        let id: Int32
-                        if let known = ids[pt] { id = known } else {
-                            id = Int32(points.count); ids[pt] = id; points.append(pt)
-                        }
+                        let id = table.id(pt)
                         if out.last != id { out.append(id) }
                     }
                     while out.count > 1 && out.first == out.last { out.removeLast() }
@@ -66,6 +61,8 @@ struct ArcGraph {
             }
             polygons.append(cp)
         }
+
+        points = table.points
 
         // 2. Junctions: a vertex met twice with different neighbour pairs, or pinned.
         let n = points.count

@@ -27,22 +27,28 @@ struct ArcSimplifier {
     var rounds = 0
     var fixedByTopology = 0
 
-    init(graph: ArcGraph) {
+    init(graph: ArcGraph, threads: Int = 1) {
         self.graph = graph
-        cosLat = graph.points.map(EarthDistance.cosLat)
-        importance = graph.arcs.map { [Double](repeating: 0, count: $0.count) }
+        let cosLat = graph.points.map(EarthDistance.cosLat)
+        self.cosLat = cosLat
         forced = graph.arcs.map { [Bool](repeating: false, count: $0.count) }
         keep = forced
-        for a in graph.arcs.indices where graph.uses[a] > 0 { computeImportance(a) }
+        let f = forced
+        importance = parallelMap(graph.arcs.count, threads: threads) { a in
+            graph.uses[a] > 0 ? Self.importance(graph.arcs[a], forced: f[a], points: graph.points, cosLat: cosLat)
+                              : [Double](repeating: 0, count: graph.arcs[a].count)
+        }
     }
 
     /// DP importance of every vertex of arc `a`; ends and forced vertices are +∞ and split the arc.
     mutating func computeImportance(_ a: Int) {
-        let ids = graph.arcs[a]
+        importance[a] = Self.importance(graph.arcs[a], forced: forced[a], points: graph.points, cosLat: cosLat)
+    }
+
+    static func importance(_ ids: [Int32], forced f: [Bool], points pts: [Point], cosLat: [Double]) -> [Double] {
         let m = ids.count
         var imp = [Double](repeating: 0, count: m)
         imp[0] = .infinity; imp[m - 1] = .infinity
-        let f = forced[a]
         var stack: [(Int, Int, Double)] = []
         var start = 0
         for k in 1..<m where k == m - 1 || f[k] {
@@ -50,7 +56,6 @@ struct ArcSimplifier {
             stack.append((start, k, .infinity))
             start = k
         }
-        let pts = graph.points
         cosLat.withUnsafeBufferPointer { cl in
             while let (i, j, cap) = stack.popLast() {
                 if j - i < 2 { continue }
@@ -67,7 +72,7 @@ struct ArcSimplifier {
                 stack.append((bk, j, v))
             }
         }
-        importance[a] = imp
+        return imp
     }
 }
 
@@ -93,33 +98,54 @@ extension ArcSimplifier {
         }
     }
 
-    /// The smallest tolerance whose output has at most `budget` positions (bisection on a
-    /// flat list of importances and costs).
+    /// The smallest tolerance whose output has at most `budget` positions: a coarse bisection
+    /// over a flat list of importances and costs, then an exact walk down the few values left
+    /// in the final interval (ties stay together: a tolerance cannot split equal importances).
     func tolerance(forBudget budget: Int) -> Double {
         var fixed = 0
         for r in graph.rings where !r.arcs.isEmpty { fixed += 1 }
-        var values: [Double] = [], costs: [Int32] = []
+        var values: [Double] = [], costs: [Int] = []
+        values.reserveCapacity(graph.points.count); costs.reserveCapacity(graph.points.count)
+        var top = 0.0
         for a in graph.arcs.indices where graph.uses[a] > 0 {
-            let u = graph.uses[a]
+            let u = Int(graph.uses[a])
             var kept = 0
             for v in importance[a] {
-                if v == .infinity { kept += 1 } else { values.append(v); costs.append(u) }
+                if v == .infinity { kept += 1 } else { values.append(v); costs.append(u); top = max(top, v) }
             }
-            fixed += Int(u) * (kept - 1)
+            fixed += u * (kept - 1)
         }
         func count(_ eps: Double) -> Int {
-            var n = fixed
-            for i in values.indices where values[i] > eps { n += Int(costs[i]) }
-            return n
+            values.withUnsafeBufferPointer { vb in
+                costs.withUnsafeBufferPointer { cb in
+                    var n = fixed
+                    for i in 0..<vb.count where vb[i] > eps { n += cb[i] }
+                    return n
+                }
+            }
         }
         if count(0) <= budget { return 0 }
-        var lo = 0.0, hi = (values.max() ?? 0)  // count(hi) == fixed
-        for _ in 0..<64 {
+        // count(lo) > budget >= count(hi)
+        var lo = 0.0, hi = top
+        for _ in 0..<24 {
             let mid = (lo + hi) / 2
-            if mid <= lo || mid >= hi { break }
             if count(mid) <= budget { hi = mid } else { lo = mid }
         }
-        return hi
+        var between: [(Double, Int)] = []
+        for i in values.indices where values[i] > lo && values[i] <= hi { between.append((values[i], costs[i])) }
+        between.sort { $0.0 > $1.0 }
+        var n = count(hi)
+        var eps = hi
+        var k = 0
+        while k < between.count {
+            var j = k, add = 0
+            while j < between.count && between[j].0 == between[k].0 { add += between[j].1; j += 1 }
+            if n + add > budget { break }
+            n += add
+            eps = j < between.count ? between[j].0 : lo
+            k = j
+        }
+        return eps
     }
 
     /// Kept vertex indices of arc `a`.
@@ -142,18 +168,24 @@ extension ArcSimplifier {
 
     /// Budget-driven simplification with the topology checks; `tolerance` (km) is used
     /// instead of the budget when given.
-    mutating func run(budget: Int?, tolerance fixedTolerance: Double?, maxRounds: Int = 40) {
+    mutating func run(budget: Int?, tolerance fixedTolerance: Double?, maxRounds: Int = 40, log: StageLog? = nil) {
         var dirty = Set<Int>()
         for round in 1...maxRounds {
             rounds = round
+            let t0 = log?.elapsed ?? 0
             for a in dirty.sorted() { computeImportance(a) }
             dirty.removeAll()
             let eps = fixedTolerance ?? tolerance(forBudget: budget ?? Int.max)
             select(eps)
-            var changed = Set<Int>()
-            changed.formUnion(fixRings())
-            changed.formUnion(fixCrossings())
-            changed.formUnion(fixSidedness())
+            let t1 = log?.elapsed ?? 0
+            let rings = fixRings()
+            let crossings = fixCrossings()
+            let t2 = log?.elapsed ?? 0
+            let sides = fixSidedness()
+            let t3 = log?.elapsed ?? 0
+            let changed = rings.union(crossings).union(sides)
+            log?.info(String(format: "round %d: tolerance %.4f km (%.3fs), arcs refined: %d for ring size, %d for crossings (%.3fs), %d for sidedness (%.3fs)",
+                             round, eps, t1 - t0, rings.count, crossings.count, t2 - t1, sides.count, t3 - t2))
             if changed.isEmpty { break }
             fixedByTopology += changed.count
             dirty = changed
@@ -225,7 +257,7 @@ extension ArcSimplifier {
                     guard bi.intersects(bj) else { continue }
                     // Test each pair once: in the cell holding the corner of the boxes' overlap.
                     let ox = max(bi.minX, bj.minX), oy = max(bi.minY, bj.minY)
-                    guard GridIndex.key(grid.cellX(ox), grid.cellY(oy)) == key else { continue }
+                    guard grid.cell(grid.cellX(ox), grid.cellY(oy)) == key else { continue }
                     if Self.conflict(segs[i], segs[j], pts) { conflicts.append((i, j)) }
                 }
             }
@@ -291,7 +323,7 @@ extension ArcSimplifier {
             var hit = false
             outer: for cy in y0...y1 {
                 for cx in x0...x1 {
-                    for slot in grid.range(of: GridIndex.key(cx, cy)) {
+                    for slot in grid.range(of: grid.cell(cx, cy)) {
                         let v = kept[Int(grid.items[slot])]
                         if v == s.a || v == s.b { continue }
                         let p = pts[Int(v)]

@@ -1,48 +1,53 @@
 import Foundation
 
-/// A uniform lon/lat grid over items (segments or points), stored as (cell, item) pairs
-/// sorted by cell: no per-cell allocations, and a deterministic order.
+/// A uniform lon/lat grid over items (segments or points) in compressed rows: `start[cell]`
+/// ..< `start[cell + 1]` index `items`. Built with a counting sort (no comparisons, no
+/// per-cell allocations), items within a cell in increasing order: deterministic.
 struct GridIndex {
     let cellSize: Double
-    private(set) var keys: [Int64] = []
+    let columns: Int
+    let rows: Int
+    private(set) var start: [Int32] = []
     private(set) var items: [Int32] = []
 
-    init(cellSize: Double) { self.cellSize = cellSize }
+    init(cellSize: Double) {
+        self.cellSize = cellSize
+        columns = Int((360 / cellSize).rounded(.up)) + 1
+        rows = Int((180 / cellSize).rounded(.up)) + 1
+    }
 
-    @inline(__always) func cellX(_ x: Double) -> Int64 { Int64(((x + 180) / cellSize).rounded(.down)) }
-    @inline(__always) func cellY(_ y: Double) -> Int64 { Int64(((y + 90) / cellSize).rounded(.down)) }
-    @inline(__always) static func key(_ cx: Int64, _ cy: Int64) -> Int64 { cy << 32 | cx }
+    @inline(__always) func cellX(_ x: Double) -> Int { min(max(Int(((x + 180) / cellSize).rounded(.down)), 0), columns - 1) }
+    @inline(__always) func cellY(_ y: Double) -> Int { min(max(Int(((y + 90) / cellSize).rounded(.down)), 0), rows - 1) }
+    @inline(__always) func cell(_ cx: Int, _ cy: Int) -> Int { cy * columns + cx }
 
     /// Builds the index from one box per item.
     mutating func build(boxes: [BoundingBox]) {
-        var pairs: [(Int64, Int32)] = []
-        pairs.reserveCapacity(boxes.count * 2)
-        for (i, b) in boxes.enumerated() {
-            let x0 = cellX(b.minX), x1 = cellX(b.maxX), y0 = cellY(b.minY), y1 = cellY(b.maxY)
-            for cy in y0...y1 { for cx in x0...x1 { pairs.append((GridIndex.key(cx, cy), Int32(i))) } }
+        let cells = columns * rows
+        var count = [Int32](repeating: 0, count: cells + 1)
+        for b in boxes {
+            for cy in cellY(b.minY)...cellY(b.maxY) { for cx in cellX(b.minX)...cellX(b.maxX) { count[cell(cx, cy) + 1] += 1 } }
         }
-        pairs.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
-        keys = pairs.map(\.0)
-        items = pairs.map(\.1)
+        for i in 0..<cells { count[i + 1] += count[i] }
+        start = count
+        var fill = count
+        items = [Int32](repeating: 0, count: Int(count[cells]))
+        for (i, b) in boxes.enumerated() {
+            for cy in cellY(b.minY)...cellY(b.maxY) {
+                for cx in cellX(b.minX)...cellX(b.maxX) {
+                    let c = cell(cx, cy)
+                    items[Int(fill[c])] = Int32(i); fill[c] += 1
+                }
+            }
+        }
     }
 
     /// The items of one cell (a range into `items`).
-    func range(of key: Int64) -> Range<Int> {
-        var lo = 0, hi = keys.count
-        while lo < hi { let mid = (lo + hi) / 2; if keys[mid] < key { lo = mid + 1 } else { hi = mid } }
-        var end = lo
-        while end < keys.count && keys[end] == key { end += 1 }
-        return lo..<end
-    }
+    @inline(__always) func range(of cell: Int) -> Range<Int> { Int(start[cell])..<Int(start[cell + 1]) }
 
-    /// Calls `body` with every group of items sharing a cell, and the cell's key.
-    func forEachCell(_ body: (Int64, ArraySlice<Int32>) -> Void) {
-        var i = 0
-        while i < keys.count {
-            var j = i + 1
-            while j < keys.count && keys[j] == keys[i] { j += 1 }
-            body(keys[i], items[i..<j])
-            i = j
+    /// Calls `body` with every cell holding two or more items.
+    func forEachCell(_ body: (Int, ArraySlice<Int32>) -> Void) {
+        for c in 0..<(columns * rows) where start[c + 1] - start[c] > 1 {
+            body(c, items[Int(start[c])..<Int(start[c + 1])])
         }
     }
 }

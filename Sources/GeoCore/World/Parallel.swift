@@ -21,3 +21,22 @@ func parallelMap<T>(_ count: Int, threads: Int, _ body: (Int, GEOSContext) throw
     }
     return try results.map { try $0!.get() }
 }
+
+/// `parallelMap` for pure Swift work (no GEOS context).
+func parallelMap<T>(_ count: Int, threads: Int, _ body: (Int) -> T) -> [T] {
+    var results = [T?](repeating: nil, count: count)
+    let workers = max(1, min(threads, count))
+    let lock = NSLock()
+    var nextIndex = 0
+    results.withUnsafeMutableBufferPointer { out in
+        let buffer = out
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                lock.lock(); let i = nextIndex; nextIndex += 1; lock.unlock()
+                if i >= count { break }
+                buffer[i] = body(i)
+            }
+        }
+    }
+    return results.map { $0! }
+}

@@ -107,9 +107,9 @@ public enum WorldStage {
 
         // 4. Simplify the coverage.
         let pointCount = features.count - areal.count + decision.isPoint.filter { $0 }.count
-        var simplifier = log.step("DP importance of \(formatCount(graph.arcs.count)) arcs") { ArcSimplifier(graph: graph) }
+        var simplifier = log.step("DP importance of \(formatCount(graph.arcs.count)) arcs") { ArcSimplifier(graph: graph, threads: o.threads) }
         log.step("simplify arcs") {
-            simplifier.run(budget: o.targetVertices.map { $0 - pointCount }, tolerance: o.toleranceKm)
+            simplifier.run(budget: o.targetVertices.map { $0 - pointCount }, tolerance: o.toleranceKm, log: log)
         }
         report.toleranceKm = simplifier.epsilon
         report.topologyFixes = simplifier.forced.reduce(0) { $0 + $1.filter { $0 }.count }
