@@ -7,24 +7,30 @@ struct WorldCommand: ParsableCommand {
         commandName: "geo-world",
         abstract: "The ingest's countries → the app's world.geojson: repaired, simplified as a coverage, small countries as points.",
         discussion: """
-        Reads build/ingest/countries.geojson (geo-ingest's output) and writes dist/world.geojson (CONTRACTS §1):
-          • every country checked with GEOS; invalid ones repaired with make-valid (structure method),
-            each repair reported with GEOS's reason and the area before/after;
-          • islands and empty holes below --min-island-km2 dropped (a country keeps at least its
-            largest part; parts and holes that share a border with another country are kept);
-          • countries whose largest drawable part is below --point-area-km2 become renderAs "point" at
-            their capital (the list is printed);
-          • the coverage simplified through its shared arcs: each border between junctions is
-            simplified once (Douglas–Peucker on the sphere, one tolerance found to hit
-            --target-vertices) and both neighbours are rebuilt from it, so shared borders stay
-            identical; junctions never move; no simplified segment may cross another or jump over
-            a vertex; every output polygon is checked valid with GEOS;
-          • per-country vertices before/after and Hausdorff distance (km) to the input go to --report.
+        Reads build/ingest/countries.geojson (geo-ingest's output) and writes
+        dist/world.geojson (CONTRACTS §1):
+        • every country is checked with GEOS; invalid ones are repaired with
+          make-valid (structure method), each repair reported with GEOS's
+          reason and the geodesic area before and after;
+        • islands and empty holes under --min-island-km2 are dropped; parts and
+          holes that share a border are kept, and a country keeps its largest
+          part at least;
+        • countries whose largest drawable part is under --point-area-km2
+          become renderAs "point" at their capital (the list is printed);
+        • the coverage is simplified through its shared arcs: each border
+          between junctions is simplified once (Douglas–Peucker, error as
+          ground distance in km to the lon/lat segment; one tolerance found to
+          hit --target-vertices) and both neighbours are rebuilt from it, so
+          shared borders stay identical; junctions and ±180° points never move;
+          no simplified segment crosses another or jumps over a vertex; every
+          output polygon is checked valid with GEOS;
+        • per-country vertices before/after, Hausdorff distance and p95 vertex
+          distance (km) go to --report (TSV).
         Output is deterministic and written atomically.
 
         Example:
-          geo-world build/ingest/countries.geojson -o dist/world.geojson --target-vertices 175000 \\
-            --report build/world/report.tsv
+          geo-world build/ingest/countries.geojson -o dist/world.geojson \\
+            --target-vertices 175000 --report build/world/report.tsv
         """)
 
     @Argument(help: "The ingest stage's countries GeoJSON.")
@@ -51,6 +57,9 @@ struct WorldCommand: ParsableCommand {
     @Option(help: "Write the per-country report (TSV) here.")
     var report: String?
 
+    @Flag(help: "Also print one progress line per country (vertices before → after, Hausdorff, p95 distance, drops).")
+    var perCountry = false
+
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
@@ -75,6 +84,13 @@ struct WorldCommand: ParsableCommand {
         if let report { try log.step("write \(report)") { try FileIO.writeAtomically(WorldStage.reportTSV(r), to: report) } }
 
         let f = { (d: Double) in String(format: "%.2f", d) }
+        if perCountry {
+            for c in r.countries {
+                let shape = c.isPoint ? "point (\(c.pointFrom ?? ""))" : "Hausdorff \(f(c.hausdorffKm)) km, p95 \(f(c.p95DistanceKm)) km"
+                let drops = c.droppedParts + c.droppedHoles > 0 ? ", dropped \(c.droppedParts) parts / \(c.droppedHoles) holes" : ""
+                log.info("\(c.id) \(c.name): \(c.verticesBefore) → \(c.verticesAfter) vertices, \(shape)\(drops)")
+            }
+        }
         let dropped = r.countries.filter { $0.droppedParts + $0.droppedHoles + $0.filledHoles > 0 }
         if !dropped.isEmpty {
             log.info("dropped under \(f(minIslandKm2)) km²: " + dropped.map { c in

@@ -205,6 +205,23 @@ enum WorldRun {
     }
 }
 
+@Suite struct WorldSimplifierTests {
+    /// Restoring arcs (the fallback when GEOS rejects a rebuilt country) brings back every vertex.
+    @Test func restoredArcsKeepEveryVertex() throws {
+        let input = try WorldRun.ingest(Repo.units10m, ["ZAF", "LSO"], set: ["LS", "ZA"])
+        let graph = ArcGraph(countries: input.map { $0.geometry.polygons }, pinned: { _ in false })
+        var s = ArcSimplifier(graph: graph, threads: 2)
+        s.run(budget: nil, tolerance: 5)
+        let longest = graph.arcs.indices.max { graph.arcs[$0].count < graph.arcs[$1].count }!
+        #expect(s.keptIndices(longest).count < graph.arcs[longest].count / 3)
+        s.restore([longest])
+        s.run(budget: nil, tolerance: 5)
+        #expect(s.keptIndices(longest).count == graph.arcs[longest].count)
+        // Lesotho's border is one closed arc shared by both rings.
+        #expect(graph.uses.filter { $0 == 2 }.count == 1)
+    }
+}
+
 /// The whole 1:10m world at the default budget: the acceptance bar.
 @Suite struct WorldWholeWorldTests {
     @Test func wholeWorldAt10mMeetsTheAcceptanceBar() throws {

@@ -148,6 +148,14 @@ extension ArcSimplifier {
         return eps
     }
 
+    /// Puts these arcs back to full detail: every vertex fixed.
+    mutating func restore(_ arcs: Set<Int>) {
+        for a in arcs.sorted() {
+            forced[a] = [Bool](repeating: true, count: forced[a].count)
+            computeImportance(a)
+        }
+    }
+
     /// Kept vertex indices of arc `a`.
     func keptIndices(_ a: Int) -> [Int32] {
         var out: [Int32] = []

@@ -9,10 +9,13 @@ import Foundation
 /// arc's error is its worst segment's; a country's Hausdorff distance to its input (on the
 /// parts it keeps) is bounded by the worst arc of its rings.
 enum Metrics {
-    static func arcErrors(_ s: ArcSimplifier) -> [Double] {
+    /// Per arc: the worst error (km) and each vertex's distance to the segment that replaced it
+    /// (0 for kept vertices; the last vertex is left out, it starts the next arc of the ring).
+    static func arcErrors(_ s: ArcSimplifier) -> (worst: [Double], vertexKm: [[Float]]) {
         let g = s.graph
         let pts = g.points
         var errors = [Double](repeating: 0, count: g.arcs.count)
+        var vertexKm = g.arcs.map { [Float](repeating: 0, count: $0.count - 1) }
         for a in g.arcs.indices where g.uses[a] > 0 {
             let ids = g.arcs[a]
             var prev = 0
@@ -23,7 +26,9 @@ enum Metrics {
                     // (1) original vertices to the segment
                     for i in (prev + 1)..<k {
                         let v = Int(ids[i])
-                        worst = max(worst, EarthDistance.toSegment(pts[v], cosLat: s.cosLat[v], pa, pb))
+                        let d = EarthDistance.toSegment(pts[v], cosLat: s.cosLat[v], pa, pb)
+                        vertexKm[a][i] = Float(d)
+                        worst = max(worst, d)
                     }
                     // (2) points of the segment (where the removed vertices project) to the chain
                     let n = k - prev - 1
@@ -45,10 +50,10 @@ enum Metrics {
             }
             errors[a] = worst
         }
-        return errors
+        return (errors, vertexKm)
     }
     /// The p-th percentile (0…100) by nearest rank.
-    static func percentile(_ values: [Double], _ p: Double) -> Double {
+    static func percentile<T: BinaryFloatingPoint>(_ values: [T], _ p: Double) -> T {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))

@@ -25,6 +25,8 @@ public enum WorldStage {
         public var verticesAfter: Int
         /// Hausdorff distance (km on the ground, an upper bound) between the output and the input's kept parts.
         public var hausdorffKm: Double
+        /// 95th percentile of the input vertices' distances (km) to the output, kept parts only.
+        public var p95DistanceKm: Double
         public var droppedParts: Int
         public var droppedHoles: Int
         public var filledHoles: Int
@@ -54,6 +56,8 @@ public enum WorldStage {
         public var toleranceKm = 0.0
         public var topologyFixes = 0
         public var rounds = 0
+        /// Arcs put back to full detail because GEOS found a rebuilt country invalid (normally 0).
+        public var restoredArcs = 0
         public var verticesBefore = 0
         public var verticesAfter = 0
         public var targetVertices: Int?
@@ -115,30 +119,45 @@ public enum WorldStage {
         report.topologyFixes = simplifier.forced.reduce(0) { $0 + $1.filter { $0 }.count }
         report.rounds = simplifier.rounds
         log.info("tolerance \(String(format: "%.3f", report.toleranceKm)) km after \(simplifier.rounds) rounds; \(report.topologyFixes) vertices kept back for topology")
-        let kept = graph.arcs.indices.map { simplifier.keptIndices($0) }
-
-        // 5. Rebuild, validate.
+        // 5. Rebuild, validate. Should GEOS still find a country invalid (a case the topology
+        // checks do not cover), its arcs go back to full detail and the coverage is re-solved.
         var geometries = [Geometry?](repeating: nil, count: features.count)
-        for (c, fi) in areal.enumerated() where !decision.isPoint[c] {
-            var polys: [Polygon] = []
-            for p in decision.keptPolygons[c] {
-                let rs = graph.polygons[c][p]
-                var rings = [graph.ringPoints(rs[0], kept: kept)]
-                for h in decision.keptHoles[c][p] ?? [] { rings.append(graph.ringPoints(h, kept: kept)) }
-                polys.append(RingMath.orientedForRFC7946(Polygon(rings: rings)))
-            }
-            geometries[fi] = Geometry.areal(polys)
-        }
         let toValidate = areal.indices.filter { !decision.isPoint[$0] }
-        let problems: [String?] = try log.step("validate \(toValidate.count) polygons with GEOS") {
-            try parallelMap(toValidate.count, threads: o.threads) { k, ctx in
-                let fi = areal[toValidate[k]]
-                let g = try ctx.geometry(geometries[fi]!)
-                return try g.isValid() ? nil : "\(features[fi].id!): \(g.validityReason())"
+        for attempt in 1...3 {
+            let kept = graph.arcs.indices.map { simplifier.keptIndices($0) }
+            for c in toValidate {
+                var polys: [Polygon] = []
+                for p in decision.keptPolygons[c] {
+                    let rs = graph.polygons[c][p]
+                    var rings = [graph.ringPoints(rs[0], kept: kept)]
+                    for h in decision.keptHoles[c][p] ?? [] { rings.append(graph.ringPoints(h, kept: kept)) }
+                    polys.append(RingMath.orientedForRFC7946(Polygon(rings: rings)))
+                }
+                geometries[areal[c]] = Geometry.areal(polys)
             }
+            let problems: [String?] = try log.step("validate \(toValidate.count) polygons with GEOS") {
+                try parallelMap(toValidate.count, threads: o.threads) { k, ctx in
+                    let fi = areal[toValidate[k]]
+                    let g = try ctx.geometry(geometries[fi]!)
+                    return try g.isValid() ? nil : g.validityReason()
+                }
+            }
+            let invalid = toValidate.indices.filter { problems[$0] != nil }
+            if invalid.isEmpty { break }
+            let text = invalid.map { "\(features[areal[toValidate[$0]]].id!): \(problems[$0]!)" }.joined(separator: "; ")
+            guard attempt < 3 else { throw StageError("simplification produced invalid geometry: \(text)") }
+            log.info("invalid after simplification, restoring full detail on their arcs: \(text)")
+            var arcs = Set<Int>()
+            for k in invalid {
+                let c = toValidate[k]
+                for p in decision.keptPolygons[c] {
+                    for r in [graph.polygons[c][p][0]] + (decision.keptHoles[c][p] ?? []) { for u in graph.rings[r].arcs { arcs.insert(Int(u.arc)) } }
+                }
+            }
+            simplifier.restore(arcs)
+            simplifier.run(budget: o.targetVertices.map { $0 - pointCount }, tolerance: o.toleranceKm, log: log)
+            report.restoredArcs += arcs.count
         }
-        let invalid = problems.compactMap { $0 }
-        if !invalid.isEmpty { throw StageError("simplification produced invalid geometry: \(invalid.joined(separator: "; "))") }
 
         // 6. Point countries: at the capital, or the largest part's inner point.
         let ctx = GEOSContext()
@@ -158,7 +177,7 @@ public enum WorldStage {
         }
 
         // 7. Measure.
-        let arcErrors = Metrics.arcErrors(simplifier)
+        let (arcErrors, vertexKm) = Metrics.arcErrors(simplifier)
         var out: [Feature] = []
         var arealIndex = [Int: Int]()
         for (c, fi) in areal.enumerated() { arealIndex[fi] = c }
@@ -167,7 +186,7 @@ public enum WorldStage {
             var props = JSONObject()
             for e in f.properties.entries where e.key != "neUnits" && e.key != "renderAs" { props[e.key] = e.value }
             var cr = CountryReport(id: f.id!, name: f.string("name")!, verticesBefore: f.geometry.vertexCount, verticesAfter: g.vertexCount,
-                                   hausdorffKm: 0, droppedParts: 0, droppedHoles: 0, filledHoles: 0, droppedAreaKm2: 0, drawableKm2: 0, largestPartKm2: 0,
+                                   hausdorffKm: 0, p95DistanceKm: 0, droppedParts: 0, droppedHoles: 0, filledHoles: 0, droppedAreaKm2: 0, drawableKm2: 0, largestPartKm2: 0,
                                    isPoint: false, pointFrom: nil)
             if case .point = g {
                 props["renderAs"] = .string("point")
@@ -180,12 +199,17 @@ public enum WorldStage {
                 cr.largestPartKm2 = decision.largestPartKm2[c]
                 if !decision.isPoint[c] {
                     var worst = 0.0
+                    var distances: [Float] = []
                     for p in decision.keptPolygons[c] {
                         for r in [graph.polygons[c][p][0]] + (decision.keptHoles[c][p] ?? []) {
-                            for u in graph.rings[r].arcs { worst = max(worst, arcErrors[Int(u.arc)]) }
+                            for u in graph.rings[r].arcs {
+                                worst = max(worst, arcErrors[Int(u.arc)])
+                                distances.append(contentsOf: vertexKm[Int(u.arc)])
+                            }
                         }
                     }
                     cr.hausdorffKm = worst
+                    cr.p95DistanceKm = Double(Metrics.percentile(distances, 95))
                 }
             }
             report.countries.append(cr)
@@ -224,10 +248,10 @@ extension WorldStage {
 
     /// The per-country report as TSV (sorted by id), then the repairs.
     public static func reportTSV(_ r: Report) -> String {
-        var s = "id\tname\trender\tvertices_before\tvertices_after\thausdorff_km\tdrawable_km2\tlargest_part_km2\tdropped_parts\tdropped_area_km2\tdropped_holes\tfilled_holes\n"
+        var s = "id\tname\trender\tvertices_before\tvertices_after\thausdorff_km\tp95_distance_km\tdrawable_km2\tlargest_part_km2\tdropped_parts\tdropped_area_km2\tdropped_holes\tfilled_holes\n"
         for c in r.countries {
             s += "\(c.id)\t\(c.name)\t\(c.isPoint ? "point(\(c.pointFrom ?? ""))" : "polygon")\t\(c.verticesBefore)\t\(c.verticesAfter)\t"
-            s += String(format: "%.3f\t%.1f\t%.1f\t", c.hausdorffKm, c.drawableKm2, c.largestPartKm2)
+            s += String(format: "%.3f\t%.3f\t%.1f\t%.1f\t", c.hausdorffKm, c.p95DistanceKm, c.drawableKm2, c.largestPartKm2)
             s += "\(c.droppedParts)\t" + String(format: "%.2f", c.droppedAreaKm2) + "\t\(c.droppedHoles)\t\(c.filledHoles)\n"
         }
         if let t = r.targetVertices { s += "# target_vertices\t\(t)\n" }
