@@ -129,9 +129,9 @@ struct ArcGraph {
         rings[ring].arcs = []
     }
 
-    /// The ring rebuilt from arcs, keeping for each arc the vertex positions `keep` selects
+    /// The ring rebuilt from arcs, keeping for each arc the vertex positions `kept` lists
     /// (indices into the arc); closed with the first point repeated.
-    func ringPoints(_ ring: Int, kept: [[Int32]]) -> Ring_ {
+    func ringPoints(_ ring: Int, kept: [[Int32]]) -> [Point] {
         var out: [Point] = []
         for u in rings[ring].arcs {
             let idx = kept[Int(u.arc)]
@@ -147,7 +147,7 @@ struct ArcGraph {
     }
 
     /// The original ring (every vertex) rebuilt from its arcs.
-    func originalRing(_ ring: Int) -> Ring_ {
+    func originalRing(_ ring: Int) -> [Point] {
         var out: [Point] = []
         for u in rings[ring].arcs {
             let arc = arcs[Int(u.arc)]
@@ -158,6 +158,3 @@ struct ArcGraph {
         return out
     }
 }
-
-/// The model's ring type (named apart from ArcGraph.Ring).
-typealias Ring_ = [Point]

@@ -292,10 +292,8 @@ extension ArcSimplifier {
         let a = pts[Int(s.a)], b = pts[Int(s.b)], c = pts[Int(t.a)], d = pts[Int(t.b)]
         if sharedA || sharedB {
             // Touching at a common end is fine; running back along each other is not.
-            let common = sharedA ? a : b
             let sOther = sharedA ? b : a
             let tOther = (t.a == (sharedA ? s.a : s.b)) ? d : c
-            _ = common
             if orient(a, b, tOther) != 0 { return false }
             return within(a, b, tOther) || within(c, d, sOther)
         }

@@ -7,6 +7,8 @@ import Foundation
 ///   country (an island, an empty hole) is dropped when its area is below the minimum island
 ///   area. Parts and holes that share a border (enclaves such as Baarle's, Lesotho's hole in
 ///   South Africa) are kept: dropping one side of a shared border would open a gap or an overlap.
+/// - Natural Earth cuts islands at ±180° (Fiji's Vanua Levu and Taveuni); the pieces on
+///   either side that meet along the meridian count as one island for the threshold.
 /// - A country never disappears: if every part would go, its largest part stays.
 /// - A country whose largest drawable part (of the parts it keeps) is below the point-area
 ///   threshold becomes a point: an archipelago of small islands (Cabo Verde, Samoa) has
@@ -43,9 +45,35 @@ enum PointCountries {
             let rs = graph.polygons[c][p]
             return ringAreaKm2[rs[0]] - rs.dropFirst().reduce(0) { $0 + ringAreaKm2[$1] }
         }
+        // Island area across the antimeridian: pieces meeting along ±180° are summed.
+        var islandArea: [[Double]] = []
+        for c in 0..<nc {
+            let polys = graph.polygons[c]
+            var parent = Array(polys.indices)
+            func find(_ x: Int) -> Int { var x = x; while parent[x] != x { x = parent[x] }; return x }
+            // Latitude span each piece has on the meridian (NE's cuts differ by ~1e-4° on either side).
+            var east: [Int: (Double, Double)] = [:], west: [Int: (Double, Double)] = [:]
+            for p in polys.indices {
+                for pt in graph.originalRing(polys[p][0]) where abs(pt.x) == 180 {
+                    if pt.x > 0 { let e = east[p] ?? (pt.y, pt.y); east[p] = (min(e.0, pt.y), max(e.1, pt.y)) }
+                    else { let w = west[p] ?? (pt.y, pt.y); west[p] = (min(w.0, pt.y), max(w.1, pt.y)) }
+                }
+            }
+            for (p, e) in east.sorted(by: { $0.key < $1.key }) {
+                for (q, w) in west.sorted(by: { $0.key < $1.key }) {
+                    let overlap = min(e.1, w.1) - max(e.0, w.0)
+                    guard overlap > 0, overlap >= 0.5 * min(e.1 - e.0, w.1 - w.0) else { continue }
+                    let a = find(p), b = find(q)
+                    if a != b { parent[max(a, b)] = min(a, b) }
+                }
+            }
+            var total = [Int: Double]()
+            for p in polys.indices { total[find(p), default: 0] += partArea(c, p) }
+            islandArea.append(polys.indices.map { total[find($0)]! })
+        }
         func keptParts(_ c: Int) -> [Int] {
             let polys = graph.polygons[c]
-            var kept = polys.indices.filter { p in !graph.isFree(polys[p][0]) || partArea(c, p) >= minIslandKm2 }
+            var kept = polys.indices.filter { p in !graph.isFree(polys[p][0]) || islandArea[c][p] >= minIslandKm2 }
             if kept.isEmpty, let largest = polys.indices.max(by: { (partArea(c, $0), $1) < (partArea(c, $1), $0) }) {
                 kept = [largest]
             }
