@@ -6,6 +6,7 @@ import PackageDescription
 // stages through build/ and dist/.
 let stages = [
     "geo-ingest",       // Natural Earth → build/ingest/countries.geojson
+    "geo-world",        // repair + coverage simplification → dist/world.geojson
     "geo-globe",        // world.geojson → dist/globe.glb (+ manifest, previews)
     "geo-project",      // world.geojson → dist/map/ (PROJ flat maps)
     "geo-silhouettes",  // world.geojson → dist/silhouettes/<ISO>.svg

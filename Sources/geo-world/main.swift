@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import GeoCore
+
+struct WorldCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geo-world",
+        abstract: "The ingest's countries → the app's world.geojson: repaired, simplified as a coverage, small countries as points.",
+        discussion: """
+        Reads build/ingest/countries.geojson (geo-ingest's output) and writes
+        dist/world.geojson (CONTRACTS §1):
+        • every country is checked with GEOS; invalid ones are repaired with
+          make-valid (structure method), each repair reported with GEOS's
+          reason and the geodesic area before and after;
+        • islands and empty holes under --min-island-km2 are dropped; parts and
+          holes that share a border are kept, and a country keeps its largest
+          part at least;
+        • countries whose largest drawable part is under --point-area-km2
+          become renderAs "point" at their capital (the list is printed);
+        • the coverage is simplified through its shared arcs: each border
+          between junctions is simplified once (Douglas–Peucker, error as
+          ground distance in km to the lon/lat segment; one tolerance found to
+          hit --target-vertices) and both neighbours are rebuilt from it, so
+          shared borders stay identical; junctions and ±180° points never move;
+          no simplified segment crosses another or jumps over a vertex; every
+          output polygon is checked valid with GEOS;
+        • per-country vertices before/after, Hausdorff distance and p95 vertex
+          distance (km) go to --report (TSV).
+        Output is deterministic and written atomically.
+
+        Example:
+          geo-world build/ingest/countries.geojson -o dist/world.geojson \\
+            --target-vertices 175000 --report build/world/report.tsv
+        """)
+
+    @Argument(help: "The ingest stage's countries GeoJSON.")
+    var input: String = "build/ingest/countries.geojson"
+
+    @Option(name: [.short, .customLong("output")], help: "Output GeoJSON file.")
+    var output: String = "dist/world.geojson"
+
+    @Option(help: "Total positions in the output (closing points included, one per point country). 0 keeps every vertex.")
+    var targetVertices: Int = 175_000
+
+    @Option(help: "Use this Douglas–Peucker tolerance (km on the sphere) instead of the vertex budget.")
+    var toleranceKm: Double?
+
+    @Option(help: "Islands and empty holes smaller than this (km², geodesic) are dropped.")
+    var minIslandKm2: Double = 10
+
+    @Option(help: "Countries whose largest drawable part (km², geodesic) is below this become renderAs \"point\".")
+    var pointAreaKm2: Double = 2_500
+
+    @Option(help: "Worker threads (one GEOS context each).")
+    var threads: Int = 2
+
+    @Option(help: "Write the per-country report (TSV) here.")
+    var report: String?
+
+    @Flag(help: "Also print one progress line per country (vertices before → after, Hausdorff, p95 distance, drops).")
+    var perCountry = false
+
+    @Flag(name: .shortAndLong, help: "No progress lines.")
+    var quiet = false
+
+    func validate() throws {
+        guard targetVertices >= 0 else { throw ValidationError("--target-vertices must be 0 or more") }
+        if let t = toleranceKm, !(t >= 0) { throw ValidationError("--tolerance-km must be 0 or more") }
+        guard minIslandKm2 >= 0, pointAreaKm2 >= 0 else { throw ValidationError("areas must be 0 or more") }
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+    }
+
+    func run() throws {
+        let log = StageLog(stage: "world", quiet: quiet)
+        let features = try log.step("read \(input)") { try GeoJSON.read(path: input) }
+        var o = WorldStage.Options()
+        o.targetVertices = targetVertices == 0 ? nil : targetVertices
+        o.toleranceKm = toleranceKm ?? (targetVertices == 0 ? 0 : nil)
+        o.minIslandKm2 = minIslandKm2
+        o.pointAreaKm2 = pointAreaKm2
+        o.threads = threads
+        let (out, r) = try WorldStage.run(features, file: input, options: o, log: log)
+        try log.step("write \(output)") { try GeoJSON.write(out, to: output) }
+        if let report { try log.step("write \(report)") { try FileIO.writeAtomically(WorldStage.reportTSV(r), to: report) } }
+
+        let f = { (d: Double) in String(format: "%.2f", d) }
+        if perCountry {
+            for c in r.countries {
+                let shape = c.isPoint ? "point (\(c.pointFrom ?? ""))" : "Hausdorff \(f(c.hausdorffKm)) km, p95 \(f(c.p95DistanceKm)) km"
+                let drops = c.droppedParts + c.droppedHoles > 0 ? ", dropped \(c.droppedParts) parts / \(c.droppedHoles) holes" : ""
+                log.info("\(c.id) \(c.name): \(c.verticesBefore) → \(c.verticesAfter) vertices, \(shape)\(drops)")
+            }
+        }
+        let dropped = r.countries.filter { $0.droppedParts + $0.droppedHoles + $0.filledHoles > 0 }
+        if !dropped.isEmpty {
+            log.info("dropped under \(f(minIslandKm2)) km²: " + dropped.map { c in
+                var parts: [String] = []
+                if c.droppedParts > 0 { parts.append("\(c.droppedParts) part\(c.droppedParts == 1 ? "" : "s") (\(f(c.droppedAreaKm2)) km²)") }
+                if c.droppedHoles > 0 { parts.append("\(c.droppedHoles) hole\(c.droppedHoles == 1 ? "" : "s")") }
+                if c.filledHoles > 0 { parts.append("\(c.filledHoles) hole\(c.filledHoles == 1 ? "" : "s") of a point country filled") }
+                return "\(c.id) \(parts.joined(separator: ", "))"
+            }.joined(separator: "; "))
+        }
+        let points = r.countries.filter(\.isPoint)
+        log.info("point countries (\(points.count), largest drawable part < \(f(pointAreaKm2)) km², or no polygon in the input): "
+                 + points.map { "\($0.id)\($0.pointFrom == "input" ? "*" : "")" }.joined(separator: " ") + "  (* = a point in the input)")
+        let worst = r.countries.filter { !$0.isPoint }.sorted { ($0.hausdorffKm, $1.id) > ($1.hausdorffKm, $0.id) }.prefix(5)
+        log.info("largest Hausdorff (km): " + worst.map { "\($0.id) \(f($0.hausdorffKm))" }.joined(separator: ", "))
+        log.summary("\(out.count) countries (\(points.count) points), \(r.repairs.count) repaired, \(formatCount(r.verticesBefore)) → \(formatCount(r.verticesAfter)) vertices (tolerance \(String(format: "%.3f", r.toleranceKm)) km, \(r.topologyFixes) kept for topology), Hausdorff p95 \(f(r.p95HausdorffKm)) km, max \(f(r.maxHausdorffKm)) km → \(output)")
+    }
+}
+
+WorldCommand.main()

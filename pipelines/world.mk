@@ -1,0 +1,30 @@
+# world: build/ingest/countries.geojson → dist/world.geojson (CONTRACTS §1)
+#
+# Repairs invalid countries (GEOS make-valid), drops islands and empty holes below
+# WORLD_MIN_ISLAND_KM2 (a country keeps at least its largest part), turns countries whose
+# largest drawable part is below WORLD_POINT_AREA_KM2 into renderAs "point" features at their
+# capital, and simplifies the coverage through its shared arcs to WORLD_TARGET_VERTICES
+# positions (0 keeps every vertex). Per-country report: build/world/report.tsv.
+# Override on the command line, e.g. `make world WORLD_TARGET_VERTICES=120000`.
+
+WORLD_TARGET_VERTICES_10m  := 175000
+WORLD_TARGET_VERTICES_50m  := 60000
+WORLD_TARGET_VERTICES_110m := 0
+WORLD_TARGET_VERTICES ?= $(WORLD_TARGET_VERTICES_$(SCALE))
+WORLD_MIN_ISLAND_KM2 ?= 10
+WORLD_POINT_AREA_KM2 ?= 2500
+WORLD_THREADS ?= 2
+
+WORLD_OUT ?= $(DIST)/world.geojson
+WORLD_REPORT := $(BUILD)/world/report.tsv
+WORLD_FLAGS := --target-vertices $(WORLD_TARGET_VERTICES) --min-island-km2 $(WORLD_MIN_ISLAND_KM2) \
+               --point-area-km2 $(WORLD_POINT_AREA_KM2) --threads $(WORLD_THREADS)
+
+.PHONY: world
+world: $(WORLD_OUT)
+
+$(WORLD_OUT): $(INGEST_OUT) $(BIN)/geo-world $(call params,world,$(SCALE) $(WORLD_FLAGS)) pipelines/world.mk
+	$(STAGE) $(BIN)/geo-world $(INGEST_OUT) -o $@ --report $(WORLD_REPORT) $(WORLD_FLAGS)
+
+ALL_PRODUCTS += $(WORLD_OUT)
+

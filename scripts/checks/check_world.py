@@ -1,0 +1,222 @@
+"""Reads dist/world.geojson with Python's json and shapely (a second, independent reader) and
+checks it against CONTRACTS §1 and the world stage's promises (issue 3):
+
+  * ids (the app's set, unique, sorted), properties and geometry types; renderAs "point" ⇔ Point;
+  * every polygon valid (GEOS via shapely) in RFC 7946 winding;
+  * no overlaps: total area of pairwise intersections below 1 m²;
+  * no gaps: for every pair of drawn countries that share a border in the input
+    (build/ingest/countries.geojson), the output still shares it, segment for segment, with the
+    same chain ends, and wherever two output countries' boundaries meet they meet on identical
+    segments;
+  * total vertices within 2% of the budget (from build/world/report.tsv);
+  * shape error: Hausdorff distance (km, in a per-country azimuthal equidistant frame, both
+    directions, output segments densified) between each country and its input's kept parts:
+    95th percentile ≤ 1.5 km and largest ≤ 8 km (WORLD_MAX_P95_KM / WORLD_MAX_KM override).
+"""
+import json, math, os, sys, time
+import numpy as np
+import shapely
+from shapely.geometry import shape, Polygon, MultiPolygon
+from shapely.strtree import STRtree
+
+OUT = os.environ.get("WORLD_OUT", "dist/world.geojson")
+INP = os.environ.get("WORLD_IN", "build/ingest/countries.geojson")
+REPORT = os.environ.get("WORLD_REPORT", "build/world/report.tsv")
+CONTINENTS = {"Africa", "Asia", "Europe", "North America", "South America", "Oceania", "Antarctica"}
+MAX_P95 = float(os.environ.get("WORLD_MAX_P95_KM", 1.5))
+MAX_KM = float(os.environ.get("WORLD_MAX_KM", 8.0))
+R = 6371.0088
+errors = []
+def fail(msg): errors.append(msg)
+t0 = time.time()
+
+fc = json.load(open(OUT, encoding="utf-8"))
+src = {f["id"]: f for f in json.load(open(INP, encoding="utf-8"))["features"]}
+codes = [l.strip() for l in open("data/app_country_codes.txt") if l.strip()]
+assert fc["type"] == "FeatureCollection", "not a FeatureCollection"
+feats = fc["features"]
+ids = [f.get("id") for f in feats]
+if ids != sorted(ids): fail("features are not sorted by id")
+if len(set(ids)) != len(ids): fail("duplicate ids")
+if sorted(ids) != sorted(codes): fail(f"ids differ from the app's set: missing {sorted(set(codes)-set(ids))}, extra {sorted(set(ids)-set(codes))}")
+
+def polys_of(g):
+    return [g["coordinates"]] if g["type"] == "Polygon" else g["coordinates"] if g["type"] == "MultiPolygon" else []
+
+total_vertices = 0
+drawn = {}
+for f in feats:
+    fid, p, g = f["id"], f["properties"], f["geometry"]
+    if not (isinstance(fid, str) and len(fid) == 2 and fid.isupper() and fid.isalpha()): fail(f"{fid!r}: id is not two upper-case letters")
+    if not isinstance(p.get("name"), str) or not p["name"]: fail(f"{fid}: no name")
+    if p.get("continent") not in CONTINENTS: fail(f"{fid}: continent {p.get('continent')!r}")
+    if fid in ("AQ", "TF"):
+        for k in ("capital", "capitalLat", "capitalLon"):
+            if k in p: fail(f"{fid}: has {k} but CONTRACTS says it has no capital")
+    else:
+        if not isinstance(p.get("capital"), str): fail(f"{fid}: no capital")
+        lat, lon = p.get("capitalLat"), p.get("capitalLon")
+        if not (isinstance(lat, (int, float)) and isinstance(lon, (int, float)) and abs(lat) <= 90 and abs(lon) <= 180):
+            fail(f"{fid}: capitalLat/capitalLon {lat!r}, {lon!r}")
+    al = p.get("aliases")
+    if not (isinstance(al, list) and all(isinstance(a, str) for a in al)): fail(f"{fid}: aliases is not an array of strings")
+    if g["type"] == "Point":
+        total_vertices += 1
+        if p.get("renderAs") != "point": fail(f"{fid}: Point geometry without renderAs \"point\"")
+        if "capitalLat" in p and (abs(g["coordinates"][0] - p["capitalLon"]) > 1e-6 or abs(g["coordinates"][1] - p["capitalLat"]) > 1e-6):
+            fail(f"{fid}: point is not at the capital")
+        continue
+    if g["type"] not in ("Polygon", "MultiPolygon"): fail(f"{fid}: geometry type {g['type']}"); continue
+    if "renderAs" in p: fail(f"{fid}: {g['type']} with renderAs {p['renderAs']!r}")
+    for poly in polys_of(g):
+        for i, ring in enumerate(poly):
+            total_vertices += len(ring)
+            if ring[0] != ring[-1] or len(ring) < 4: fail(f"{fid}: ring not closed or too short")
+            if shapely.LinearRing(ring).is_ccw != (i == 0): fail(f"{fid}: ring {i} has the wrong winding for RFC 7946")
+    geom = shape(g)
+    if not geom.is_valid: fail(f"{fid}: invalid geometry: {shapely.is_valid_reason(geom)}")
+    drawn[fid] = geom
+points = sorted(set(ids) - set(drawn))
+
+# --- overlaps --------------------------------------------------------------------------------
+names = sorted(drawn)
+geoms = [drawn[n] for n in names]
+tree = STRtree(geoms)
+overlap_m2 = 0.0
+pairs = []
+for i, j in zip(*tree.query(geoms, predicate="intersects")):
+    if i >= j: continue
+    pairs.append((names[i], names[j]))
+    inter = geoms[i].intersection(geoms[j])
+    if inter.area > 0:
+        lat = inter.centroid.y
+        m2 = inter.area * (111_320.0 ** 2) * max(math.cos(math.radians(lat)), 0.01)
+        overlap_m2 += m2
+        if m2 > 1e-3: print(f"  overlap {names[i]}/{names[j]}: {m2:.3f} m²")
+if overlap_m2 >= 1.0: fail(f"countries overlap: {overlap_m2:.3f} m² in all")
+
+# --- shared borders --------------------------------------------------------------------------
+def segments(geom_json):
+    s = set()
+    for poly in polys_of(geom_json):
+        for ring in poly:
+            for a, b in zip(ring, ring[1:]):
+                a, b = tuple(a), tuple(b)
+                if a == b: continue  # Natural Earth repeats a point now and then
+                s.add((a, b) if a < b else (b, a))
+    return s
+
+def chain_ends(segs):
+    deg = {}
+    for a, b in segs:
+        deg[a] = deg.get(a, 0) + 1; deg[b] = deg.get(b, 0) + 1
+    return {v for v, d in deg.items() if d == 1}
+
+out_by = {f["id"]: f for f in feats}
+out_segs = {n: segments(out_by[n]["geometry"]) for n in names}
+in_segs = {n: segments(src[n]["geometry"]) for n in names if n in src}
+in_geoms = [shape(src[n]["geometry"]) for n in names]
+in_tree = STRtree(in_geoms)
+in_pairs = {(names[i], names[j]) for i, j in zip(*in_tree.query(in_geoms, predicate="intersects")) if i < j}
+repaired = set()
+if os.path.exists(REPORT):
+    for line in open(REPORT):
+        if line.startswith("# repaired "): repaired.add(line.split()[2].rstrip(":"))
+repaired_vertices = {tuple(p) for fid in repaired for poly in polys_of(src[fid]["geometry"]) for r in poly for p in r}
+repaired_vertices |= {tuple(p) for fid in repaired if fid in out_by for poly in polys_of(out_by[fid]["geometry"]) for r in poly for p in r}
+shared_pairs = 0
+for a, b in sorted(in_pairs):
+    si = in_segs[a] & in_segs[b]
+    if not si: continue
+    shared_pairs += 1
+    so = out_segs[a] & out_segs[b]
+    if not so: fail(f"{a}/{b} share a border in the input but not in the output"); continue
+    # A repair (make-valid) may legitimately move a border's end to another vertex of the repaired country.
+    moved = chain_ends(si) ^ chain_ends(so)
+    if moved and not moved <= repaired_vertices:
+        fail(f"{a}/{b}: the shared border's chain ends moved (input {sorted(chain_ends(si))[:4]}, output {sorted(chain_ends(so))[:4]})")
+for a, b in pairs:
+    # Wherever two output boundaries meet along a line, they must do so on identical segments.
+    common = drawn[a].boundary.intersection(drawn[b].boundary)
+    length = sum(g.length for g in getattr(common, "geoms", [common]) if g.geom_type in ("LineString", "MultiLineString"))
+    exact = sum(math.dist(p, q) for p, q in out_segs[a] & out_segs[b])
+    if abs(length - exact) > 1e-9: fail(f"{a}/{b}: boundaries meet along {length:.9f}° but only {exact:.9f}° are identical segments")
+
+# --- vertex budget ---------------------------------------------------------------------------
+target = None
+if os.path.exists(REPORT):
+    for line in open(REPORT):
+        if line.startswith("# target_vertices\t"): target = int(line.split("\t")[1])
+if target:
+    if abs(total_vertices - target) > 0.02 * target: fail(f"{total_vertices} vertices, budget {target} (more than 2% off)")
+
+# --- Hausdorff -------------------------------------------------------------------------------
+def aeqd(coords, lat0, lon0):
+    lon, lat = np.radians(coords[:, 0]), np.radians(coords[:, 1])
+    p0, l0 = math.radians(lat0), math.radians(lon0)
+    dl = lon - l0
+    cosc = np.clip(math.sin(p0) * np.sin(lat) + math.cos(p0) * np.cos(lat) * np.cos(dl), -1, 1)
+    c = np.arccos(cosc)
+    k = np.where(c < 1e-12, 1.0, c / np.maximum(np.sin(c), 1e-300))
+    x = R * k * np.cos(lat) * np.sin(dl)
+    y = R * k * (math.cos(p0) * np.sin(lat) - math.sin(p0) * np.cos(lat) * np.cos(dl))
+    return np.column_stack([x, y])
+
+def kept_input(fid, out_geom):
+    """The input's parts and holes that the output still has (dropped islands are not measured)."""
+    g = shape(src[fid]["geometry"])
+    if not g.is_valid: g = shapely.make_valid(g, method="structure")  # measured against the repaired input
+    parts = []
+    for p in getattr(g, "geoms", [g]):
+        if p.geom_type != "Polygon" or p.intersection(out_geom).area <= 0: continue
+        holes = [h for h in p.interiors if not out_geom.contains(Polygon(h).representative_point())]
+        parts.append(Polygon(p.exterior, holes))
+    return parts
+
+def rings(geoms):
+    out = []
+    for p in geoms:
+        for r in [p.exterior, *p.interiors]: out.append(np.asarray(r.coords))
+    return out
+
+def densify(r, step):
+    """Points along a lon/lat ring at most `step` degrees apart (segments are straight in lon/lat, RFC 7946)."""
+    d = r[1:] - r[:-1]
+    n = np.maximum(1, np.ceil(np.hypot(d[:, 0], d[:, 1]) / step)).astype(int)
+    seg = np.repeat(np.arange(len(d)), n)
+    t = (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)) / np.repeat(n, n)
+    return np.vstack([r[seg] + t[:, None] * d[seg], r[-1:]])
+
+def directed(from_rings, to_rings, lat0, lon0, step):
+    """Largest distance (km) from the points of from_rings (densified to `step` degrees, or
+    vertices only) to the lines of to_rings, in an azimuthal equidistant frame."""
+    pts = np.vstack([densify(r, step) if step else r for r in from_rings])
+    pts = aeqd(pts, lat0, lon0)
+    segs = []
+    for r in to_rings:
+        q = aeqd(densify(r, 0.05), lat0, lon0)
+        segs.append(np.stack([q[:-1], q[1:]], axis=1))
+    lines = shapely.linestrings(np.concatenate(segs))
+    _, d = STRtree(lines).query_nearest(shapely.points(pts), return_distance=True, all_matches=False)
+    return float(d.max()) if len(d) else 0.0
+
+hd = {}
+for fid in names:
+    out_geom = drawn[fid]
+    parts = kept_input(fid, out_geom)
+    if not parts: fail(f"{fid}: no input part left to compare with"); continue
+    c = out_geom.representative_point()
+    ri, ro = rings(parts), rings(getattr(out_geom, "geoms", [out_geom]))
+    hd[fid] = max(directed(ri, ro, c.y, c.x, 0), directed(ro, ri, c.y, c.x, 0.01))
+vals = sorted(hd.values())
+p95 = vals[max(0, math.ceil(0.95 * len(vals)) - 1)] if vals else 0.0
+mx = max(vals) if vals else 0.0
+worst = sorted(hd.items(), key=lambda kv: -kv[1])[:5]
+if p95 > MAX_P95: fail(f"95th-percentile Hausdorff {p95:.3f} km > {MAX_P95} km")
+if mx > MAX_KM: fail(f"largest Hausdorff {mx:.3f} km > {MAX_KM} km ({worst[0][0]})")
+
+print(f"{OUT}: {len(feats)} features ({len(drawn)} polygons, {len(points)} points: {' '.join(points)}), "
+      f"{total_vertices} vertices (budget {target}), overlaps {overlap_m2:.6f} m², {shared_pairs} shared borders kept, "
+      f"Hausdorff p95 {p95:.3f} km, max {mx:.3f} km (worst {', '.join(f'{k} {v:.2f}' for k, v in worst)}) [{time.time()-t0:.1f}s]")
+for e in errors: print("FAIL:", e)
+sys.exit(1 if errors else 0)
