@@ -168,7 +168,10 @@ public enum Ingest {
                 props["capitalLat"] = .number(c.position.y)
                 props["capitalLon"] = .number(c.position.x)
             }
-            props["aliases"] = .array(aliases(name: job.name, main: job.group[0], overridden: names[job.id] != nil).map { .string($0) })
+            // With a name override on a country of several units the largest unit is a part
+            // (England), so only its ADMIN speaks for the whole country.
+            let partNamed = names[job.id] != nil && job.group.filter { !$0.remapped }.count > 1
+            props["aliases"] = .array(aliases(name: job.name, main: job.group[0], overridden: partNamed).map { .string($0) })
             props["neUnits"] = .array(job.group.map(\.suA3).sorted().map { .string($0) })
             out.append(Feature(id: job.id, properties: props, geometry: geometry))
             report.vertices += geometry.vertexCount
