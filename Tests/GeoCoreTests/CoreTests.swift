@@ -83,4 +83,23 @@ import Testing
         let cell = Polygon(rings: [[Point(0, 0), Point(1, 0), Point(1, 1), Point(0, 1), Point(0, 0)]])
         #expect(abs(Geodesic.wgs84.area(cell) / 1e6 - 12308.8) < 1)
     }
+
+    @Test func countryFilesAreCheckedOnceForEveryConsumer() throws {
+        func file(_ features: String...) -> [UInt8] { Array(#"{"type":"FeatureCollection","features":["#.utf8) + Array(features.joined(separator: ",").utf8) + Array("]}".utf8) }
+        let fr = #"{"type":"Feature","id":"FR","properties":{"name":"France"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}}"#
+        let ad = #"{"type":"Feature","id":"AD","properties":{"name":"Andorra","renderAs":"point"},"geometry":{"type":"Point","coordinates":[1.5,42.5]}}"#
+        let adPolygon = #"{"type":"Feature","id":"AD","properties":{"name":"Andorra","renderAs":"point"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}}"#
+        let nameless = #"{"type":"Feature","id":"DE","properties":{},"geometry":{"type":"Point","coordinates":[1,2]}}"#
+        try CountryFile.check(try GeoJSON.decode(file(fr, ad), file: "w"), file: "w")
+        let cases: [([UInt8], String)] = [
+            (file(fr, fr), "w: feature #1 \"France\" (id FR): repeats the id FR of feature #0"),
+            (file(adPolygon), "w: feature #0 \"Andorra\" (id AD): has renderAs \"point\" but a Polygon geometry"),
+            (file(nameless), "w: feature #0 (id DE): has no name"),
+            (file(ad.replacingOccurrences(of: "\"AD\"", with: "\"a/b\"")), "id \"a/b\" is not two upper-case letters"),
+        ]
+        for (bytes, message) in cases {
+            do { try CountryFile.check(try GeoJSON.decode(bytes, file: "w"), file: "w"); Issue.record("no error for \(message)") }
+            catch { #expect("\(error)".contains(message), "\(error)") }
+        }
+    }
 }

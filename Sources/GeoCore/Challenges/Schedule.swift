@@ -82,30 +82,17 @@ public struct Schedule: Sendable {
 public enum Challenges {
     /// The countries of world.geojson, checked for what the schedule relies on.
     public static func countries(from features: [Feature], file: String) throws -> [ChallengeCountry] {
+        try CountryFile.check(features, file: file)
         var out: [ChallengeCountry] = []
-        var seen: Set<String> = []
         for (i, f) in features.enumerated() {
-            let ref = FeatureRef(index: i, name: f.string("name"), id: f.id)
-            guard let id = f.id else { throw InputError(file: file, feature: ref, "has no id") }
-            guard id.count == 2, id.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) }) else {
-                throw InputError(file: file, feature: ref, "id \"\(id)\" is not a two-letter upper-case ISO code")
-            }
-            guard seen.insert(id).inserted else { throw InputError(file: file, feature: ref, "id \(id) appears twice") }
-            guard let name = f.string("name"), !name.isEmpty else { throw InputError(file: file, feature: ref, "has no name") }
+            let id = f.id!, name = f.string("name")!
+            let ref = FeatureRef(index: i, name: name, id: id)
             guard let continent = f.string("continent"), !continent.isEmpty else { throw InputError(file: file, feature: ref, "has no continent") }
             let capital = f.string("capital").flatMap { $0.isEmpty ? nil : $0 }
-            let isPoint: Bool
-            switch f.geometry {
-            case .point: isPoint = true
-            case .polygon, .multiPolygon: isPoint = false
-            }
-            if f.string("renderAs") == "point" && !isPoint {
-                throw InputError(file: file, feature: ref, "has renderAs \"point\" but a \(f.geometry.typeName) geometry")
-            }
+            let isPoint = f.string("renderAs") == "point"  // CountryFile.check: exactly the Point geometries
             let area = isPoint ? 0 : Geodesic.wgs84.area(f.geometry) / 1e6
             out.append(ChallengeCountry(id: id, name: name, continent: continent, capital: capital, isPoint: isPoint, areaKm2: area))
         }
-        guard !out.isEmpty else { throw InputError(file: file, "has no features") }
         return out.sorted { $0.id < $1.id }
     }
 

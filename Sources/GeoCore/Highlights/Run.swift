@@ -57,12 +57,9 @@ extension Highlights {
     /// Reads, validates and checks; returns the output bytes and the report. Throws on any
     /// validation problem and on a city that lies inside another country.
     public static func run(_ o: Options, log: StageLog) throws -> (bytes: [UInt8], report: Report) {
-        let world = try log.step("read \(o.worldPath)") { try GeoJSON.read(path: o.worldPath) }
+        let world = try log.step("read \(o.worldPath)") { try CountryFile.read(path: o.worldPath) }
         var names: [String: String] = [:]
-        for (i, f) in world.enumerated() {
-            guard let id = f.id else { throw InputError(file: o.worldPath, feature: FeatureRef(index: i, name: f.string("name")), "has no id") }
-            names[id] = f.string("name") ?? id
-        }
+        for f in world { names[f.id!] = f.string("name")! }
         let entries = try log.step("validate \(o.sourcePath)") { try load(bytes: try FileIO.readBytes(o.sourcePath), file: o.sourcePath, names: names) }
         var aliases: [String: [String]] = [:]
         if let a = o.aliasesPath {

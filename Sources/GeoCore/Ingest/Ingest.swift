@@ -217,10 +217,7 @@ public enum Ingest {
         return units
     }
 
-    public static func isAlpha2(_ s: String) -> Bool {
-        let u = Array(s.utf8)
-        return u.count == 2 && u.allSatisfy { $0 >= 0x41 && $0 <= 0x5A }
-    }
+    public static func isAlpha2(_ s: String) -> Bool { CountryID.isValid(s) }
 
     /// Dissolves the units of one country. Only polygons that can touch a polygon of another
     /// unit (overlapping bounding boxes) are merged, each such cluster by GEOS coverage union,

@@ -37,16 +37,8 @@ public enum MapStage {
 
     public static func run(_ o: Options, log: StageLog) throws -> Report {
         var report = Report()
-        let features = try log.step("read \(o.input)") { try GeoJSON.read(path: o.input) }
-        var ids: [String] = []
-        var seen = Set<String>()
-        for (i, f) in features.enumerated() {
-            let id = try CountryID.require(f, index: i, file: o.input)
-            guard seen.insert(id).inserted else {
-                throw InputError(file: o.input, feature: FeatureRef(index: i, name: f.string("name"), id: id), "id \(id) appears more than once")
-            }
-            ids.append(id)
-        }
+        let features = try log.step("read \(o.input)") { try CountryFile.read(path: o.input) }
+        let ids = features.map { $0.id! }
         let proj = PROJContext(), geos = GEOSContext()
         let map = try MapProjection(crs: o.projection, context: proj, geos: geos)
         report.centralMeridian = map.centralMeridian

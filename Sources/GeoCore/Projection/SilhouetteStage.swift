@@ -20,16 +20,12 @@ public enum SilhouetteStage {
 
     public static func run(_ o: Options, log: StageLog) throws -> Report {
         var report = Report()
-        let features = try log.step("read \(o.input)") { try GeoJSON.read(path: o.input) }
+        let features = try log.step("read \(o.input)") { try CountryFile.read(path: o.input) }
         struct Job { var index: Int; var id: String; var name: String; var polygons: [Polygon] }
         var jobs: [Job] = []
-        var seen = Set<String>()
         for (i, f) in features.enumerated() {
-            let id = try CountryID.require(f, index: i, file: o.input)
-            let ref = FeatureRef(index: i, name: f.string("name"), id: id)
-            guard seen.insert(id).inserted else { throw InputError(file: o.input, feature: ref, "id \(id) appears more than once") }
+            let id = f.id!
             if case .point = f.geometry { report.pointCountries.append(id); continue }
-            if f.string("renderAs") == "point" { report.pointCountries.append(id); continue }
             jobs.append(Job(index: i, id: id, name: f.string("name") ?? id, polygons: f.geometry.polygons))
         }
         guard !jobs.isEmpty else { throw InputError(file: o.input, "has no polygon country to draw") }
