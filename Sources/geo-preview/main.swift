@@ -7,23 +7,25 @@ struct PreviewCommand: ParsableCommand {
         commandName: "geo-preview",
         abstract: "globe.glb → PNG pictures of the globe (Atlantic, Pacific across 180°, South Pole), rendered from the real file.",
         discussion: """
-        Reads the globe stage's glTF 2.0 binary (dist/globe.glb) with the project's own GLB
-        reader — header, JSON and BIN chunks, accessors of every component type (normalized
-        bytes and shorts of KHR_mesh_quantization included), node transforms, materials — and
-        draws what the app will load, with a small software rasteriser:
-        • orthographic views centred on (-30°, 20°) atlantic, (180°, 0°) pacific and the
-          South Pole south_pole, the scene's bounding sphere (the atmosphere) filling --fill
-          of the width;
-        • every mesh in its material's unlit sRGB colour, back faces culled (unless the
-          material is double-sided), a depth buffer, blended materials (the translucent
-          atmosphere) composited in linear light last;
-        • border ribbons (_MITER) widened as a renderer would, to --outline-width pixels;
-        • --supersample² samples a pixel, averaged in linear light (anti-aliasing).
-        Writes <out-dir>/atlantic.png, pacific.png and south_pole.png (8-bit RGB, zlib),
-        one thread a view (up to --threads). The pictures are byte-identical run after run
-        and whatever the thread count; each is written atomically, and none is written
-        unless all three rendered. A malformed .glb is an error naming the file and the
-        offending object.
+        Reads the globe stage's glTF 2.0 binary (dist/globe.glb) with the
+        project's own GLB reader (header, JSON and BIN chunks, accessors of
+        every component type including KHR_mesh_quantization's normalized
+        bytes and shorts, node transforms, materials) and draws what the app
+        will load with a small software rasteriser:
+        • orthographic views: atlantic centred on (-30°, 20°), pacific on
+          (180°, 0°), south_pole on the South Pole; the scene's bounding
+          sphere (the atmosphere) fills --fill of the width;
+        • every mesh in its material's unlit sRGB colour, back faces culled
+          (unless double-sided), a depth buffer; blended materials (the
+          translucent atmosphere) composited last, in linear light;
+        • border ribbons (_MITER) widened as a renderer would, to
+          --outline-width pixels;
+        • --supersample² samples a pixel, averaged in linear light.
+        Writes <out-dir>/atlantic.png, pacific.png and south_pole.png (8-bit
+        RGB, zlib), one thread a view (up to --threads). The pictures are
+        byte-identical run after run whatever the thread count, each written
+        atomically, none unless all three rendered. A malformed .glb is an
+        error naming the file and the offending object.
 
         Example:
           geo-preview dist/globe.glb --out-dir dist/preview --size 720
