@@ -7,7 +7,8 @@ import PackageDescription
 let stages = [
     "geo-ingest",       // Natural Earth → build/ingest/countries.geojson
     "geo-world",        // repair + coverage simplification → dist/world.geojson
-    "geo-globe",        // world.geojson → dist/globe.glb (+ manifest, previews)
+    "geo-globe",        // world.geojson → dist/globe.glb (+ manifest)
+    "geo-preview",      // globe.glb → dist/preview/*.png (orthographic pictures)
     "geo-project",      // world.geojson → dist/map/ (PROJ flat maps)
     "geo-silhouettes",  // world.geojson → dist/silhouettes/<ISO>.svg
     "geo-highlights",   // curated highlights → dist/country_highlights.json
@@ -25,7 +26,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
-        .target(name: "GeoCore", dependencies: ["CGEOS", "CPROJ"]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "GeoCore", dependencies: ["CGEOS", "CPROJ", "CZlib"]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
     ] + stages.map {
         .executableTarget(name: $0, dependencies: [

@@ -1,6 +1,7 @@
-# globe: dist/world.geojson → dist/globe.glb (glTF 2.0 binary, CONTRACTS §2–3), its manifest
-# and preview pictures. Every parameter below is overridable (make globe GLOBE_MAX_EDGE=2);
-# a change reruns the stage through the params file.
+# globe: dist/world.geojson → dist/globe.glb (glTF 2.0 binary, CONTRACTS §2–3) and its
+# manifest (geo-globe), then dist/preview/*.png rendered from that .glb (geo-preview).
+# Every parameter below is overridable (make globe GLOBE_MAX_EDGE=2); a change reruns the
+# stage it belongs to through its params file.
 
 WORLD_OUT ?= $(DIST)/world.geojson
 
@@ -16,7 +17,6 @@ GLOBE_CAPITAL_RADIUS ?= 1.006
 GLOBE_STAR_SIZE ?= 0.006
 GLOBE_ATMOSPHERE_RADIUS ?= 1.08
 GLOBE_SPHERE_MAX_EDGE ?= 2.5
-GLOBE_PREVIEW_SIZE ?= 720
 GLOBE_THREADS ?= 2
 GLOBE_EXTRA_FLAGS ?=
 
@@ -26,21 +26,30 @@ GLOBE_FLAGS := --max-edge $(GLOBE_MAX_EDGE) --max-lon-step $(GLOBE_MAX_LON_STEP)
   --disc-radius $(GLOBE_DISC_RADIUS) --rim-radius $(GLOBE_RIM_RADIUS) \
   --capital-radius $(GLOBE_CAPITAL_RADIUS) --star-size $(GLOBE_STAR_SIZE) \
   --atmosphere-radius $(GLOBE_ATMOSPHERE_RADIUS) --sphere-max-edge $(GLOBE_SPHERE_MAX_EDGE) \
-  --preview-size $(GLOBE_PREVIEW_SIZE) --threads $(GLOBE_THREADS) $(GLOBE_EXTRA_FLAGS)
+  --threads $(GLOBE_THREADS) $(GLOBE_EXTRA_FLAGS)
 
 GLOBE_OUT := $(DIST)/globe.glb
 GLOBE_MANIFEST := $(DIST)/globe.manifest.json
+
+# Previews: pictures of the written .glb (what the app loads), one thread a view.
+GLOBE_PREVIEW_SIZE ?= 720
+GLOBE_PREVIEW_SUPERSAMPLE ?= 2
+GLOBE_PREVIEW_OUTLINE_WIDTH ?= 1
+GLOBE_PREVIEW_THREADS ?= 3
+GLOBE_PREVIEW_FLAGS := --size $(GLOBE_PREVIEW_SIZE) --supersample $(GLOBE_PREVIEW_SUPERSAMPLE) \
+  --outline-width $(GLOBE_PREVIEW_OUTLINE_WIDTH) --threads $(GLOBE_PREVIEW_THREADS)
 GLOBE_PREVIEW_DIR := $(DIST)/preview
 GLOBE_PREVIEWS := $(addprefix $(GLOBE_PREVIEW_DIR)/,atlantic.png pacific.png south_pole.png)
 
 .PHONY: globe
-globe: $(GLOBE_OUT)
+globe: $(GLOBE_OUT) $(GLOBE_MANIFEST) $(GLOBE_PREVIEWS)
 
-# One run writes the .glb, the manifest and the previews; the .glb is the rule's target and the
-# others are written before it is renamed into place.
-$(GLOBE_OUT): $(WORLD_OUT) $(BIN)/geo-globe $(call params,globe,$(WORLD_OUT) $(GLOBE_FLAGS)) pipelines/globe.mk
-	$(STAGE) $(BIN)/geo-globe $(WORLD_OUT) -o $@ --manifest $(GLOBE_MANIFEST) --preview-dir $(GLOBE_PREVIEW_DIR) $(GLOBE_FLAGS)
+# One run writes the manifest and then the .glb (grouped targets: either missing reruns it).
+$(GLOBE_OUT) $(GLOBE_MANIFEST) &: $(WORLD_OUT) $(BIN)/geo-globe $(call params,globe,$(WORLD_OUT) $(GLOBE_FLAGS)) pipelines/globe.mk
+	$(STAGE) $(BIN)/geo-globe $(WORLD_OUT) -o $(GLOBE_OUT) --manifest $(GLOBE_MANIFEST) $(GLOBE_FLAGS)
 
-$(GLOBE_MANIFEST) $(GLOBE_PREVIEWS): $(GLOBE_OUT) ;
+# One run renders the three views from the .glb.
+$(GLOBE_PREVIEWS) &: $(GLOBE_OUT) $(BIN)/geo-preview $(call params,globe-preview,$(GLOBE_PREVIEW_FLAGS)) pipelines/globe.mk
+	$(STAGE) $(BIN)/geo-preview $(GLOBE_OUT) --out-dir $(GLOBE_PREVIEW_DIR) $(GLOBE_PREVIEW_FLAGS)
 
 ALL_PRODUCTS += $(GLOBE_OUT) $(GLOBE_MANIFEST) $(GLOBE_PREVIEWS)

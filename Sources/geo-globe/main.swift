@@ -24,14 +24,14 @@ struct GlobeCommand: ParsableCommand {
         • unlit materials (KHR_materials_unlit) in the CONTRACTS §3 palette;
           normals as bytes (KHR_mesh_quantization) unless --float-normals.
         Also writes a manifest (node → ISO, centroid, bbox, counts, areas,
-        parameters) and, with --preview-dir, orthographic pictures (Atlantic,
-        Pacific, South Pole) as SVG and PNG through rsvg-convert.
+        parameters). The preview pictures are not made here: geo-preview renders
+        them from the written .glb (make globe runs both).
         Output is byte-identical run after run and written atomically (the
         .glb last). Errors name the file and the feature.
 
         Example:
           geo-globe dist/world.geojson -o dist/globe.glb \\
-            --manifest dist/globe.manifest.json --preview-dir dist/preview
+            --manifest dist/globe.manifest.json
         """)
 
     @Argument(help: "World GeoJSON (CONTRACTS §1).")
@@ -42,9 +42,6 @@ struct GlobeCommand: ParsableCommand {
 
     @Option(help: "Manifest JSON to write beside the .glb.")
     var manifest: String?
-
-    @Option(help: "Directory for the preview pictures (SVG and PNG).")
-    var previewDir: String?
 
     @Option(help: "Largest angle in degrees any fill triangle edge or outline segment may span.")
     var maxEdge: Double = 2.5
@@ -62,7 +59,6 @@ struct GlobeCommand: ParsableCommand {
     @Option(help: "Radius of the ocean sphere.") var oceanRadius: Double = 1.0
     @Option(help: "Radius of the atmosphere sphere.") var atmosphereRadius: Double = 1.08
     @Option(help: "Largest edge in degrees of the ocean and atmosphere spheres.") var sphereMaxEdge: Double = 2.5
-    @Option(help: "Preview picture size in pixels.") var previewSize: Int = 720
 
     @Flag(help: "Write normals as float32 instead of normalized bytes (no KHR_mesh_quantization).")
     var floatNormals = false
@@ -84,14 +80,12 @@ struct GlobeCommand: ParsableCommand {
         let log = StageLog(stage: "globe", quiet: quiet)
         var o = Globe.Options(input: input, output: output)
         o.manifest = manifest
-        o.previewDir = previewDir
         o.maxEdgeDegrees = maxEdge
         o.maxLonStep = maxLonStep
         o.fillRadius = fillRadius; o.outlineRadius = outlineRadius; o.pointRadius = pointRadius
         o.discRadius = discRadius; o.rimRadius = rimRadius; o.capitalRadius = capitalRadius
         o.starSize = starSize; o.oceanRadius = oceanRadius; o.atmosphereRadius = atmosphereRadius
         o.sphereMaxEdgeDegrees = sphereMaxEdge
-        o.previewSize = previewSize
         o.quantizeNormals = !floatNormals
         o.threads = threads
         let r = try Globe.run(o, log: log)

@@ -79,22 +79,6 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: dir + "/globe.glb"))
     }
-
-    @Test func previewsRenderThroughRsvg() throws {
-        let dir = temporaryDirectory()
-        var o = options(try world(in: dir), dir)
-        o.previewDir = dir + "/preview"
-        o.previewSize = 200
-        _ = try Globe.run(o, log: StageLog(stage: "test", quiet: true))
-        for v in GlobePreview.views {
-            let png = try FileIO.readBytes(o.previewDir! + "/" + v.name + ".png")
-            #expect(Array(png[0..<8]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-            let svg = try FileIO.readText(o.previewDir! + "/" + v.name + ".svg")
-            if v.name == "south_pole" { #expect(svg.contains("<path id=\"AQ\"")) }
-            if v.name == "atlantic" { #expect(!svg.contains("<path id=\"FJ\"") && svg.contains("<path id=\"ZA\"")) }
-            if v.name == "pacific" { #expect(svg.contains("<path id=\"FJ\"")) }
-        }
-    }
 }
 
 extension RingMath {

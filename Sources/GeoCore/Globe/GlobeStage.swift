@@ -1,13 +1,13 @@
 import Dispatch
 import Foundation
 
-/// The globe stage: dist/world.geojson → dist/globe.glb (+ manifest, + preview pictures).
+/// The globe stage: dist/world.geojson → dist/globe.glb (+ manifest). The preview pictures are
+/// their own stage (GlobePreview, geo-preview), rendered from the written .glb.
 public enum Globe {
     public struct Options: Sendable {
         public var input: String
         public var output: String
         public var manifest: String?
-        public var previewDir: String?
         public var maxEdgeDegrees = 2.5
         public var maxLonStep = 10.0
         public var oceanRadius = 1.0
@@ -23,7 +23,6 @@ public enum Globe {
         /// Normals as normalized bytes (KHR_mesh_quantization) instead of float32.
         public var quantizeNormals = true
         public var threads = 2
-        public var previewSize = 720
         public init(input: String, output: String) { self.input = input; self.output = output }
     }
 
@@ -311,12 +310,11 @@ public enum Globe {
         return w.bytes
     }
 
-    /// The whole stage: build, write the .glb and manifest atomically, render previews.
+    /// The whole stage: build, write the manifest and the .glb atomically.
     public static func run(_ o: Options, log: StageLog) throws -> Result {
         let r = try build(o, log: log)
-        // The .glb last, so that it is never newer-looking than a manifest or preview that failed.
+        // The .glb last, so that it is never newer-looking than a manifest that failed.
         if let m = o.manifest { try log.step("write \(m)") { try FileIO.writeAtomically(r.manifest, to: m) } }
-        if let dir = o.previewDir { try log.step("previews in \(dir)") { try GlobePreview.render(r, options: o, to: dir) } }
         try log.step("write \(o.output) (\(formatCount(r.glb.count)) bytes)") { try FileIO.writeAtomically(r.glb, to: o.output) }
         return r
     }
