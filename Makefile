@@ -43,7 +43,7 @@ $(SETUP_STAMP): scripts/setup.sh
 	bash scripts/setup.sh
 	@mkdir -p $(@D) && touch $@
 
-CORE_SOURCES := Package.swift $(shell find Sources/GeoCore Sources/CGEOS Sources/CPROJ -type f 2>/dev/null)
+CORE_SOURCES := Package.swift $(shell find Sources/GeoCore Sources/CGEOS Sources/CPROJ Sources/CZlib -type f 2>/dev/null)
 
 # One binary per stage; it depends on its own sources and the core library's.
 $(BIN)/geo-%: $(CORE_SOURCES) $$(shell find Sources/geo-$$* -type f) | $(SETUP_STAMP)

@@ -335,17 +335,10 @@ public enum GlobePreview {
     public static func run(input: String, outputDir dir: String, options o: Options, log: StageLog) throws -> Summary {
         let doc = try log.step("read \(input)") { try GLBDocument.read(path: input) }
         let scene = try log.step("scene: \(doc.nodes.count) nodes") { try self.scene(doc, options: o) }
-        let results = GlobeResultSlots<[UInt8]>(count: views.count)
-        let next = GlobeJobCounter()
         let t0 = log.elapsed
-        DispatchQueue.concurrentPerform(iterations: max(1, min(o.threads, views.count))) { _ in
-            while true {
-                let k = next.take()
-                if k >= views.count { break }
-                results.set(k, Result { try PNGWriter.encode(render(scene, view: views[k], options: o)) })
-            }
+        let pngs = try Parallel.map(views, workers: max(1, min(o.threads, views.count)), makeState: { () }) { view, _ in
+            try PNGWriter.encode(render(scene, view: view, options: o))
         }
-        let pngs = try results.values()
         log.info("rendered \(views.count) views \(o.size)×\(o.size) (×\(o.supersample * o.supersample) samples) (\(String(format: "%.3fs", log.elapsed - t0)), \(min(o.threads, views.count)) threads)")
         var files: [(String, Int)] = []
         for (v, png) in zip(views, pngs) {

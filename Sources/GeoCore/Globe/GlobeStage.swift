@@ -60,16 +60,13 @@ public enum Globe {
     /// Reads the world, meshes every country (in parallel, one GEOS context per worker) and
     /// builds the glTF scene and manifest in memory.
     public static func build(_ o: Options, log: StageLog) throws -> Result {
-        let features = try log.step("read \(o.input)") { try GeoJSON.read(path: o.input) }
-        guard !features.isEmpty else { throw InputError(file: o.input, "has no features") }
-        var seen = Set<String>()
+        let features = try log.step("read \(o.input)") { try CountryFile.read(path: o.input) }
         var polygonal: [(index: Int, id: String, polygons: [Polygon])] = []
         var points: [PointCountry] = []
         var capitals: [(id: String, at: Point)] = []
         for (i, f) in features.enumerated() {
-            let ref = FeatureRef(index: i, name: f.string("name"), id: f.id)
-            guard let id = f.id, !id.isEmpty else { throw InputError(file: o.input, feature: ref, "has no id (the ISO code that names its globe node)") }
-            guard seen.insert(id).inserted else { throw InputError(file: o.input, feature: ref, "id \(id) appears twice") }
+            let id = f.id!  // CountryFile.read: a valid, unique ISO code, which names the globe node
+            let ref = FeatureRef(index: i, name: f.string("name"), id: id)
             switch f.geometry {
             case .point(let p): points.append(PointCountry(id: id, at: p))
             case .polygon, .multiPolygon: polygonal.append((i, id, f.geometry.polygons))
@@ -93,25 +90,12 @@ public enum Globe {
         var jobs: [(country: Int, polygon: Int, size: Int)] = []
         for (ci, c) in polygonal.enumerated() { for (pi, p) in c.polygons.enumerated() { jobs.append((ci, pi, p.vertexCount)) } }
         jobs.sort { ($0.size, $1.country, $1.polygon) > ($1.size, $0.country, $0.polygon) }
-        let slots = GlobeResultSlots<PolygonMesh>(count: jobs.count)
         let meshOptions = MeshOptions(maxEdgeDegrees: o.maxEdgeDegrees, maxLonStep: o.maxLonStep)
-        let next = GlobeJobCounter()
-        DispatchQueue.concurrentPerform(iterations: max(1, o.threads)) { _ in
-            let ctx = GEOSContext()
-            while true {
-                let k = next.take()
-                if k >= jobs.count { break }
-                let job = jobs[k], c = polygonal[job.country]
-                let f = features[c.index]
-                do {
-                    slots.set(k, .success(try CountryMesher.meshPolygon(c.polygons, job.polygon, seamLatitudes: seams[job.country], options: meshOptions,
-                                                                        context: ctx, file: o.input, ref: FeatureRef(index: c.index, name: f.string("name"), id: c.id))))
-                } catch {
-                    slots.set(k, .failure(error))
-                }
-            }
+        let parts = try Parallel.map(jobs, workers: max(1, o.threads), makeState: { GEOSContext() }) { job, ctx in
+            let c = polygonal[job.country]
+            return try CountryMesher.meshPolygon(c.polygons, job.polygon, seamLatitudes: seams[job.country], options: meshOptions,
+                                                 context: ctx, file: o.input, ref: FeatureRef(index: c.index, name: features[c.index].string("name"), id: c.id))
         }
-        let parts = try slots.values()
         var byCountry = polygonal.map { [PolygonMesh?](repeating: nil, count: $0.polygons.count) }
         for (k, job) in jobs.enumerated() { byCountry[job.country][job.polygon] = parts[k] }
         let meshes = polygonal.indices.map { CountryMesher.assemble(id: polygonal[$0].id, polygons: polygonal[$0].polygons, parts: byCountry[$0].map { $0! }) }
@@ -318,21 +302,4 @@ public enum Globe {
         try log.step("write \(o.output) (\(formatCount(r.glb.count)) bytes)") { try FileIO.writeAtomically(r.glb, to: o.output) }
         return r
     }
-}
-
-/// A counter shared by worker threads.
-final class GlobeJobCounter: @unchecked Sendable {
-    private var n = 0
-    private let lock = NSLock()
-    func take() -> Int { lock.lock(); defer { lock.unlock() }; n += 1; return n - 1 }
-}
-
-/// Per-job results written by worker threads, each into its own slot.
-final class GlobeResultSlots<T>: @unchecked Sendable {
-    private var slots: [Result<T, Error>?]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: Result<T, Error>) { lock.lock(); slots[i] = r; lock.unlock() }
-    /// The values in order; the first error (in job order) is rethrown.
-    func values() throws -> [T] { try slots.map { try $0!.get() } }
 }
