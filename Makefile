@@ -13,6 +13,9 @@ SHELL := /bin/bash
 .SECONDEXPANSION:
 
 SCALE ?= 10m
+# Independent stages run side by side on the machine's two cores (make JOBS=1 for serial).
+JOBS ?= 2
+MAKEFLAGS += -j$(JOBS) --output-sync=line
 BUILD := build
 DIST := dist
 BIN := .build/release

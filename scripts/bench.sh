@@ -23,7 +23,7 @@ for scale in $SCALES; do
   for run in $(seq 1 "$RUNS"); do
     clean
     t0=$(now)
-    MAKE_RUN_ID="bench-$scale-$run" make --no-print-directory -j"$JOBS" all SCALE="$scale" >/dev/null 2>"$out/stderr-$scale-$run.txt"
+    MAKE_RUN_ID="bench-$scale-$run" make --no-print-directory JOBS="$JOBS" all SCALE="$scale" >/dev/null 2>"$out/stderr-$scale-$run.txt"
     t1=$(now)
     printf '%s\tpipeline\t%s\n' "$scale" "$(secs "$t0" "$t1")" >> "$totals"
   done
@@ -38,7 +38,7 @@ for scale in $SCALES; do
   done
   for run in $(seq 1 "$RUNS"); do
     touch data/capitals.tsv
-    t0=$(now); MAKE_RUN_ID="touch-$scale-$run" make --no-print-directory -j"$JOBS" all SCALE="$scale" >/dev/null 2>&1; t1=$(now)
+    t0=$(now); MAKE_RUN_ID="touch-$scale-$run" make --no-print-directory JOBS="$JOBS" all SCALE="$scale" >/dev/null 2>&1; t1=$(now)
     printf '%s\trebuild after touching data/capitals.tsv\t%s\n' "$scale" "$(secs "$t0" "$t1")" >> "$totals"
   done
 done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Determinism: two clean runs of the whole pipeline, the first serial and the second with
-# make -j2, give byte-identical products (sha256 of every file in dist/ and build/ingest/).
+# Determinism: two clean runs of the whole pipeline, the first serial (JOBS=1) and the second
+# with two jobs, give byte-identical products (sha256 of every file in dist/ and build/ingest/).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 sums() {
@@ -17,8 +17,8 @@ clean_run() {
   fi
 }
 first=$(mktemp); second=$(mktemp); trap 'rm -f "$first" "$second"' EXIT
-clean_run -j1; sums > "$first"
-clean_run -j2; sums > "$second"
+clean_run JOBS=1; sums > "$first"
+clean_run JOBS=2; sums > "$second"
 [ -s "$first" ] || { echo "FAIL: the pipeline produced nothing to compare"; exit 1; }
 if ! diff -u "$first" "$second"; then echo "FAIL: outputs differ between two runs"; exit 1; fi
-echo "determinism: $(wc -l < "$first") files byte-identical across two clean runs (make -j1, make -j2)"
+echo "determinism: $(wc -l < "$first") files byte-identical across two clean runs (make JOBS=1, make JOBS=2)"
