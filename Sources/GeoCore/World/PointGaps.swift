@@ -107,11 +107,13 @@ enum PointGaps {
     /// The countries' polygons with the plan applied: each receiver's polygons that touch a
     /// given part (directly or through another given part) are merged with the parts (GEOS
     /// coverage union, exact: vertices are only removed along the cancelled borders), the given
-    /// parts leave their point countries. Untouched polygons are returned as they were.
-    static func apply(_ plan: Plan, graph: ArcGraph, countries: [[Polygon]], ctx: GEOSContext) throws -> [[Polygon]] {
+    /// parts leave their point countries. Untouched polygons are returned as they were, and
+    /// `origin[c][p]` is the index a returned polygon had in `countries[c]` (nil for merged ones).
+    static func apply(_ plan: Plan, graph: ArcGraph, countries: [[Polygon]], ctx: GEOSContext) throws -> (countries: [[Polygon]], origin: [[Int?]]) {
         var out = countries
+        var origin: [[Int?]] = countries.map { Array($0.indices) }
         let receivers = Set(plan.fills.map(\.to)).sorted()
-        guard !receivers.isEmpty else { return out }
+        guard !receivers.isEmpty else { return (out, origin) }
         var ringsOfArc: [Int32: [Int]] = [:]
         for (r, ring) in graph.rings.enumerated() { for u in ring.arcs { ringsOfArc[u.arc, default: []].append(r) } }
         func polygonFromGraph(_ c: Int, _ p: Int) -> Polygon {
@@ -140,12 +142,18 @@ enum PointGaps {
                 let names = parts.map { "\($0.c).\($0.p)" }.joined(separator: ", ")
                 throw StageError("filling point-country gaps: merging parts \(names) into country \(t) failed: \(error)")
             }
-            out[t] = out[t].indices.filter { !own.contains($0) }.map { out[t][$0] } + merged
+            let untouched = out[t].indices.filter { !own.contains($0) }
+            out[t] = untouched.map { out[t][$0] } + merged
+            origin[t] = untouched.map { Optional($0) } + merged.map { _ in nil }
         }
         for c in plan.receiver.indices {
             let given = plan.receiver[c].indices.filter { plan.receiver[c][$0] != nil }
-            if !given.isEmpty { out[c] = out[c].indices.filter { !given.contains($0) }.map { out[c][$0] } }
+            if !given.isEmpty {
+                let kept = out[c].indices.filter { !given.contains($0) }
+                out[c] = kept.map { out[c][$0] }
+                origin[c] = kept.map { Optional($0) }
+            }
         }
-        return out
+        return (out, origin)
     }
 }

@@ -134,7 +134,7 @@ public enum WorldStage {
             let first = PointCountries.decide(graph: &probe, ringAreaKm2: ringAreas, minIslandKm2: o.minIslandKm2, pointAreaKm2: o.pointAreaKm2)
             let plan = PointGaps.plan(graph: graph, isPoint: first.isPoint, ringAreaKm2: ringAreas)
             if !plan.fills.isEmpty {
-                let merged = try log.step("fill the gaps of \(plan.fills.count) point-country borders") {
+                let (merged, origin) = try log.step("fill the gaps of \(plan.fills.count) point-country borders") {
                     try PointGaps.apply(plan, graph: graph, countries: repaired, ctx: GEOSContext())
                 }
                 report.fills = plan.fills.map {
@@ -142,10 +142,22 @@ public enum WorldStage {
                             areaKm2: $0.areaKm2, borderKm: $0.borderKm, totalBorderKm: $0.totalBorderKm)
                 }
                 log.info("point-country gaps filled (longest shared border): " + report.fills.map {
-                    "\($0.from) → \($0.to) (\(String(format: "%.1f", $0.areaKm2)) km², \(String(format: "%.1f", $0.borderKm)) of \(String(format: "%.1f", $0.totalBorderKm)) km of border)"
+                    "\($0.from) → \($0.to) (\(String(format: "%.2f", $0.areaKm2)) km², \(String(format: "%.1f", $0.borderKm)) of \(String(format: "%.1f", $0.totalBorderKm)) km of border)"
                 }.joined(separator: ", "))
+                let before = graph
                 graph = log.step("arc graph with the gaps filled") { ArcGraph(countries: merged, pinned: pinned) }
-                ringAreas = try log.step("ring areas") { try Self.ringAreas(graph, exactBelowKm2: exactBelow, threads: o.threads) }
+                // Polygons that did not change keep their rings' areas; the merged ones are measured.
+                var known = [Double](repeating: .nan, count: graph.rings.count)
+                for (c, polys) in graph.polygons.enumerated() {
+                    for (p, rs) in polys.enumerated() {
+                        guard let old = origin[c][p] else { continue }
+                        for (k, r) in rs.enumerated() { known[r] = ringAreas[before.polygons[c][old][k]] }
+                    }
+                }
+                let measured = known.filter(\.isNaN).count
+                ringAreas = try log.step("areas of \(measured) merged rings") {
+                    try Self.ringAreas(graph, exactBelowKm2: exactBelow, threads: o.threads, known: known)
+                }
             }
             decision = PointCountries.decide(graph: &graph, ringAreaKm2: ringAreas, minIslandKm2: o.minIslandKm2,
                                              pointAreaKm2: o.pointAreaKm2, points: first.isPoint)
@@ -282,9 +294,11 @@ extension WorldStage {
     /// trapezoid-style formula Σ (λᵢ₊₁ − λᵢ₋₁)·sin φᵢ·R²/2; rings that come out below
     /// `exactBelowKm2` (where a threshold decision is made) are measured again on the WGS84
     /// ellipsoid (geodesic, Karney), which is what the thresholds mean.
-    static func ringAreas(_ graph: ArcGraph, exactBelowKm2: Double, threads: Int) throws -> [Double] {
+    /// `known[r]`, where not NaN, is ring r's area already (kept as is).
+    static func ringAreas(_ graph: ArcGraph, exactBelowKm2: Double, threads: Int, known: [Double]? = nil) throws -> [Double] {
         let r2 = (Geodesic.authalicRadius / 1000) * (Geodesic.authalicRadius / 1000)
         return try parallelMap(graph.rings.count, threads: threads) { i, _ in
+            if let k = known?[i], !k.isNaN { return k }
             let ring = graph.originalRing(i)
             let n = ring.count - 1
             guard n >= 3 else { return 0 }
