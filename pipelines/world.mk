@@ -5,8 +5,8 @@
 # largest drawable part is below WORLD_POINT_AREA_KM2 into renderAs "point" features at their
 # capital, and simplifies the coverage through its shared arcs to WORLD_TARGET_VERTICES
 # positions (0 keeps every vertex). With WORLD_FILL_POINT_GAPS=yes (default) a point country's
-# parts that border drawn countries go to the neighbour with the longest shared border (Andorra
-# to France, Monaco to France), so the land has no hole where it was; `no` leaves the hole.
+# parts that border drawn countries go to the neighbour with the longest shared border (at 1:10m
+# Andorra to Spain, Monaco to France), so the land has no hole where it was; `no` leaves the hole.
 # Per-country report: build/world/report.tsv.
 # Override on the command line, e.g. `make world WORLD_TARGET_VERTICES=120000`.
 

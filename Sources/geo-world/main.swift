@@ -20,14 +20,15 @@ struct WorldCommand: ParsableCommand {
         • with --fill-point-gaps (the default), a point country's parts that
           share a border with drawn countries are given, before simplifying,
           to the neighbour they share the longest border with (ground length,
-          from the data): Andorra to France, Liechtenstein to its longer
-          neighbour, Monaco and the enclaves to the country around them. The
-          land stays continuous (no hole where the point country was), the
-          point country's other borders become the receiver's, shared point
-          for point; the receiver's Hausdorff distance is measured against its
-          input plus what it received. Parts touching no drawn country
-          (islands) are dropped as before. The fills are printed and reported
-          (--report: gap_filled_into / gap_received_from, "# gap filled" lines);
+          from the data; at 1:10m Andorra goes to Spain, Liechtenstein to
+          Switzerland, Monaco, San Marino and Vatican City to the country
+          around them). The land stays continuous (no hole where the point
+          country was), the point country's other borders become the
+          receiver's, shared point for point; the receiver's Hausdorff
+          distance is measured against its input plus what it received.
+          Parts touching no drawn country (islands) are dropped as before.
+          The fills are printed and reported (--report: gap_filled_into,
+          gap_received_from, gap_area_km2 columns, "# gap filled" lines);
         • the coverage is simplified through its shared arcs: each border
           between junctions is simplified once (Douglas–Peucker, error as
           ground distance in km to the lon/lat segment; one tolerance found to
