@@ -308,7 +308,7 @@ if mx > MAX_KM: fail(f"largest Hausdorff {mx:.3f} km > {MAX_KM} km ({worst[0][0]
 
 print(f"{OUT}: {len(feats)} features ({len(drawn)} polygons, {len(points)} points: {' '.join(points)}), "
       f"{total_vertices} vertices (budget {target}), overlaps {overlap_m2:.6f} m², {shared_pairs} shared borders kept, "
-      f"gaps left where point countries were: {', '.join(gap_report) or 'none'}, " if FILL else "gaps not checked (WORLD_FILL_POINT_GAPS=no), "
+      f"{'gaps left where point countries were: ' + (', '.join(gap_report) or 'none') if FILL else 'gaps not checked (WORLD_FILL_POINT_GAPS=no)'}, "
       f"fills {' '.join(f'{a}→{b}' for a, b in expected_fills) or 'none'}, "
       f"Hausdorff p95 {p95:.3f} km, max {mx:.3f} km (worst {', '.join(f'{k} {v:.2f}' for k, v in worst)}) [{time.time()-t0:.1f}s]")
 for e in errors: print("FAIL:", e)
