@@ -173,4 +173,48 @@ enum GapRun {
         #expect(abs(total - 5_000) <= 100, "total \(total)")
         try WorldRun.expectValid(a.out)
     }
+
+    static func feature(_ id: String, _ rings: [Ring]) -> Feature {
+        var p = JSONObject()
+        p["name"] = .string(id); p["continent"] = .string("Africa")
+        p["capital"] = .string("C"); p["capitalLat"] = .number(0.5); p["capitalLon"] = .number(1.1)
+        p["aliases"] = .array([])
+        return Feature(id: id, properties: p, geometry: .areal(rings.map { Polygon(rings: [$0]) }))
+    }
+
+    /// A point country wrapped in another (XQ touches only XP): XP goes to XN first, then XQ
+    /// follows through XP's given part; XN ends up one polygon covering all three.
+    @Test func aPointCountryBehindAnotherFollowsIt() throws {
+        let n: Ring = [Point(0, 0), Point(1, 0), Point(1, 0.4), Point(1, 0.45), Point(1, 0.6), Point(1, 1), Point(0, 1), Point(0, 0)]
+        let p: Ring = [Point(1, 0.4), Point(1.1, 0.4), Point(1.1, 0.45), Point(1.1, 0.55), Point(1.1, 0.6), Point(1, 0.6), Point(1, 0.45), Point(1, 0.4)]
+        let q: Ring = [Point(1.1, 0.45), Point(1.2, 0.45), Point(1.2, 0.55), Point(1.1, 0.55), Point(1.1, 0.45)]
+        let (out, report, _) = try WorldRun.world([Self.feature("XN", [n]), Self.feature("XP", [p]), Self.feature("XQ", [q])]) {
+            $0.pointAreaKm2 = 1_000; $0.toleranceKm = 0
+        }
+        try WorldRun.expectValid(out)
+        #expect(report.pointIds == ["XP", "XQ"])
+        #expect(report.fills.map { "\($0.from)→\($0.to)" } == ["XP→XN", "XQ→XN"])
+        let polys = out["XN"]!.geometry.polygons
+        #expect(polys.count == 1 && polys[0].holes.isEmpty)
+        let (gap, _) = try GapRun.uncovered([Polygon(rings: [p]), Polygon(rings: [q])], by: [out["XN"]!])
+        #expect(gap == 0)
+        // The borders between them are gone; the outline is the three squares' outer edges.
+        #expect(!polys[0].exterior.contains(Point(1, 0.45)) && polys[0].exterior.contains(Point(1.2, 0.55)))
+    }
+
+    /// Equal borders on both sides: the first neighbour in id order takes the part.
+    @Test func aTieGoesToTheFirstNeighbourById() throws {
+        let a: Ring = [Point(0, 0), Point(1, 0), Point(1, 0.4), Point(1, 0.6), Point(1, 1), Point(0, 1), Point(0, 0)]
+        let b: Ring = [Point(1.2, 0), Point(2.2, 0), Point(2.2, 1), Point(1.2, 1), Point(1.2, 0.6), Point(1.2, 0.4), Point(1.2, 0)]
+        let p: Ring = [Point(1, 0.4), Point(1.2, 0.4), Point(1.2, 0.6), Point(1, 0.6), Point(1, 0.4)]
+        let (out, report, _) = try WorldRun.world([Self.feature("XB", [b]), Self.feature("XA", [a]), Self.feature("XP", [p])]) {
+            $0.pointAreaKm2 = 1_000; $0.toleranceKm = 0
+        }
+        try WorldRun.expectValid(out)
+        #expect(report.fills.map { "\($0.from)→\($0.to)" } == ["XP→XA"])
+        #expect(report.fills[0].borderKm * 2 == report.fills[0].totalBorderKm)
+        // XP's other border became XA–XB, shared segment for segment.
+        let shared = WorldRun.segments(out["XA"]!).intersection(WorldRun.segments(out["XB"]!))
+        #expect(shared == [WorldRun.Segment(a: Point(1.2, 0.4), b: Point(1.2, 0.6))])
+    }
 }

@@ -109,7 +109,8 @@ enum PointGaps {
     /// coverage union, exact: vertices are only removed along the cancelled borders), the given
     /// parts leave their point countries. Untouched polygons are returned as they were, and
     /// `origin[c][p]` is the index a returned polygon had in `countries[c]` (nil for merged ones).
-    static func apply(_ plan: Plan, graph: ArcGraph, countries: [[Polygon]], ctx: GEOSContext) throws -> (countries: [[Polygon]], origin: [[Int?]]) {
+    /// `ids` name the countries in errors.
+    static func apply(_ plan: Plan, graph: ArcGraph, countries: [[Polygon]], ids: [String], ctx: GEOSContext) throws -> (countries: [[Polygon]], origin: [[Int?]]) {
         var out = countries
         var origin: [[Int?]] = countries.map { Array($0.indices) }
         let receivers = Set(plan.fills.map(\.to)).sorted()
@@ -139,8 +140,8 @@ enum PointGaps {
             do {
                 merged = try ctx.coverageUnion(inputs).polygons()
             } catch {
-                let names = parts.map { "\($0.c).\($0.p)" }.joined(separator: ", ")
-                throw StageError("filling point-country gaps: merging parts \(names) into country \(t) failed: \(error)")
+                let names = parts.map { "\(ids[$0.c]) part #\($0.p)" }.joined(separator: ", ")
+                throw StageError("filling point-country gaps: merging \(names) into \(ids[t]) failed (their shared border must match vertex for vertex; --no-fill-point-gaps skips this): \(error)")
             }
             let untouched = out[t].indices.filter { !own.contains($0) }
             out[t] = untouched.map { out[t][$0] } + merged

@@ -135,7 +135,7 @@ public enum WorldStage {
             let plan = PointGaps.plan(graph: graph, isPoint: first.isPoint, ringAreaKm2: ringAreas)
             if !plan.fills.isEmpty {
                 let (merged, origin) = try log.step("fill the gaps of \(plan.fills.count) point-country borders") {
-                    try PointGaps.apply(plan, graph: graph, countries: repaired, ctx: GEOSContext())
+                    try PointGaps.apply(plan, graph: graph, countries: repaired, ids: areal.map { features[$0].id! }, ctx: GEOSContext())
                 }
                 report.fills = plan.fills.map {
                     GapFill(from: features[areal[$0.from]].id!, to: features[areal[$0.to]].id!, parts: $0.parts,
