@@ -4,7 +4,10 @@
 # WORLD_MIN_ISLAND_KM2 (a country keeps at least its largest part), turns countries whose
 # largest drawable part is below WORLD_POINT_AREA_KM2 into renderAs "point" features at their
 # capital, and simplifies the coverage through its shared arcs to WORLD_TARGET_VERTICES
-# positions (0 keeps every vertex). Per-country report: build/world/report.tsv.
+# positions (0 keeps every vertex). With WORLD_FILL_POINT_GAPS=yes (default) a point country's
+# parts that border drawn countries go to the neighbour with the longest shared border (at 1:10m
+# Andorra to Spain, Monaco to France), so the land has no hole where it was; `no` leaves the hole.
+# Per-country report: build/world/report.tsv.
 # Override on the command line, e.g. `make world WORLD_TARGET_VERTICES=120000`.
 
 WORLD_TARGET_VERTICES_10m  := 175000
@@ -13,12 +16,17 @@ WORLD_TARGET_VERTICES_110m := 0
 WORLD_TARGET_VERTICES ?= $(WORLD_TARGET_VERTICES_$(SCALE))
 WORLD_MIN_ISLAND_KM2 ?= 10
 WORLD_POINT_AREA_KM2 ?= 2500
+WORLD_FILL_POINT_GAPS ?= yes
 WORLD_THREADS ?= 2
 
 WORLD_OUT ?= $(DIST)/world.geojson
 WORLD_REPORT := $(BUILD)/world/report.tsv
 WORLD_FLAGS := --target-vertices $(WORLD_TARGET_VERTICES) --min-island-km2 $(WORLD_MIN_ISLAND_KM2) \
-               --point-area-km2 $(WORLD_POINT_AREA_KM2) --threads $(WORLD_THREADS)
+               --point-area-km2 $(WORLD_POINT_AREA_KM2) --threads $(WORLD_THREADS) \
+               $(if $(filter yes,$(WORLD_FILL_POINT_GAPS)),--fill-point-gaps,--no-fill-point-gaps)
+ifeq ($(filter $(WORLD_FILL_POINT_GAPS),yes no),)
+  $(error WORLD_FILL_POINT_GAPS must be yes or no (got '$(WORLD_FILL_POINT_GAPS)'))
+endif
 
 .PHONY: world
 world: $(WORLD_OUT)

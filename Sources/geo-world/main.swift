@@ -17,6 +17,18 @@ struct WorldCommand: ParsableCommand {
           part at least;
         • countries whose largest drawable part is under --point-area-km2
           become renderAs "point" at their capital (the list is printed);
+        • with --fill-point-gaps (the default), a point country's parts that
+          share a border with drawn countries are given, before simplifying,
+          to the neighbour they share the longest border with (ground length,
+          from the data; at 1:10m Andorra goes to Spain, Liechtenstein to
+          Switzerland, Monaco, San Marino and Vatican City to the country
+          around them). The land stays continuous (no hole where the point
+          country was), the point country's other borders become the
+          receiver's, shared point for point; the receiver's Hausdorff
+          distance is measured against its input plus what it received.
+          Parts touching no drawn country (islands) are dropped as before.
+          The fills are printed and reported (--report: gap_filled_into,
+          gap_received_from, gap_area_km2 columns, "# gap filled" lines);
         • the coverage is simplified through its shared arcs: each border
           between junctions is simplified once (Douglas–Peucker, error as
           ground distance in km to the lon/lat segment; one tolerance found to
@@ -51,6 +63,9 @@ struct WorldCommand: ParsableCommand {
     @Option(help: "Countries whose largest drawable part (km², geodesic) is below this become renderAs \"point\".")
     var pointAreaKm2: Double = 2_500
 
+    @Flag(inversion: .prefixedNo, help: "Give point countries' bordering parts to the neighbour with the longest shared border, so no hole opens in the land.")
+    var fillPointGaps = true
+
     @Option(help: "Worker threads (one GEOS context each).")
     var threads: Int = 2
 
@@ -78,6 +93,7 @@ struct WorldCommand: ParsableCommand {
         o.toleranceKm = toleranceKm ?? (targetVertices == 0 ? 0 : nil)
         o.minIslandKm2 = minIslandKm2
         o.pointAreaKm2 = pointAreaKm2
+        o.fillPointGaps = fillPointGaps
         o.threads = threads
         let (out, r) = try WorldStage.run(features, file: input, options: o, log: log)
         try log.step("write \(output)") { try GeoJSON.write(out, to: output) }
@@ -88,7 +104,10 @@ struct WorldCommand: ParsableCommand {
             for c in r.countries {
                 let shape = c.isPoint ? "point (\(c.pointFrom ?? ""))" : "Hausdorff \(f(c.hausdorffKm)) km, p95 \(f(c.p95DistanceKm)) km"
                 let drops = c.droppedParts + c.droppedHoles > 0 ? ", dropped \(c.droppedParts) parts / \(c.droppedHoles) holes" : ""
-                log.info("\(c.id) \(c.name): \(c.verticesBefore) → \(c.verticesAfter) vertices, \(shape)\(drops)")
+                var gap = ""
+                if !c.filledInto.isEmpty { gap = ", area given to \(c.filledInto.joined(separator: ", ")) (\(f(c.filledAreaKm2)) km²)" }
+                if !c.receivedFrom.isEmpty { gap = ", received the area of \(c.receivedFrom.joined(separator: ", ")) (\(f(c.filledAreaKm2)) km²)" }
+                log.info("\(c.id) \(c.name): \(c.verticesBefore) → \(c.verticesAfter) vertices, \(shape)\(drops)\(gap)")
             }
         }
         let dropped = r.countries.filter { $0.droppedParts + $0.droppedHoles + $0.filledHoles > 0 }
@@ -102,11 +121,12 @@ struct WorldCommand: ParsableCommand {
             }.joined(separator: "; "))
         }
         let points = r.countries.filter(\.isPoint)
+
         log.info("point countries (\(points.count), largest drawable part < \(f(pointAreaKm2)) km², or no polygon in the input): "
                  + points.map { "\($0.id)\($0.pointFrom == "input" ? "*" : "")" }.joined(separator: " ") + "  (* = a point in the input)")
         let worst = r.countries.filter { !$0.isPoint }.sorted { ($0.hausdorffKm, $1.id) > ($1.hausdorffKm, $0.id) }.prefix(5)
         log.info("largest Hausdorff (km): " + worst.map { "\($0.id) \(f($0.hausdorffKm))" }.joined(separator: ", "))
-        log.summary("\(out.count) countries (\(points.count) points), \(r.repairs.count) repaired, \(formatCount(r.verticesBefore)) → \(formatCount(r.verticesAfter)) vertices (tolerance \(String(format: "%.3f", r.toleranceKm)) km, \(r.topologyFixes) kept for topology), Hausdorff p95 \(f(r.p95HausdorffKm)) km, max \(f(r.maxHausdorffKm)) km → \(output)")
+        log.summary("\(out.count) countries (\(points.count) points, \(r.fills.count) gap\(r.fills.count == 1 ? "" : "s") filled), \(r.repairs.count) repaired, \(formatCount(r.verticesBefore)) → \(formatCount(r.verticesAfter)) vertices (tolerance \(String(format: "%.3f", r.toleranceKm)) km, \(r.topologyFixes) kept for topology), Hausdorff p95 \(f(r.p95HausdorffKm)) km, max \(f(r.maxHausdorffKm)) km → \(output)")
     }
 }
 

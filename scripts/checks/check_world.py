@@ -8,12 +8,21 @@ checks it against CONTRACTS §1 and the world stage's promises (issue 3):
     (build/ingest/countries.geojson), the output still shares it, segment for segment, with the
     same chain ends, and wherever two output countries' boundaries meet they meet on identical
     segments;
+  * point-country gaps (WORLD_FILL_POINT_GAPS=yes, the default): computed here again from the
+    input, each part of a point country that shares a border with drawn countries (or with parts
+    given before it) goes to the neighbour with the longest shared border; the report must name
+    the same fills, and the shared-border and Hausdorff checks compare each receiver with its
+    input plus the parts it received. No gap: each such point country's area is covered by the
+    output polygons, but for slivers along the receiver's simplified coast (uncovered area at most
+    WORLD_GAP_MAX_FRACTION of the area, default 2%, or at most its coast's length × half the
+    stage's DP tolerance), which fails for Andorra, Liechtenstein and Monaco without filling;
   * total vertices within 2% of the budget (from build/world/report.tsv);
   * shape error: Hausdorff distance (km, in a per-country azimuthal equidistant frame, both
     directions, output segments densified) between each country and its input's kept parts:
     95th percentile ≤ 1.5 km and largest ≤ 8 km (WORLD_MAX_P95_KM / WORLD_MAX_KM override).
 """
 import json, math, os, sys, time
+from collections import defaultdict
 import numpy as np
 import shapely
 from shapely.geometry import shape, Polygon, MultiPolygon
@@ -25,6 +34,8 @@ REPORT = os.environ.get("WORLD_REPORT", "build/world/report.tsv")
 CONTINENTS = {"Africa", "Asia", "Europe", "North America", "South America", "Oceania", "Antarctica"}
 MAX_P95 = float(os.environ.get("WORLD_MAX_P95_KM", 1.5))
 MAX_KM = float(os.environ.get("WORLD_MAX_KM", 8.0))
+FILL = os.environ.get("WORLD_FILL_POINT_GAPS", "yes") == "yes"
+GAP_MAX_FRACTION = float(os.environ.get("WORLD_GAP_MAX_FRACTION", 0.02))
 R = 6371.0088
 errors = []
 def fail(msg): errors.append(msg)
@@ -112,10 +123,60 @@ def chain_ends(segs):
         deg[a] = deg.get(a, 0) + 1; deg[b] = deg.get(b, 0) + 1
     return {v for v, d in deg.items() if d == 1}
 
+def seg_km(seg):
+    (x1, y1), (x2, y2) = seg
+    p1, p2 = math.radians(y1), math.radians(y2)
+    h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(x2 - x1) / 2) ** 2
+    return 2 * R * math.asin(min(1.0, math.sqrt(h)))
+
 out_by = {f["id"]: f for f in feats}
 out_segs = {n: segments(out_by[n]["geometry"]) for n in names}
 in_segs = {n: segments(src[n]["geometry"]) for n in names if n in src}
-in_geoms = [shape(src[n]["geometry"]) for n in names]
+raw_in_segs = {n: set(v) for n, v in in_segs.items()}
+
+# --- point-country gaps: who should receive which part, decided here from the input ----------
+part_segs = {}
+for pid in points:
+    g = src.get(pid, {}).get("geometry")
+    if g and g["type"] in ("Polygon", "MultiPolygon"):
+        for k, poly in enumerate(polys_of(g)):
+            part_segs[(pid, k)] = segments({"type": "Polygon", "coordinates": poly})
+receiver = {}
+while FILL:
+    decided = {}
+    for key in sorted(part_segs):
+        if key in receiver: continue
+        by = defaultdict(float)
+        for n in names:
+            common = part_segs[key] & in_segs[n]
+            if common: by[n] += sum(seg_km(x) for x in common)
+        for other, to in receiver.items():
+            if other[0] != key[0]:
+                common = part_segs[key] & part_segs[other]
+                if common: by[to] += sum(seg_km(x) for x in common)
+        if by: decided[key] = max(sorted(by), key=lambda n: by[n])  # ties: first id
+    if not decided: break
+    receiver.update(decided)
+expected_fills = sorted({(key[0], to) for key, to in receiver.items()})
+reported_fills = []
+if os.path.exists(REPORT):
+    for line in open(REPORT):
+        if line.startswith("# gap filled "):
+            a, _, b = line.split()[3:6]
+            reported_fills.append((a, b.rstrip(":")))
+if sorted(reported_fills) != expected_fills:
+    fail(f"point-country gaps: the report fills {reported_fills}, the input's longest shared borders give {expected_fills}")
+given = defaultdict(list)
+for key in sorted(receiver): given[receiver[key]].append(key)
+eff_geom = {}
+for n in names:
+    eff_geom[n] = shape(src[n]["geometry"])
+    for key in given.get(n, []):
+        in_segs[n] ^= part_segs[key]  # the border with the given part cancels, its other borders become n's
+    if n in given:
+        parts = [Polygon(polys_of(src[k[0]]["geometry"])[k[1]][0], polys_of(src[k[0]]["geometry"])[k[1]][1:]) for k in given[n]]
+        eff_geom[n] = shapely.unary_union([eff_geom[n], *parts])
+in_geoms = [eff_geom[n] for n in names]
 in_tree = STRtree(in_geoms)
 in_pairs = {(names[i], names[j]) for i, j in zip(*in_tree.query(in_geoms, predicate="intersects")) if i < j}
 repaired = set()
@@ -142,6 +203,36 @@ for a, b in pairs:
     exact = sum(math.dist(p, q) for p, q in out_segs[a] & out_segs[b])
     if abs(length - exact) > 1e-9: fail(f"{a}/{b}: boundaries meet along {length:.9f}° but only {exact:.9f}° are identical segments")
 
+# --- no gaps where point countries were ----------------------------------------------------------
+tolerance_km = None
+if os.path.exists(REPORT):
+    for line in open(REPORT):
+        if line.startswith("# tolerance_km\t"): tolerance_km = float(line.split("\t")[1])
+def km2(geom):
+    """Area of a small lon/lat geometry in km² (local equal-area scaling at its centroid)."""
+    if geom.is_empty: return 0.0
+    return geom.area * (R * math.pi / 180) ** 2 * math.cos(math.radians(geom.centroid.y))
+gap_report = []
+for pid in sorted({key[0] for key in receiver}):
+    polys = polys_of(src[pid]["geometry"])
+    region = shapely.unary_union([Polygon(polys[k][0], polys[k][1:]) for (p_, k) in sorted(receiver) if p_ == pid])
+    near = [geoms[i] for i in tree.query(region.buffer(0.1))]
+    land = shapely.unary_union(near) if near else shapely.Polygon()
+    uncovered = region.difference(land)
+    area, gap = km2(region), km2(uncovered)
+    # Slivers along the receiver's simplified coast are allowed: the region's coast (its
+    # boundary shared with no drawn country in the input) times half the stage's DP tolerance.
+    coast = set().union(*(part_segs[key] for key in receiver if key[0] == pid))
+    for other in part_segs:
+        if other[0] != pid: coast -= part_segs[other]
+    for n in names: coast -= raw_in_segs[n]
+    coast_km = sum(seg_km(x) for x in coast)
+    allowed = max(GAP_MAX_FRACTION * area, coast_km * (tolerance_km or 0) * 0.5)
+    gap_report.append(f"{pid} {gap:.3f}/{area:.3f} km²")
+    if gap > allowed:
+        fail(f"{pid}: {gap:.3f} km² of its {area:.3f} km² bordering neighbours are covered by no output polygon "
+             f"(a gap; at most {allowed:.3f} km² of coastal slivers allowed, coast {coast_km:.2f} km)")
+
 # --- vertex budget ---------------------------------------------------------------------------
 target = None
 if os.path.exists(REPORT):
@@ -164,7 +255,7 @@ def aeqd(coords, lat0, lon0):
 
 def kept_input(fid, out_geom):
     """The input's parts and holes that the output still has (dropped islands are not measured)."""
-    g = shape(src[fid]["geometry"])
+    g = eff_geom[fid]  # the input plus the point-country parts it received
     if not g.is_valid: g = shapely.make_valid(g, method="structure")  # measured against the repaired input
     parts = []
     for p in getattr(g, "geoms", [g]):
@@ -217,6 +308,8 @@ if mx > MAX_KM: fail(f"largest Hausdorff {mx:.3f} km > {MAX_KM} km ({worst[0][0]
 
 print(f"{OUT}: {len(feats)} features ({len(drawn)} polygons, {len(points)} points: {' '.join(points)}), "
       f"{total_vertices} vertices (budget {target}), overlaps {overlap_m2:.6f} m², {shared_pairs} shared borders kept, "
+      f"{'gaps left where point countries were: ' + (', '.join(gap_report) or 'none') if FILL else 'gaps not checked (WORLD_FILL_POINT_GAPS=no)'}, "
+      f"fills {' '.join(f'{a}→{b}' for a, b in expected_fills) or 'none'}, "
       f"Hausdorff p95 {p95:.3f} km, max {mx:.3f} km (worst {', '.join(f'{k} {v:.2f}' for k, v in worst)}) [{time.time()-t0:.1f}s]")
 for e in errors: print("FAIL:", e)
 sys.exit(1 if errors else 0)

@@ -30,7 +30,10 @@ enum PointCountries {
     }
 
     /// `ringAreaKm2[r]` is the unsigned geodesic area of graph ring r.
-    static func decide(graph: inout ArcGraph, ringAreaKm2: [Double], minIslandKm2: Double, pointAreaKm2: Double) -> Decision {
+    /// `points`, when given, fixes which countries are points (the second pass after their
+    /// gaps were filled, PointGaps: the parts they gave away no longer count).
+    static func decide(graph: inout ArcGraph, ringAreaKm2: [Double], minIslandKm2: Double, pointAreaKm2: Double,
+                       points: [Bool]? = nil) -> Decision {
         let nc = graph.polygons.count
         var d = Decision()
         d.isPoint = [Bool](repeating: false, count: nc)
@@ -87,7 +90,7 @@ enum PointCountries {
             let areas = keptParts(c).map { partArea(c, $0) }
             d.drawableKm2[c] = areas.reduce(0, +)
             d.largestPartKm2[c] = areas.max() ?? 0
-            if d.largestPartKm2[c] < pointAreaKm2 { d.isPoint[c] = true }
+            d.isPoint[c] = points?[c] ?? (d.largestPartKm2[c] < pointAreaKm2)
         }
         for c in 0..<nc where d.isPoint[c] {
             for poly in graph.polygons[c] { for r in poly { graph.release(r) } }

@@ -13,6 +13,9 @@ public enum WorldStage {
         public var minIslandKm2 = 10.0
         /// Countries whose largest drawable part (km², geodesic) is below this become points.
         public var pointAreaKm2 = 2_500.0
+        /// Give point countries' parts that share a border with drawn countries to the neighbour
+        /// with the longest shared border, so no hole opens in the land (PointGaps).
+        public var fillPointGaps = true
         public var threads = 2
         public var decimals = 6
         public init() {}
@@ -35,6 +38,23 @@ public enum WorldStage {
         public var largestPartKm2: Double
         public var isPoint: Bool
         public var pointFrom: String?
+        /// A point country: the neighbours its bordering parts went to (PointGaps), in id order.
+        public var filledInto: [String] = []
+        /// A drawn country: the point countries whose area it received, in id order.
+        public var receivedFrom: [String] = []
+        /// km² given (point country) or received (drawn country).
+        public var filledAreaKm2 = 0.0
+    }
+
+    /// A point country's bordering parts given to one neighbour.
+    public struct GapFill: Sendable, Equatable {
+        public var from: String
+        public var to: String
+        public var parts: Int
+        public var areaKm2: Double
+        /// Border (km) the parts shared with `to`, and with all drawn neighbours, in the input.
+        public var borderKm: Double
+        public var totalBorderKm: Double
     }
 
     public struct RepairReport: Sendable {
@@ -58,6 +78,8 @@ public enum WorldStage {
         public var rounds = 0
         /// Arcs put back to full detail because GEOS found a rebuilt country invalid (normally 0).
         public var restoredArcs = 0
+        /// Point countries' parts given to their neighbours (PointGaps), by point country id.
+        public var fills: [GapFill] = []
         public var verticesBefore = 0
         public var verticesAfter = 0
         public var targetVertices: Int?
@@ -97,17 +119,58 @@ public enum WorldStage {
         }
 
         // 2. Arcs.
-        var graph = log.step("arc graph") { ArcGraph(countries: repaired, pinned: { abs($0.x) == 180 || abs($0.y) == 90 }) }
+        let pinned: (Point) -> Bool = { abs($0.x) == 180 || abs($0.y) == 90 }
+        var graph = log.step("arc graph") { ArcGraph(countries: repaired, pinned: pinned) }
+        let exactBelow = 4 * max(o.minIslandKm2, o.pointAreaKm2)
+        var ringAreas: [Double] = try log.step("ring areas") {
+            try Self.ringAreas(graph, exactBelowKm2: exactBelow, threads: o.threads)
+        }
+
+        // 3. Islands, holes and point countries; point countries' gaps filled by their neighbours
+        // (the coverage is rebuilt once with the merged polygons, before anything is simplified).
+        var decision: PointCountries.Decision
+        if o.fillPointGaps {
+            var probe = graph
+            let first = PointCountries.decide(graph: &probe, ringAreaKm2: ringAreas, minIslandKm2: o.minIslandKm2, pointAreaKm2: o.pointAreaKm2)
+            let plan = PointGaps.plan(graph: graph, isPoint: first.isPoint, ringAreaKm2: ringAreas)
+            if !plan.fills.isEmpty {
+                let (merged, origin) = try log.step("fill the gaps of \(plan.fills.count) point-country borders") {
+                    try PointGaps.apply(plan, graph: graph, countries: repaired, ids: areal.map { features[$0].id! }, ctx: GEOSContext())
+                }
+                report.fills = plan.fills.map {
+                    GapFill(from: features[areal[$0.from]].id!, to: features[areal[$0.to]].id!, parts: $0.parts,
+                            areaKm2: $0.areaKm2, borderKm: $0.borderKm, totalBorderKm: $0.totalBorderKm)
+                }
+                log.info("point-country gaps filled (longest shared border): " + report.fills.map {
+                    "\($0.from) → \($0.to) (\(String(format: "%.2f", $0.areaKm2)) km², \(String(format: "%.1f", $0.borderKm)) of \(String(format: "%.1f", $0.totalBorderKm)) km of border)"
+                }.joined(separator: ", "))
+                let before = graph
+                graph = log.step("arc graph with the gaps filled") { ArcGraph(countries: merged, pinned: pinned) }
+                // Polygons that did not change keep their rings' areas; the merged ones are measured.
+                var known = [Double](repeating: .nan, count: graph.rings.count)
+                for (c, polys) in graph.polygons.enumerated() {
+                    for (p, rs) in polys.enumerated() {
+                        guard let old = origin[c][p] else { continue }
+                        for (k, r) in rs.enumerated() { known[r] = ringAreas[before.polygons[c][old][k]] }
+                    }
+                }
+                let measured = known.filter(\.isNaN).count
+                ringAreas = try log.step("areas of \(measured) merged rings") {
+                    try Self.ringAreas(graph, exactBelowKm2: exactBelow, threads: o.threads, known: known)
+                }
+            }
+            decision = PointCountries.decide(graph: &graph, ringAreaKm2: ringAreas, minIslandKm2: o.minIslandKm2,
+                                             pointAreaKm2: o.pointAreaKm2, points: first.isPoint)
+            for c in areal.indices where first.isPoint[c] {
+                decision.drawableKm2[c] = first.drawableKm2[c]; decision.largestPartKm2[c] = first.largestPartKm2[c]
+            }
+        } else {
+            decision = PointCountries.decide(graph: &graph, ringAreaKm2: ringAreas, minIslandKm2: o.minIslandKm2, pointAreaKm2: o.pointAreaKm2)
+        }
         report.arcs = graph.arcs.count
         report.sharedArcs = graph.uses.filter { $0 > 1 }.count
         report.junctions = graph.junctionCount
         log.info("\(formatCount(graph.points.count)) distinct vertices, \(formatCount(graph.junctionCount)) junctions, \(formatCount(graph.arcs.count)) arcs (\(formatCount(report.sharedArcs)) shared borders)")
-
-        // 3. Islands, holes and point countries.
-        let ringAreas: [Double] = try log.step("ring areas") {
-            try Self.ringAreas(graph, exactBelowKm2: 4 * max(o.minIslandKm2, o.pointAreaKm2), threads: o.threads)
-        }
-        let decision = PointCountries.decide(graph: &graph, ringAreaKm2: ringAreas, minIslandKm2: o.minIslandKm2, pointAreaKm2: o.pointAreaKm2)
 
         // 4. Simplify the coverage.
         let pointCount = features.count - areal.count + decision.isPoint.filter { $0 }.count
@@ -192,6 +255,9 @@ public enum WorldStage {
                 props["renderAs"] = .string("point")
                 cr.isPoint = true; cr.pointFrom = pointFrom[fi]
             }
+            cr.filledInto = report.fills.filter { $0.from == f.id! }.map(\.to)
+            cr.receivedFrom = report.fills.filter { $0.to == f.id! }.map(\.from)
+            cr.filledAreaKm2 = report.fills.filter { $0.from == f.id! || $0.to == f.id! }.reduce(0) { $0 + $1.areaKm2 }
             if let c = arealIndex[fi] {
                 cr.droppedParts = decision.droppedParts[c]; cr.droppedHoles = decision.droppedHoles[c]
                 cr.filledHoles = decision.filledHoles[c]; cr.droppedAreaKm2 = decision.droppedAreaKm2[c]
@@ -228,9 +294,11 @@ extension WorldStage {
     /// trapezoid-style formula Σ (λᵢ₊₁ − λᵢ₋₁)·sin φᵢ·R²/2; rings that come out below
     /// `exactBelowKm2` (where a threshold decision is made) are measured again on the WGS84
     /// ellipsoid (geodesic, Karney), which is what the thresholds mean.
-    static func ringAreas(_ graph: ArcGraph, exactBelowKm2: Double, threads: Int) throws -> [Double] {
+    /// `known[r]`, where not NaN, is ring r's area already (kept as is).
+    static func ringAreas(_ graph: ArcGraph, exactBelowKm2: Double, threads: Int, known: [Double]? = nil) throws -> [Double] {
         let r2 = (Geodesic.authalicRadius / 1000) * (Geodesic.authalicRadius / 1000)
         return try parallelMap(graph.rings.count, threads: threads) { i, _ in
+            if let k = known?[i], !k.isNaN { return k }
             let ring = graph.originalRing(i)
             let n = ring.count - 1
             guard n >= 3 else { return 0 }
@@ -248,14 +316,19 @@ extension WorldStage {
 
     /// The per-country report as TSV (sorted by id), then the repairs.
     public static func reportTSV(_ r: Report) -> String {
-        var s = "id\tname\trender\tvertices_before\tvertices_after\thausdorff_km\tp95_distance_km\tdrawable_km2\tlargest_part_km2\tdropped_parts\tdropped_area_km2\tdropped_holes\tfilled_holes\n"
+        var s = "id\tname\trender\tvertices_before\tvertices_after\thausdorff_km\tp95_distance_km\tdrawable_km2\tlargest_part_km2\tdropped_parts\tdropped_area_km2\tdropped_holes\tfilled_holes\tgap_filled_into\tgap_received_from\tgap_area_km2\n"
         for c in r.countries {
             s += "\(c.id)\t\(c.name)\t\(c.isPoint ? "point(\(c.pointFrom ?? ""))" : "polygon")\t\(c.verticesBefore)\t\(c.verticesAfter)\t"
             s += String(format: "%.3f\t%.3f\t%.1f\t%.1f\t", c.hausdorffKm, c.p95DistanceKm, c.drawableKm2, c.largestPartKm2)
-            s += "\(c.droppedParts)\t" + String(format: "%.2f", c.droppedAreaKm2) + "\t\(c.droppedHoles)\t\(c.filledHoles)\n"
+            s += "\(c.droppedParts)\t" + String(format: "%.2f", c.droppedAreaKm2) + "\t\(c.droppedHoles)\t\(c.filledHoles)\t"
+            s += c.filledInto.joined(separator: ",") + "\t" + c.receivedFrom.joined(separator: ",") + "\t" + String(format: "%.2f", c.filledAreaKm2) + "\n"
         }
         if let t = r.targetVertices { s += "# target_vertices\t\(t)\n" }
+        s += "# tolerance_km\t" + String(format: "%.4f", r.toleranceKm) + "\n"
         s += "# total\t\t\t\(r.verticesBefore)\t\(r.verticesAfter)\tp95 " + String(format: "%.3f max %.3f", r.p95HausdorffKm, r.maxHausdorffKm) + "\n"
+        for f in r.fills {
+            s += "# gap filled \(f.from) → \(f.to): \(f.parts) part\(f.parts == 1 ? "" : "s"), " + String(format: "%.3f km², border %.3f of %.3f km", f.areaKm2, f.borderKm, f.totalBorderKm) + "\n"
+        }
         for rep in r.repairs {
             s += "# repaired \(rep.id): \(rep.reason); area " + String(format: "%.3f → %.3f km²", rep.areaBeforeKm2, rep.areaAfterKm2)
             s += "; vertices \(rep.verticesBefore) → \(rep.verticesAfter)\n"
