@@ -3,6 +3,8 @@
 # median wall time and peak memory per stage, output sizes, the time of a no-op make and of
 # a rebuild after touching one input. The Swift build is done first and not timed.
 set -euo pipefail
+# Run our own makes with their own job slots, not as children of the calling make.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKE_RUN_ID
 cd "$(dirname "$0")/.."
 SCALES=${BENCH_SCALES:-10m 50m}
 RUNS=${BENCH_RUNS:-3}

@@ -2,6 +2,8 @@
 # Determinism: two clean runs of the whole pipeline, the first serial (JOBS=1) and the second
 # with two jobs, give byte-identical products (sha256 of every file in dist/ and build/ingest/).
 set -euo pipefail
+# Run our own makes with their own job slots, not as children of the calling make.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKE_RUN_ID
 cd "$(dirname "$0")/../.."
 sums() {
   local dirs=()
