@@ -107,15 +107,6 @@ import Testing
     let square = #"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]]]}"#
     func collection(_ features: String...) -> String { #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}" }
 
-    func expectError(_ fragments: [String], _ body: () throws -> Void) {
-        do {
-            try body()
-            Issue.record("expected an error containing \(fragments)")
-        } catch {
-            let text = "\(error)"
-            for f in fragments { #expect(text.contains(f), "\(text) lacks \(f)") }
-        }
-    }
 
     @Test func malformedJSON() {
         expectError(["bad.geojson", "invalid JSON at line 1"]) { try run(units: #"{"type":"FeatureCollection","features":[{"type":"Feature""#) }

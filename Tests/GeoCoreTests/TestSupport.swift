@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import GeoCore
 
 /// Paths into the repository, so tests run on the real data in data/.
@@ -56,5 +57,16 @@ final class SliceCache: @unchecked Sendable {
         let f = try GeoJSON.read(path: file)
         store[file] = f
         return f
+    }
+}
+
+/// Expects `body` to throw an error whose text contains every fragment (file, feature, problem).
+func expectError(_ fragments: [String], sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
+    do {
+        try body()
+        Issue.record("expected an error containing \(fragments)", sourceLocation: sourceLocation)
+    } catch {
+        let text = "\(error)"
+        for f in fragments { #expect(text.contains(f), "\(text) lacks \(f)", sourceLocation: sourceLocation) }
     }
 }

@@ -297,15 +297,6 @@ enum WorldRun {
         return try WorldStage.run(fs, file: "bad.geojson", options: o, log: StageLog(stage: "test", quiet: true)).report
     }
 
-    func expectError(_ fragments: [String], _ body: () throws -> Void) {
-        do {
-            try body()
-            Issue.record("expected an error containing \(fragments)")
-        } catch {
-            let text = "\(error)"
-            for f in fragments { #expect(text.contains(f), "\(text) lacks \(f)") }
-        }
-    }
 
     @Test func aCollapsedPolygonCannotBeRepaired() {
         expectError(["bad.geojson", "feature #1 \"Lineland\" (id ZY)", "make-valid left no polygon"]) {

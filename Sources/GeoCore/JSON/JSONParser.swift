@@ -125,12 +125,8 @@ public struct JSONParser {
                     pos = end
                     try expect(UInt8(ascii: ":"), "':' after a key")
                     try skipValue(depth: depth + 1)
-                    skipWhitespace()
-                    guard let c = peek() else { throw error("file ends early inside an object") }
-                    pos += 1
-                    if c == UInt8(ascii: "}") { return .object(JSONObject(entries)) }
-                    if c != UInt8(ascii: ",") { pos -= 1; throw error("expected ',' or '}' in an object, found '\(printable(c))'") }
-                    continue
+                    if try nextMember() { continue }
+                    return .object(JSONObject(entries))
                 }
                 let key = try parseString()
                 try expect(UInt8(ascii: ":"), "':' after key \"\(key)\"")
@@ -138,12 +134,8 @@ public struct JSONParser {
                 let value: JSONValue
                 if let keep, !keep.contains(key) {
                     try skipValue(depth: depth + 1)
-                    skipWhitespace()
-                    guard let c = peek() else { throw error("file ends early inside an object") }
-                    pos += 1
-                    if c == UInt8(ascii: "}") { return .object(JSONObject(entries)) }
-                    if c != UInt8(ascii: ",") { pos -= 1; throw error("expected ',' or '}' in an object, found '\(printable(c))'") }
-                    continue
+                    if try nextMember() { continue }
+                    return .object(JSONObject(entries))
                 }
                 if key == "coordinates" && inGeometry && peek() == UInt8(ascii: "[") {
                     value = .coordinates(try parseCoordinateTree())
@@ -154,12 +146,18 @@ public struct JSONParser {
                     inGeometry = outer
                 }
                 entries.append((key, value))
-                skipWhitespace()
-                guard let c = peek() else { throw error("file ends early inside an object") }
-                pos += 1
-                if c == UInt8(ascii: "}") { return .object(JSONObject(entries)) }
-                if c != UInt8(ascii: ",") { pos -= 1; throw error("expected ',' or '}' in an object, found '\(printable(c))'") }
+                if try !nextMember() { return .object(JSONObject(entries)) }
             }
+        }
+
+        /// After an object member: true at ',' (another member follows), false at '}'.
+        mutating func nextMember() throws -> Bool {
+            skipWhitespace()
+            guard let c = peek() else { throw error("file ends early inside an object") }
+            pos += 1
+            if c == UInt8(ascii: "}") { return false }
+            if c != UInt8(ascii: ",") { pos -= 1; throw error("expected ',' or '}' in an object, found '\(printable(c))'") }
+            return true
         }
 
         mutating func parseArray(depth: Int) throws -> JSONValue {
