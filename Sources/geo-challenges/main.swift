@@ -62,9 +62,10 @@ struct ChallengesCommand: ParsableCommand {
 
     func run() throws {
         let log = StageLog(stage: "challenges", quiet: quiet)
-        guard let startDay = Day(iso: start) else {
-            throw ValidationError("--start must be a date YYYY-MM-DD (got \"\(start)\")")
+        guard let startDay = Day(iso: start), startDay.components.year >= 1 else {
+            throw ValidationError("--start must be a date YYYY-MM-DD from year 0001 on (got \"\(start)\")")
         }
+        guard (1...100_000).contains(days) else { throw ValidationError("--days must be between 1 and 100000 (got \(days))") }
         var rules = ScheduleRules()
         rules.seed = seed; rules.start = startDay; rules.days = days; rules.window = window
         rules.minSilhouetteAreaKm2 = minSilhouetteArea; rules.smallAreaKm2 = smallArea
@@ -74,13 +75,13 @@ struct ChallengesCommand: ParsableCommand {
         let violations = schedule.violations(countries: countries)
         let text = Challenges.report(schedule, countries: countries)
         for line in text.split(separator: "\n") { log.info(String(line)) }
-        if let report { try FileIO.writeAtomically(text, to: report) }
         // Only the rules that may give way by design (recorded per day) are allowed; anything
         // else found by the independent re-check is a bug and fails the stage.
         let unexpected = violations.filter { v in !schedule.days.contains { !$0.relaxed.isEmpty && v.hasPrefix($0.day.iso) } }
         if !unexpected.isEmpty {
             throw StageError("the schedule breaks its rules:\n  " + unexpected.prefix(20).joined(separator: "\n  "))
         }
+        if let report { try FileIO.writeAtomically(text, to: report) }
         let schemaPath = outDir + "/schema.sql", seedPath = outDir + "/seed.sql"
         try log.step("write \(schemaPath)") { try FileIO.writeAtomically(Challenges.schemaSQL(), to: schemaPath) }
         let seedText = try Challenges.seedSQL(schedule, countries: countries)
