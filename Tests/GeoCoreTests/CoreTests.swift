@@ -102,4 +102,15 @@ import Testing
             catch { #expect("\(error)".contains(message), "\(error)") }
         }
     }
+
+    @Test func ringsMustBeCutAtTheAntimeridianButThePoleLineIsFine() throws {
+        let uncut = Geometry.polygon(Polygon(rings: [[Point(178, -3), Point(-178, -3), Point(-178, 3), Point(178, 3), Point(178, -3)]]))
+        #expect(CountryFile.antimeridianJump(uncut)?.contains("ring 0 crosses the antimeridian between positions 0 and 1") == true)
+        // Antarctica at 1:110m closes its ring along the pole line from -180 to 180.
+        let antarctica = try Slices.units(Repo.countries110m, ["ATA"])[0]
+        #expect(CountryFile.antimeridianJump(antarctica.geometry) == nil)
+        let fiji = try Slices.units(Repo.units10m, ["FJI"])[0]
+        #expect(CountryFile.antimeridianJump(fiji.geometry) == nil)
+    }
 }
+

@@ -45,6 +45,7 @@ public enum CountryFile {
             }
             firstIndex[id] = i
             guard let name = f.string("name"), !name.isEmpty else { throw InputError(file: file, feature: ref, "has no name") }
+            if let jump = antimeridianJump(f.geometry) { throw InputError(file: file, feature: ref, jump) }
             let isPoint: Bool
             if case .point = f.geometry { isPoint = true } else { isPoint = false }
             let rendersAsPoint = f.string("renderAs") == "point"
@@ -54,5 +55,24 @@ public enum CountryFile {
                     : "has a Point geometry but no renderAs \"point\"")
             }
         }
+    }
+
+    /// A ring edge that spans more than 180° of longitude crosses the antimeridian without
+    /// being cut there, which RFC 7946 §3.1.9 forbids: every consumer would draw it the long
+    /// way round the Earth. An edge along the pole line (Antarctica's ring runs from -180 to
+    /// 180 at latitude -90, or -89.9989 at 1:50m) has no length on the sphere and is allowed.
+    /// Returns the problem, or nil.
+    public static func antimeridianJump(_ g: Geometry) -> String? {
+        let polys = g.polygons
+        for (pi, poly) in polys.enumerated() {
+            for (ri, ring) in poly.rings.enumerated() {
+                for i in 1..<max(ring.count, 1) where abs(ring[i].x - ring[i - 1].x) > 180
+                    && !(abs(ring[i].y) >= 89.99 && abs(ring[i - 1].y) >= 89.99) {
+                    let at = polys.count > 1 ? "polygon \(pi) ring \(ri)" : "ring \(ri)"
+                    return "\(at) crosses the antimeridian between positions \(i - 1) and \(i) (longitude \(ring[i - 1].x) to \(ring[i].x)); RFC 7946 §3.1.9 requires such rings to be cut at ±180°"
+                }
+            }
+        }
+        return nil
     }
 }

@@ -196,6 +196,7 @@ public enum Ingest {
             if case .point = f.geometry {
                 throw InputError(file: file, feature: label, "is a Point; admin-0 units are Polygon or MultiPolygon")
             }
+            if let jump = CountryFile.antimeridianJump(f.geometry) { throw InputError(file: file, feature: label, jump) }
             var id: String
             var remapped = false
             if let row = remaps[su] {
