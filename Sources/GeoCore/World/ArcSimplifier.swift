@@ -189,8 +189,8 @@ extension ArcSimplifier {
     /// instead of the budget when given (0 keeps every vertex). When `maxRounds` rounds do not
     /// settle, the arcs still in conflict are restored to full detail at the last tolerance and
     /// checked again, pass after pass (a restored arc cannot be refined further, so each pass
-    /// restores others); should conflicts remain after `maxRounds` such passes, it throws a
-    /// StageError naming the arcs and the countries using them. On return the selection has
+    /// restores others); should a conflict remain between arcs already at full detail (input
+    /// that crosses itself), it throws a StageError naming the arcs and the countries using them. On return the selection has
     /// passed every check. `countryName` names a graph country in messages.
     mutating func run(budget: Int?, tolerance fixedTolerance: Double?, maxRounds: Int = 40, log: StageLog? = nil,
                       countryName: (Int) -> String = { "country #\($0)" }) throws {
@@ -217,18 +217,24 @@ extension ArcSimplifier {
             dirty = changed
         }
         if settled { return }
-        // The round limit: the arcs refined in the last round go back to full detail, at the same tolerance.
+        // The round limit: the arcs refined in the last round go back to full detail, at the same
+        // tolerance, and the checks run again. A restored arc has no segment left to refine, so each
+        // pass restores other arcs and this ends; should a pass find only restored arcs, it throws.
         var conflicted = dirty
-        for pass in 1...maxRounds {
+        var restored = Set<Int>()
+        var pass = 0
+        while !conflicted.isEmpty {
+            guard !conflicted.isSubset(of: restored) else {
+                throw StageError("simplification: arcs still in conflict at full detail after \(maxRounds) rounds: \(describe(conflicted, countryName))")
+            }
+            pass += 1
             log?.info("warning: topology not settled after \(maxRounds) rounds; restoring \(conflicted.count) arcs to full detail (\(describe(conflicted, countryName))), check pass \(pass)")
+            restored.formUnion(conflicted)
             restoredAtRoundLimit += conflicted.sorted()
             restore(conflicted)
             select(epsilon)
-            let changed = fixRings().union(fixCrossings()).union(fixSidedness())
-            if changed.isEmpty { return }
-            conflicted = changed
+            conflicted = fixRings().union(fixCrossings()).union(fixSidedness())
         }
-        throw StageError("simplification: arcs still in conflict after \(maxRounds) rounds and \(maxRounds) passes restoring arcs to full detail: \(describe(conflicted, countryName))")
     }
 
     /// "arc 12 (FR, ES), arc 40 (IT)": arcs with the countries whose rings use them (first 20 arcs).
