@@ -93,6 +93,10 @@ public enum WorldStage {
         public var warnings: [String] = []
         public var p95HausdorffKm = 0.0
         public var maxHausdorffKm = 0.0
+        /// The decisions' parameters, for the report (consumer checks follow them).
+        public var minIslandKm2 = 0.0
+        public var pointAreaKm2 = 0.0
+        public var fillPointGaps = true
         public var pointIds: [String] { countries.filter(\.isPoint).map(\.id) }
     }
 
@@ -101,6 +105,7 @@ public enum WorldStage {
     public static func run(_ input: [Feature], file: String, options o: Options, log: StageLog) throws -> (features: [Feature], report: Report) {
         var report = Report()
         report.targetVertices = o.toleranceKm == nil ? o.targetVertices : nil
+        report.minIslandKm2 = o.minIslandKm2; report.pointAreaKm2 = o.pointAreaKm2; report.fillPointGaps = o.fillPointGaps
         // Input checks: ids, names, geometry types.
         var seen = Set<String>()
         for (i, f) in input.enumerated() {
@@ -356,6 +361,7 @@ extension WorldStage {
         if let t = r.targetVertices { s += "# target_vertices\t\(t)\n" }
         if let n = r.reachableVertices { s += "# budget_unreachable\t\(n)\t\(r.budgetNote ?? "")\n" }
         s += "# tolerance_km\t" + String(format: "%.4f", r.toleranceKm) + "\n"
+        s += "# min_island_km2\t\(r.minIslandKm2)\n# point_area_km2\t\(r.pointAreaKm2)\n# fill_point_gaps\t\(r.fillPointGaps ? "yes" : "no")\n"
         s += "# total\t\t\t\(r.verticesBefore)\t\(r.verticesAfter)\tp95 " + String(format: "%.3f max %.3f", r.p95HausdorffKm, r.maxHausdorffKm) + "\n"
         for f in r.fills {
             s += "# gap filled \(f.from) → \(f.to): \(f.parts) part\(f.parts == 1 ? "" : "s"), " + String(format: "%.3f km², border %.3f of %.3f km", f.areaKm2, f.borderKm, f.totalBorderKm) + "\n"
