@@ -30,7 +30,7 @@ ifeq ($(filter $(WORLD_FILL_POINT_GAPS),yes no),)
 endif
 
 .PHONY: world
-world: $(WORLD_OUT)
+world: $(WORLD_OUT) $(WORLD_REPORT)
 
 # One run writes the GeoJSON and then its report (grouped targets: either missing or stale reruns
 # it; scripts/checks/check_world.py needs both). WORLD_OUT stays the product, and the name the
@@ -38,5 +38,5 @@ world: $(WORLD_OUT)
 $(WORLD_OUT) $(WORLD_REPORT) &: $(INGEST_OUT) $(BIN)/geo-world $(call params,world,$(SCALE) $(WORLD_FLAGS)) pipelines/world.mk
 	scripts/stage.sh $(WORLD_OUT) $(BIN)/geo-world $(INGEST_OUT) -o $(WORLD_OUT) --report $(WORLD_REPORT) $(WORLD_FLAGS)
 
-ALL_PRODUCTS += $(WORLD_OUT)
+ALL_PRODUCTS += $(WORLD_OUT) $(WORLD_REPORT)
 
