@@ -87,6 +87,26 @@ import Testing
         for a in s.restoredAtRoundLimit { #expect(s.keptIndices(a).count == graph.arcs[a].count) }
     }
 
+    /// 1:110m: Luxembourg is a point because of the area threshold, the 31 others because the
+    /// input has them only as points; the report says which is which. Tolerance 0 keeps every
+    /// vertex: a drawn country loses none but repeated points (Antarctica's two).
+    @Test func pointsByAreaAndFromTheInputAt110m() throws {
+        var o = Ingest.Options.standard(dataDir: Repo.path("data"), units: Repo.countries110m)
+        o.pointsFromPath = Repo.units50m
+        let input = try Ingest.run(o, log: StageLog(stage: "test", quiet: true)).features
+        let (_, report, _) = try WorldRun.world(input) { $0.toleranceKm = 0 }
+        let tsv = WorldStage.reportTSV(report)
+        #expect(tsv.contains("# points_by_area\tLU\n"))
+        let fromInput = report.countries.filter { $0.isPoint && $0.pointFrom == "input" }.map(\.id)
+        #expect(fromInput.count == 31 && !fromInput.contains("LU"))
+        #expect(tsv.contains("# points_in_input\t" + fromInput.joined(separator: " ") + "\n"))
+        let repaired = Set(report.repairs.map(\.id)), gained = Set(report.fills.map(\.to))
+        for c in report.countries where !c.isPoint && !repaired.contains(c.id) && !gained.contains(c.id) && c.droppedParts == 0 {
+            // (Ethiopia gains the node Sudan's repair puts on their border.)
+            #expect(c.verticesAfter == c.verticesBefore - (c.id == "AQ" ? 2 : 0) + (c.id == "ET" ? 1 : 0), "\(c.id): \(c.verticesBefore) → \(c.verticesAfter)")
+        }
+    }
+
     /// A point country whose border cannot be merged into its neighbour: the error names the file and the feature.
     @Test func aFailedGapMergeNamesTheFileAndFeature() {
         // ZP shares the edge x = 1 (y 0…0.5) with ZF exactly, then cuts back into ZF: the two overlap.
