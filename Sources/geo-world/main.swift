@@ -32,12 +32,17 @@ struct WorldCommand: ParsableCommand {
         • the coverage is simplified through its shared arcs: each border
           between junctions is simplified once (Douglas–Peucker, error as
           ground distance in km to the lon/lat segment; one tolerance found to
-          hit --target-vertices) and both neighbours are rebuilt from it, so
+          hit --target-vertices, or --tolerance-km instead; 0 for either keeps
+          every vertex) and both neighbours are rebuilt from it, so
           shared borders stay identical; junctions and ±180° points never move;
           no simplified segment crosses another or jumps over a vertex; every
           output polygon is checked valid with GEOS;
         • per-country vertices before/after, Hausdorff distance and p95 vertex
-          distance (km) go to --report (TSV).
+          distance (km) go to --report (TSV), with "# target_vertices" only when
+          a budget drove the run, and "# budget_unreachable" (also a warning)
+          when the budget is more than 2% from what the input allows;
+        • the point countries are printed in two lists: those under the area
+          threshold, and those the input has only as a point.
         Output is deterministic and written atomically.
 
         Example:
@@ -54,7 +59,7 @@ struct WorldCommand: ParsableCommand {
     @Option(help: "Total positions in the output (closing points included, one per point country). 0 keeps every vertex.")
     var targetVertices: Int = 175_000
 
-    @Option(help: "Use this Douglas–Peucker tolerance (km on the sphere) instead of the vertex budget.")
+    @Option(help: "Use this Douglas–Peucker tolerance (km on the sphere) instead of the vertex budget (0 keeps every vertex).")
     var toleranceKm: Double?
 
     @Option(help: "Islands and empty holes smaller than this (km², geodesic) are dropped.")
@@ -89,7 +94,7 @@ struct WorldCommand: ParsableCommand {
         let log = StageLog(stage: "world", quiet: quiet)
         let features = try log.step("read \(input)") { try GeoJSON.read(path: input) }
         var o = WorldStage.Options()
-        o.targetVertices = targetVertices == 0 ? nil : targetVertices
+        o.targetVertices = targetVertices == 0 || toleranceKm != nil ? nil : targetVertices
         o.toleranceKm = toleranceKm ?? (targetVertices == 0 ? 0 : nil)
         o.minIslandKm2 = minIslandKm2
         o.pointAreaKm2 = pointAreaKm2
@@ -121,6 +126,10 @@ struct WorldCommand: ParsableCommand {
             }.joined(separator: "; "))
         }
         let points = r.countries.filter(\.isPoint)
+        let byArea = points.filter { $0.pointFrom != "input" }.map(\.id), inInput = points.filter { $0.pointFrom == "input" }.map(\.id)
+        log.info("points because of the area threshold (largest drawable part < \(f(pointAreaKm2)) km²): \(byArea.isEmpty ? "none" : byArea.joined(separator: " ")); "
+                 + "points because the input has no polygon for them: \(inInput.isEmpty ? "none" : inInput.joined(separator: " "))")
+        if quiet { for w in r.warnings { FileHandle.standardError.write(Data("geo-world: warning: \(w)\n".utf8)) } }
 
         log.info("point countries (\(points.count), largest drawable part < \(f(pointAreaKm2)) km², or no polygon in the input): "
                  + points.map { "\($0.id)\($0.pointFrom == "input" ? "*" : "")" }.joined(separator: " ") + "  (* = a point in the input)")

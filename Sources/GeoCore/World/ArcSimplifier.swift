@@ -15,17 +15,26 @@ import Foundation
 /// no other vertex), and every ring keeps at least three distinct points. Where a check fails
 /// the offending segment gets back its most important removed vertex (which becomes fixed),
 /// and the budget is re-solved with the fixed vertices counted, until a pass finds nothing.
+/// Should that not settle within the round limit, the arcs still in conflict go back to full
+/// detail and the checks run again (or the run throws): nothing leaves unchecked.
+///
+/// A tolerance of 0 (or a budget at or above the input's size) keeps every vertex, collinear
+/// ones (importance 0) included: the selection is then `importance > keepAll` (−1).
 struct ArcSimplifier {
+    /// The selection threshold that keeps every vertex (importances are ≥ 0).
+    static let keepAll = -1.0
     let graph: ArcGraph
     /// cos(latitude) of the graph's vertices.
     let cosLat: [Double]
     var importance: [[Double]] = []
     var forced: [[Bool]] = []
     var keep: [[Bool]] = []
-    /// The tolerance (km) of the last selection.
+    /// The tolerance (km) of the last selection (`keepAll` when every vertex is kept).
     var epsilon: Double = 0
     var rounds = 0
     var fixedByTopology = 0
+    /// Arcs put back to full detail because the topology rounds did not settle within the limit.
+    var restoredAtRoundLimit: [Int] = []
 
     init(graph: ArcGraph, threads: Int = 1) {
         self.graph = graph
@@ -101,6 +110,7 @@ extension ArcSimplifier {
     /// The smallest tolerance whose output has at most `budget` positions: a coarse bisection
     /// over a flat list of importances and costs, then an exact walk down the few values left
     /// in the final interval (ties stay together: a tolerance cannot split equal importances).
+    /// `keepAll` when the whole input fits.
     func tolerance(forBudget budget: Int) -> Double {
         var fixed = 0
         for r in graph.rings where !r.arcs.isEmpty { fixed += 1 }
@@ -124,6 +134,7 @@ extension ArcSimplifier {
                 }
             }
         }
+        if count(Self.keepAll) <= budget { return Self.keepAll }
         if count(0) <= budget { return 0 }
         // count(lo) > budget >= count(hi)
         var lo = 0.0, hi = top
@@ -175,15 +186,22 @@ extension ArcSimplifier {
     }
 
     /// Budget-driven simplification with the topology checks; `tolerance` (km) is used
-    /// instead of the budget when given.
-    mutating func run(budget: Int?, tolerance fixedTolerance: Double?, maxRounds: Int = 40, log: StageLog? = nil) {
+    /// instead of the budget when given (0 keeps every vertex). When `maxRounds` rounds do not
+    /// settle, the arcs still in conflict are restored to full detail at the last tolerance and
+    /// checked again, pass after pass (a restored arc cannot be refined further, so each pass
+    /// restores others); should a conflict remain between arcs already at full detail (input
+    /// that crosses itself), it throws a StageError naming the arcs and the countries using them. On return the selection has
+    /// passed every check. `countryName` names a graph country in messages.
+    mutating func run(budget: Int?, tolerance fixedTolerance: Double?, maxRounds: Int = 40, log: StageLog? = nil,
+                      countryName: (Int) -> String = { "country #\($0)" }) throws {
         var dirty = Set<Int>()
+        var settled = false
         for round in 1...maxRounds {
             rounds = round
             let t0 = log?.elapsed ?? 0
             for a in dirty.sorted() { computeImportance(a) }
             dirty.removeAll()
-            let eps = fixedTolerance ?? tolerance(forBudget: budget ?? Int.max)
+            let eps = fixedTolerance.map { $0 == 0 ? Self.keepAll : $0 } ?? tolerance(forBudget: budget ?? Int.max)
             select(eps)
             let t1 = log?.elapsed ?? 0
             let rings = fixRings()
@@ -193,11 +211,39 @@ extension ArcSimplifier {
             let t3 = log?.elapsed ?? 0
             let changed = rings.union(crossings).union(sides)
             log?.info(String(format: "round %d: tolerance %.4f km (%.3fs), arcs refined: %d for ring size, %d for crossings (%.3fs), %d for sidedness (%.3fs)",
-                             round, eps, t1 - t0, rings.count, crossings.count, t2 - t1, sides.count, t3 - t2))
-            if changed.isEmpty { break }
+                             round, max(0, eps), t1 - t0, rings.count, crossings.count, t2 - t1, sides.count, t3 - t2))
+            if changed.isEmpty { settled = true; break }
             fixedByTopology += changed.count
             dirty = changed
         }
+        if settled { return }
+        // The round limit: the arcs refined in the last round go back to full detail, at the same
+        // tolerance, and the checks run again. A restored arc has no segment left to refine, so each
+        // pass restores other arcs and this ends; should a pass find only restored arcs, it throws.
+        var conflicted = dirty
+        var restored = Set<Int>()
+        var pass = 0
+        while !conflicted.isEmpty {
+            guard !conflicted.isSubset(of: restored) else {
+                throw StageError("simplification: arcs still in conflict at full detail after \(maxRounds) rounds: \(describe(conflicted, countryName))")
+            }
+            pass += 1
+            log?.info("warning: topology not settled after \(maxRounds) rounds; restoring \(conflicted.count) arcs to full detail (\(describe(conflicted, countryName))), check pass \(pass)")
+            restored.formUnion(conflicted)
+            restoredAtRoundLimit += conflicted.sorted()
+            restore(conflicted)
+            select(epsilon)
+            conflicted = fixRings().union(fixCrossings()).union(fixSidedness())
+        }
+    }
+
+    /// "arc 12 (FR, ES), arc 40 (IT)": arcs with the countries whose rings use them (first 20 arcs).
+    func describe(_ arcs: Set<Int>, _ countryName: (Int) -> String) -> String {
+        var users: [Int: Set<Int>] = [:]
+        for r in graph.rings { for u in r.arcs where arcs.contains(Int(u.arc)) { users[Int(u.arc), default: []].insert(r.country) } }
+        let sorted = arcs.sorted()
+        let text = sorted.prefix(20).map { a in "arc \(a) (\((users[a] ?? []).sorted().map(countryName).joined(separator: ", ")))" }.joined(separator: ", ")
+        return sorted.count > 20 ? text + ", … (\(sorted.count) arcs)" : text
     }
 
     /// Every ring keeps at least three distinct points.

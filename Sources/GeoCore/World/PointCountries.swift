@@ -15,6 +15,7 @@ import Foundation
 ///   nothing big enough to see or tap however many islands it has, while a compact country
 ///   of the same total area (Luxembourg) does; its rings leave the coverage, and a hole of a neighbour that only it
 ///   filled is filled by the neighbour (Vatican City and San Marino in Italy).
+/// - A hole that would be dropped or filled stays when a kept part of another polygon lies in it.
 enum PointCountries {
     struct Decision {
         /// Per country: kept polygon indices; per kept polygon, kept hole ring indices (graph rings).
@@ -96,22 +97,53 @@ enum PointCountries {
             for poly in graph.polygons[c] { for r in poly { graph.release(r) } }
         }
 
-        // 2. Parts and holes of the drawn countries.
+        // 2. Parts of the drawn countries, then their holes.
         d.keptPolygons = [[Int]](repeating: [], count: nc)
         d.keptHoles = [[Int: [Int]]](repeating: [:], count: nc)
+        var kept = [Set<Int>](repeating: [], count: nc)
         for c in 0..<nc where !d.isPoint[c] {
-            let kept = Set(keptParts(c))
-            for (p, rs) in graph.polygons[c].enumerated() {
-                if !kept.contains(p) {
-                    d.droppedParts[c] += 1
-                    d.droppedAreaKm2[c] += partArea(c, p)
-                    for r in rs { graph.release(r) }
-                    continue
+            kept[c] = Set(keptParts(c))
+            for (p, rs) in graph.polygons[c].enumerated() where !kept[c].contains(p) {
+                d.droppedParts[c] += 1
+                d.droppedAreaKm2[c] += partArea(c, p)
+                for r in rs { graph.release(r) }
+            }
+        }
+        // A hole that would be dropped or filled stays when a kept part of another polygon lies
+        // inside it (an island in a small lake drawn as its own country, possible when the point
+        // threshold is below the island threshold; an enclave inside a point country): filling
+        // it would cover that part. The kept exteriors' boxes are found once, when first needed.
+        var exteriors: [(c: Int, p: Int, box: BoundingBox, ring: Int)]? = nil
+        func holdsAnotherPart(_ hole: Int, of c: Int, _ p: Int) -> Bool {
+            if exteriors == nil {
+                exteriors = []
+                for c2 in 0..<nc where !d.isPoint[c2] {
+                    for p2 in kept[c2].sorted() {
+                        let r = graph.polygons[c2][p2][0]
+                        var box = BoundingBox.empty
+                        for pt in graph.originalRing(r) { box.extend(pt) }
+                        exteriors!.append((c2, p2, box, r))
+                    }
                 }
+            }
+            let ring = graph.originalRing(hole)
+            var box = BoundingBox.empty
+            for pt in ring { box.extend(pt) }
+            let onHole = Set(ring)
+            for e in exteriors! where !(e.c == c && e.p == p) && e.box.minX >= box.minX && e.box.maxX <= box.maxX && e.box.minY >= box.minY && e.box.maxY <= box.maxY {
+                // Rings of a valid coverage do not cross: one vertex off the hole's ring decides.
+                if let v = graph.originalRing(e.ring).first(where: { !onHole.contains($0) }), RingMath.contains(ring, v) { return true }
+            }
+            return false
+        }
+        for c in 0..<nc where !d.isPoint[c] {
+            for (p, rs) in graph.polygons[c].enumerated() where kept[c].contains(p) {
                 var holes: [Int] = []
                 for r in rs.dropFirst() {
                     let free = graph.isFree(r)
-                    if free && wasShared[r] {
+                    if free && (wasShared[r] || ringAreaKm2[r] < minIslandKm2) && holdsAnotherPart(r, of: c, p) {
+                        holes.append(r)
+                    } else if free && wasShared[r] {
                         d.filledHoles[c] += 1; graph.release(r)
                     } else if free && ringAreaKm2[r] < minIslandKm2 {
                         d.droppedHoles[c] += 1; graph.release(r)

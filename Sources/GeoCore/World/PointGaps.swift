@@ -79,7 +79,7 @@ enum PointGaps {
                 }
                 // Longest shared border; ties go to the first country in id order.
                 guard let best = byOwner.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) else { continue }
-                decided.append((c, p, best.key, best.value, byOwner.values.reduce(0, +)))
+                decided.append((c, p, best.key, best.value, byOwner.keys.sorted().reduce(0) { $0 + byOwner[$1]! }))  // fixed order: bit-stable
             }
             if decided.isEmpty { break }
             for d in decided {
@@ -109,8 +109,9 @@ enum PointGaps {
     /// coverage union, exact: vertices are only removed along the cancelled borders), the given
     /// parts leave their point countries. Untouched polygons are returned as they were, and
     /// `origin[c][p]` is the index a returned polygon had in `countries[c]` (nil for merged ones).
-    /// `ids` name the countries in errors.
-    static func apply(_ plan: Plan, graph: ArcGraph, countries: [[Polygon]], ids: [String], ctx: GEOSContext) throws -> (countries: [[Polygon]], origin: [[Int?]]) {
+    /// `refs` name the countries of `file` in errors.
+    static func apply(_ plan: Plan, graph: ArcGraph, countries: [[Polygon]], refs: [FeatureRef], file: String,
+                      ctx: GEOSContext) throws -> (countries: [[Polygon]], origin: [[Int?]]) {
         var out = countries
         var origin: [[Int?]] = countries.map { Array($0.indices) }
         let receivers = Set(plan.fills.map(\.to)).sorted()
@@ -140,8 +141,9 @@ enum PointGaps {
             do {
                 merged = try ctx.coverageUnion(inputs).polygons()
             } catch {
-                let names = parts.map { "\(ids[$0.c]) part #\($0.p)" }.joined(separator: ", ")
-                throw StageError("filling point-country gaps: merging \(names) into \(ids[t]) failed (their shared border must match vertex for vertex; --no-fill-point-gaps skips this): \(error)")
+                let names = parts.map { "\(refs[$0.c].id ?? "?") part #\($0.p)" }.joined(separator: ", ")
+                throw InputError(file: file, feature: refs[t],
+                                 "filling point-country gaps: merging \(names) into it failed (their shared border must match vertex for vertex; --no-fill-point-gaps skips this): \(error)")
             }
             let untouched = out[t].indices.filter { !own.contains($0) }
             out[t] = untouched.map { out[t][$0] } + merged

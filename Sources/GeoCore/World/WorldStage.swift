@@ -6,8 +6,9 @@ import Foundation
 public enum WorldStage {
     public struct Options: Sendable {
         /// Total positions in the output (polygons' vertices, closing points included, plus one per point country).
+        /// Ignored when `toleranceKm` is set; with neither, every vertex is kept.
         public var targetVertices: Int? = 175_000
-        /// A fixed Douglas–Peucker tolerance in km instead of the budget.
+        /// A fixed Douglas–Peucker tolerance in km instead of the budget (0 keeps every vertex).
         public var toleranceKm: Double?
         /// Islands and empty holes below this geodesic area (km²) are dropped.
         public var minIslandKm2 = 10.0
@@ -82,9 +83,20 @@ public enum WorldStage {
         public var fills: [GapFill] = []
         public var verticesBefore = 0
         public var verticesAfter = 0
+        /// The vertex budget, only when one drove the run (not with a fixed tolerance).
         public var targetVertices: Int?
+        /// Set when the budget cannot be met (more than 2% off): the count the output has, which is
+        /// the most the input allows (every vertex kept) or the fewest its fixed vertices allow.
+        public var reachableVertices: Int?
+        public var budgetNote: String?
+        /// Problems worth a person's attention that did not stop the run (the budget, the round limit).
+        public var warnings: [String] = []
         public var p95HausdorffKm = 0.0
         public var maxHausdorffKm = 0.0
+        /// The decisions' parameters, for the report (consumer checks follow them).
+        public var minIslandKm2 = 0.0
+        public var pointAreaKm2 = 0.0
+        public var fillPointGaps = true
         public var pointIds: [String] { countries.filter(\.isPoint).map(\.id) }
     }
 
@@ -92,7 +104,8 @@ public enum WorldStage {
 
     public static func run(_ input: [Feature], file: String, options o: Options, log: StageLog) throws -> (features: [Feature], report: Report) {
         var report = Report()
-        report.targetVertices = o.targetVertices
+        report.targetVertices = o.toleranceKm == nil ? o.targetVertices : nil
+        report.minIslandKm2 = o.minIslandKm2; report.pointAreaKm2 = o.pointAreaKm2; report.fillPointGaps = o.fillPointGaps
         // Input checks: ids, names, geometry types.
         var seen = Set<String>()
         for (i, f) in input.enumerated() {
@@ -135,7 +148,7 @@ public enum WorldStage {
             let plan = PointGaps.plan(graph: graph, isPoint: first.isPoint, ringAreaKm2: ringAreas)
             if !plan.fills.isEmpty {
                 let (merged, origin) = try log.step("fill the gaps of \(plan.fills.count) point-country borders") {
-                    try PointGaps.apply(plan, graph: graph, countries: repaired, ids: areal.map { features[$0].id! }, ctx: GEOSContext())
+                    try PointGaps.apply(plan, graph: graph, countries: repaired, refs: areal.map { refs[$0] }, file: file, ctx: GEOSContext())
                 }
                 report.fills = plan.fills.map {
                     GapFill(from: features[areal[$0.from]].id!, to: features[areal[$0.to]].id!, parts: $0.parts,
@@ -175,13 +188,15 @@ public enum WorldStage {
         // 4. Simplify the coverage.
         let pointCount = features.count - areal.count + decision.isPoint.filter { $0 }.count
         var simplifier = log.step("DP importance of \(formatCount(graph.arcs.count)) arcs") { ArcSimplifier(graph: graph, threads: o.threads) }
-        log.step("simplify arcs") {
-            simplifier.run(budget: o.targetVertices.map { $0 - pointCount }, tolerance: o.toleranceKm, log: log)
+        let budget = o.toleranceKm == nil ? o.targetVertices.map { $0 - pointCount } : nil
+        let countryName = { (c: Int) in features[areal[c]].id! }
+        try log.step("simplify arcs") {
+            try simplifier.run(budget: budget, tolerance: o.toleranceKm, log: log, countryName: countryName)
         }
-        report.toleranceKm = simplifier.epsilon
+        report.toleranceKm = max(0, simplifier.epsilon)
         report.topologyFixes = simplifier.forced.reduce(0) { $0 + $1.filter { $0 }.count }
         report.rounds = simplifier.rounds
-        log.info("tolerance \(String(format: "%.3f", report.toleranceKm)) km after \(simplifier.rounds) rounds; \(report.topologyFixes) vertices kept back for topology")
+        log.info("tolerance \(simplifier.epsilon < 0 ? "0 (every vertex kept)" : String(format: "%.3f", report.toleranceKm)) km after \(simplifier.rounds) rounds; \(report.topologyFixes) vertices kept back for topology")
         // 5. Rebuild, validate. Should GEOS still find a country invalid (a case the topology
         // checks do not cover), its arcs go back to full detail and the coverage is re-solved.
         var geometries = [Geometry?](repeating: nil, count: features.count)
@@ -208,7 +223,12 @@ public enum WorldStage {
             let invalid = toValidate.indices.filter { problems[$0] != nil }
             if invalid.isEmpty { break }
             let text = invalid.map { "\(features[areal[toValidate[$0]]].id!): \(problems[$0]!)" }.joined(separator: "; ")
-            guard attempt < 3 else { throw StageError("simplification produced invalid geometry: \(text)") }
+            guard attempt < 3 else {
+                let first = areal[toValidate[invalid[0]]]
+                throw InputError(file: file, feature: refs[first],
+                                 "is invalid after simplification even with its arcs at full detail (GEOS: \(problems[invalid[0]]!))"
+                                 + (invalid.count > 1 ? "; also invalid: \(text)" : ""))
+            }
             log.info("invalid after simplification, restoring full detail on their arcs: \(text)")
             var arcs = Set<Int>()
             for k in invalid {
@@ -218,8 +238,13 @@ public enum WorldStage {
                 }
             }
             simplifier.restore(arcs)
-            simplifier.run(budget: o.targetVertices.map { $0 - pointCount }, tolerance: o.toleranceKm, log: log)
+            try simplifier.run(budget: budget, tolerance: o.toleranceKm, log: log, countryName: countryName)
             report.restoredArcs += arcs.count
+        }
+        if !simplifier.restoredAtRoundLimit.isEmpty {
+            report.restoredArcs += simplifier.restoredAtRoundLimit.count
+            report.warnings.append("the topology rounds did not settle within their limit: \(simplifier.restoredAtRoundLimit.count) arcs restored to full detail ("
+                                   + simplifier.describe(Set(simplifier.restoredAtRoundLimit), countryName) + ")")
         }
 
         // 6. Point countries: at the capital, or the largest part's inner point.
@@ -282,6 +307,16 @@ public enum WorldStage {
             report.verticesAfter += g.vertexCount
             out.append(Feature(id: f.id, properties: props, geometry: g))
         }
+        // The budget: met within 2%, or out of reach (the input has fewer vertices, or its fixed
+        // vertices — arc ends, ±180° points, three per ring, topology — are more).
+        if let t = report.targetVertices, abs(report.verticesAfter - t) * 50 > t {
+            report.reachableVertices = report.verticesAfter
+            report.budgetNote = report.verticesAfter < t
+                ? "every vertex of the drawn parts is kept (the input has \(formatCount(report.verticesBefore)), point countries and dropped islands included)"
+                : "the fewest this simplifier reaches: arc ends, ±180° points, three per ring, and \(formatCount(report.topologyFixes)) kept so no arc crosses another"
+            report.warnings.append("the vertex budget \(formatCount(t)) cannot be met: the output has \(formatCount(report.verticesAfter)) vertices, \(report.budgetNote!)")
+        }
+        for w in report.warnings { log.info("warning: \(w)") }
         let drawn = report.countries.filter { !$0.isPoint }.map(\.hausdorffKm)
         report.p95HausdorffKm = Metrics.percentile(drawn, 95)
         report.maxHausdorffKm = drawn.max() ?? 0
@@ -324,11 +359,15 @@ extension WorldStage {
             s += c.filledInto.joined(separator: ",") + "\t" + c.receivedFrom.joined(separator: ",") + "\t" + String(format: "%.2f", c.filledAreaKm2) + "\n"
         }
         if let t = r.targetVertices { s += "# target_vertices\t\(t)\n" }
+        if let n = r.reachableVertices { s += "# budget_unreachable\t\(n)\t\(r.budgetNote ?? "")\n" }
         s += "# tolerance_km\t" + String(format: "%.4f", r.toleranceKm) + "\n"
+        s += "# min_island_km2\t\(r.minIslandKm2)\n# point_area_km2\t\(r.pointAreaKm2)\n# fill_point_gaps\t\(r.fillPointGaps ? "yes" : "no")\n"
         s += "# total\t\t\t\(r.verticesBefore)\t\(r.verticesAfter)\tp95 " + String(format: "%.3f max %.3f", r.p95HausdorffKm, r.maxHausdorffKm) + "\n"
         for f in r.fills {
             s += "# gap filled \(f.from) → \(f.to): \(f.parts) part\(f.parts == 1 ? "" : "s"), " + String(format: "%.3f km², border %.3f of %.3f km", f.areaKm2, f.borderKm, f.totalBorderKm) + "\n"
         }
+        s += "# points_by_area\t" + r.countries.filter { $0.isPoint && $0.pointFrom != "input" }.map(\.id).joined(separator: " ") + "\n"
+        s += "# points_in_input\t" + r.countries.filter { $0.isPoint && $0.pointFrom == "input" }.map(\.id).joined(separator: " ") + "\n"
         for rep in r.repairs {
             s += "# repaired \(rep.id): \(rep.reason); area " + String(format: "%.3f → %.3f km²", rep.areaBeforeKm2, rep.areaAfterKm2)
             s += "; vertices \(rep.verticesBefore) → \(rep.verticesAfter)\n"
