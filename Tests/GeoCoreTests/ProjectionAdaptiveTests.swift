@@ -33,16 +33,19 @@ import Testing
         for k in 0...20 { ring.append(Point(-90.0003, 72.5 - 0.05 * Double(k))) }
         ring += [Point(-91, 71.4), Point(-91, 71)]
         let poly = RingMath.orientedForRFC7946(Polygon(rings: [ring]))
-        func project(refine: Bool) throws -> [Polygon] {
+        // (polygons, how many crossed themselves and needed GEOS's repair)
+        func project(refine: Bool) throws -> ([Polygon], Int) {
             let map = try MapProjection(crs: "+proj=moll +lon_0=90", context: PROJContext(), geos: GEOSContext())
             if !refine { map.curveTolerance = .infinity; map.edgeTolerance = .infinity }
-            return try map.project(try map.cut([poly]), what: "test")
+            let out = try map.project(try map.cut([poly]), what: "test")
+            return (out, map.repairedPolygons.count)
         }
-        #expect(try Self.invalid(try project(refine: false)) > 0, "1° chords of the edge no longer cut the coast")
-        let fine = try project(refine: true)
+        #expect(try project(refine: false).1 > 0, "1° chords of the edge no longer cut the coast")
+        let (fine, repaired) = try project(refine: true)
+        #expect(repaired == 0, "the refined edge still crosses the coast")
         #expect(fine.count == 2)
         #expect(try Self.invalid(fine) == 0)
-        #expect(try project(refine: true) == fine)
+        #expect(try project(refine: true).0 == fine)
     }
 
     @Test func canadaStaysValidAtTheMollweideEdge() throws {

@@ -170,13 +170,28 @@ public final class MapProjection {
         }
         try refine(&rings, what: what)
         var ri = 0
-        return polygons.map { p in
-            RingMath.orientedForRFC7946(Polygon(rings: p.rings.map { _ in
+        var out: [Polygon] = []
+        for p in polygons {
+            let q = Polygon(rings: p.rings.map { _ in
                 defer { ri += 1 }
                 return rings[ri].xy
-            }))
+            })
+            // Chords stand in for curves: where two edges of a ring nearly touch (a spike in
+            // the input), one may be split and the other not, and their chords cross. Such a
+            // polygon is repaired by GEOS (its sliver is dropped or split off), and counted.
+            let g = try geos.polygon(q)
+            if try g.isValid() {
+                out.append(RingMath.orientedForRFC7946(q))
+            } else {
+                repairedPolygons.append(what)
+                out += try g.makeValid().polygons().map(RingMath.orientedForRFC7946)
+            }
         }
+        return out
     }
+
+    /// The `what` of every projected polygon that crossed itself in the map plane and was repaired.
+    public private(set) var repairedPolygons: [String] = []
 
     /// Whether a lon/lat point lies on the map's edge (where `cut` put it).
     @inline(__always) func onEdge(_ p: Point) -> Bool {
