@@ -70,10 +70,29 @@ struct GlobeCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        let numbers: [(String, Double)] = [
+            ("--max-edge", maxEdge), ("--max-lon-step", maxLonStep), ("--sphere-max-edge", sphereMaxEdge),
+            ("--ocean-radius", oceanRadius), ("--fill-radius", fillRadius), ("--outline-radius", outlineRadius),
+            ("--point-radius", pointRadius), ("--capital-radius", capitalRadius), ("--atmosphere-radius", atmosphereRadius),
+            ("--disc-radius", discRadius), ("--rim-radius", rimRadius), ("--star-size", starSize),
+        ]
+        for (name, v) in numbers where !(v.isFinite && v > 0) {
+            throw ValidationError("\(name) must be a positive number (got \(v))")
+        }
         guard maxEdge > 0.01 && maxEdge <= 45 else { throw ValidationError("--max-edge must be in (0.01, 45] degrees") }
-        guard maxLonStep > 0.01 else { throw ValidationError("--max-lon-step must be positive") }
+        guard maxLonStep > 0.01 && maxLonStep <= 360 else { throw ValidationError("--max-lon-step must be in (0.01, 360] degrees") }
+        guard sphereMaxEdge >= 0.1 && sphereMaxEdge <= 90 else { throw ValidationError("--sphere-max-edge must be in [0.1, 90] degrees") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
         guard rimRadius > discRadius else { throw ValidationError("--rim-radius must be larger than --disc-radius") }
+        // The layers, inside out (CONTRACTS §2): each must lie above the one below it.
+        let layers: [(String, Double)] = [("--ocean-radius", oceanRadius), ("--fill-radius", fillRadius), ("--outline-radius", outlineRadius),
+                                          ("--point-radius", pointRadius), ("--atmosphere-radius", atmosphereRadius)]
+        for k in 1..<layers.count where !(layers[k].1 > layers[k - 1].1) {
+            throw ValidationError("\(layers[k].0) (\(layers[k].1)) must be larger than \(layers[k - 1].0) (\(layers[k - 1].1)): layers are ocean < fill < outline < point < atmosphere")
+        }
+        guard capitalRadius > fillRadius && capitalRadius < atmosphereRadius else {
+            throw ValidationError("--capital-radius (\(capitalRadius)) must lie between --fill-radius (\(fillRadius)) and --atmosphere-radius (\(atmosphereRadius))")
+        }
     }
 
     func run() throws {

@@ -32,7 +32,10 @@ func makeGLB(json: String, bin: [UInt8]) -> [UInt8] {
         #expect(doc.nodes.map(\.name) == json["nodes"]!.arrayValue!.map { $0["name"]?.stringValue })
         #expect(doc.sceneRoots.count == 1 && doc.nodes[doc.sceneRoots[0]].name == "globe")
         #expect(doc.sceneNodes().count == doc.nodes.count)
-        #expect(doc.sceneNodes().allSatisfy { $0.world == GLBDocument.identity })
+        // Only the fills are moved (a translation: their positions are relative to their centre).
+        let fillNodes = Set(r.meshes.map(\.id))
+        let world = Dictionary(uniqueKeysWithValues: doc.sceneNodes().map { ($0.node, $0.world) })
+        #expect(doc.sceneNodes().allSatisfy { ($0.world == GLBDocument.identity) != fillNodes.contains(doc.nodes[$0.node].name ?? "") })
         #expect(doc.extensionsUsed.contains("KHR_mesh_quantization") && doc.extensionsUsed.contains("KHR_materials_unlit"))
 
         // Country fills: vertex counts, positions within float32 rounding, normals within the
@@ -45,7 +48,7 @@ func makeGLB(json: String, bin: [UInt8]) -> [UInt8] {
             #expect(doc.accessors[pa].count == m.vertexCount)
             let pos = try doc.vec3(pa)
             var worst = 0.0
-            for (a, b) in zip(pos, m.positions) { worst = max(worst, (a - b * o.fillRadius).length) }
+            for (a, b) in zip(pos, m.positions) { worst = max(worst, (GLBDocument.transform(world[n]!, a) - b * o.fillRadius).length) }
             #expect(worst < 2e-7, "\(m.id): positions differ by \(worst)")
             // min/max are the exact extremes of the decoded values.
             let f = try doc.floats(pa)
@@ -61,7 +64,7 @@ func makeGLB(json: String, bin: [UInt8]) -> [UInt8] {
             for (a, b) in zip(normals, m.positions) { worstN = max(worstN, (a - b.normalized).length) }
             #expect(worstN < 1.0 / 127 + 1e-6, "\(m.id): normals differ by \(worstN)")
             let idx = try doc.indices(prim.indices!, vertexCount: m.vertexCount)
-            #expect(idx == m.triangles.map { UInt32($0) })
+            #expect(idx == FillNodeGeometry(m, radius: o.fillRadius).triangles.map { UInt32($0) })
             #expect(doc.materials[prim.material!].name == "land")
         }
         // The point country and its rim, capitals, sectors.

@@ -61,3 +61,15 @@ func splitGLB(_ b: [UInt8]) throws -> (json: JSONValue, bin: [UInt8]) {
         #expect(json["accessors"]!.arrayValue![large]["componentType"]!.doubleValue == 5125)
     }
 }
+
+@Suite struct GLTFEmptyTests {
+    /// glTF 2.0: accessor count ≥ 1 and buffer view byteLength ≥ 1; the builder refuses empties.
+    @Test func emptyAccessorsAreRefused() async {
+        await #expect(processExitsWith: .failure) {
+            _ = GLTFBuilder().addVec3Float([], bounds: true)
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = GLTFBuilder().addIndices([])
+        }
+    }
+}

@@ -66,6 +66,45 @@ import Testing
         #expect(try FileIO.readBytes(o.manifest!) == firstManifest)
     }
 
+    /// A polygon with no area meshes to nothing: a named error, not an empty (invalid) accessor.
+    @Test func zeroAreaCountryIsANamedError() throws {
+        let dir = temporaryDirectory()
+        let path = writeFile(dir, "flat.geojson", """
+        {"type":"FeatureCollection","features":[{"type":"Feature","id":"XF","properties":{"name":"Flatland"},"geometry":{"type":"Polygon","coordinates":[[[10,0],[11,0],[12,0],[11,0],[10,0]]]}}]}
+        """)
+        expectError(["flat.geojson", "Flatland", "no triangles"]) {
+            _ = try Globe.run(options(path, dir), log: StageLog(stage: "test", quiet: true))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/globe.glb"))
+    }
+
+    /// Fill nodes carry a float32 translation; positions are relative to it, POSITION min/max
+    /// are those of the written data, and in scene space the fill sits at the fill radius.
+    @Test func fillNodesAreTranslatedAndBorderIsDoubleSided() throws {
+        let dir = temporaryDirectory()
+        let o = options(try world(in: dir), dir)
+        _ = try Globe.run(o, log: StageLog(stage: "test", quiet: true))
+        let doc = try GLBDocument.read(path: o.output)
+        let world = Dictionary(doc.sceneNodes().map { ($0.node, $0.world) }, uniquingKeysWith: { a, _ in a })
+        for id in ["AQ", "FJ", "LS", "ZA"] {
+            let n = doc.node(named: id)!
+            let t = doc.json["nodes"]!.arrayValue![n]["translation"]!.arrayValue!.map { $0.doubleValue! }
+            #expect(t.count == 3 && Vec3(t[0], t[1], t[2]).length > 0.5, "\(id): translation \(t)")
+            let pa = doc.meshes[doc.nodes[n].mesh!].primitives[0].attribute("POSITION")!
+            let local = try doc.vec3(pa)
+            let acc = doc.json["accessors"]!.arrayValue![pa]
+            let lo = acc["min"]!.arrayValue!.map { $0.doubleValue! }, hi = acc["max"]!.arrayValue!.map { $0.doubleValue! }
+            #expect(lo == [local.map(\.x).min()!, local.map(\.y).min()!, local.map(\.z).min()!])
+            #expect(hi == [local.map(\.x).max()!, local.map(\.y).max()!, local.map(\.z).max()!])
+            let r = local.map { GLBDocument.transform(world[n]!, $0).length }
+            #expect(r.allSatisfy { abs($0 - 1.003) < 1e-6 }, "\(id): scene radius \(r.min()!)…\(r.max()!)")
+        }
+        let materials = doc.json["materials"]!.arrayValue!
+        let border = materials.first { $0["name"]?.stringValue == "border" }!, land = materials.first { $0["name"]?.stringValue == "land" }!
+        #expect(border["doubleSided"] == JSONValue.bool(true))
+        #expect(land["doubleSided"] == nil)
+    }
+
     @Test func featureWithoutIdIsANamedError() throws {
         let dir = temporaryDirectory()
         let path = writeFile(dir, "w.geojson", """

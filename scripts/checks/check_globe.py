@@ -15,13 +15,17 @@ reading of the GLB container, and checks it against the glTF 2.0 rules and CONTR
     PROJ geodesic (ellipsoid) area of the manifest is reported beside it;
   * Antarctica's fill covers the South Pole.
 """
-import json, math, struct, sys
+import json, math, os, struct, sys
 import numpy as np
 import pygltflib
 import trimesh
 
-# Paths can be given for a run on other files: check_globe.py [GLB MANIFEST WORLD]
-GLB, MANIFEST, WORLD = (sys.argv[1:4] if len(sys.argv) >= 4 else ("dist/globe.glb", "dist/globe.manifest.json", "dist/world.geojson"))
+# Paths can be given for a run on other files: check_globe.py [GLB MANIFEST WORLD]; otherwise
+# they follow the DIST (and WORLD_OUT) environment variables like the Makefile's.
+DIST = os.environ.get("DIST", "dist")
+GLB, MANIFEST, WORLD = (sys.argv[1:4] if len(sys.argv) >= 4 else
+                        (os.path.join(DIST, "globe.glb"), os.path.join(DIST, "globe.manifest.json"),
+                         os.environ.get("WORLD_OUT", os.path.join(DIST, "world.geojson"))))
 PALETTE = {
     "ocean": (0.184, 0.525, 0.651), "land": (0.204, 0.745, 0.510), "land_selected": (0.45, 0.85, 0.60),
     "visited": (0.949, 0.941, 0.075), "visited_selected": (1.0, 1.0, 0.3), "wishlist": (0.6, 0.4, 0.8),
@@ -129,8 +133,32 @@ for name, rgb in PALETTE.items():
     if m is None: fail(f"palette material {name} missing"); continue
     f = m.pbrMetallicRoughness.baseColorFactor
     if max(abs(srgb(f[k]) - rgb[k]) for k in range(3)) > 1e-4: fail(f"material {name}: {f} is not sRGB {rgb}")
+# Borders are double-sided (widened ribbons fold at sharp turns; culling would leave gaps);
+# fills are single-sided so the far hemisphere is culled (CONTRACTS §2).
+if "border" not in mat_names or not mat_names["border"].doubleSided: fail("border material is not doubleSided")
+if mat_names.get("land") is not None and mat_names["land"].doubleSided: fail("land material is doubleSided (fills must be single-sided)")
 if abs(mat_names["atmosphere"].pbrMetallicRoughness.baseColorFactor[3] - 0.15) > 1e-9 or mat_names["atmosphere"].alphaMode != "BLEND":
     fail("atmosphere material is not translucent (alpha 0.15, BLEND)")
+
+# World transforms of the nodes (fills carry a translation: positions are relative to it).
+def local_matrix(n):
+    if "matrix" in n: return np.array(n["matrix"], dtype=np.float64).reshape(4, 4).T
+    t = n.get("translation", [0, 0, 0]); q = n.get("rotation", [0, 0, 0, 1]); sc = n.get("scale", [1, 1, 1])
+    x, y, z, w = q
+    r = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                  [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                  [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+    m = np.eye(4); m[:3, :3] = r * np.array(sc)[None, :]; m[:3, 3] = t
+    return m
+world_matrix = {}
+def visit(i, parent):
+    world_matrix[i] = parent @ local_matrix(doc["nodes"][i])
+    for c in doc["nodes"][i].get("children", []): visit(c, world_matrix[i])
+for r in doc["scenes"][doc.get("scene", 0)]["nodes"]: visit(r, np.eye(4))
+def to_world(node_index, v):
+    m = world_matrix.get(node_index, np.eye(4))
+    return v @ m[:3, :3].T + m[:3, 3]
+translated = [n.get("name") for n in doc["nodes"] if "translation" in n or "matrix" in n]
 
 features = world["features"]
 poly_ids = {f["id"] for f in features if f["geometry"]["type"] in ("Polygon", "MultiPolygon")}
@@ -227,11 +255,13 @@ inward = degenerate = 0
 long_edges = []
 area_report = []
 checked = 0
+node_index = {id(n): i for i, n in enumerate(g.nodes)}
 for node in nodes_by_kind.get("fill", []) + nodes_by_kind.get("point", []) + nodes_by_kind.get("capital", []):
     m = tri_mesh(g.meshes[node.mesh].name)
     if m is None:
         fail(f"trimesh did not load the mesh of {node.name}"); continue
-    v = np.asarray(m.vertices, dtype=np.float64); f = np.asarray(m.faces)
+    # trimesh keeps each geometry in its node's frame: place it in the scene.
+    v = to_world(node_index[id(node)], np.asarray(m.vertices, dtype=np.float64)); f = np.asarray(m.faces)
     if len(f) == 0:
         fail(f"{node.name}: no triangles"); continue
     cross = np.cross(v[f[:, 1]] - v[f[:, 0]], v[f[:, 2]] - v[f[:, 0]])
@@ -264,7 +294,8 @@ for name, ang in long_edges: fail(f"{name}: a triangle edge spans {ang:.4f}° > 
 # ---- 5. Antarctica covers the pole ----------------------------------------------------------
 if "AQ" in poly_ids:
     m = tri_mesh("AQ")
-    v = np.asarray(m.vertices, dtype=np.float64); f = np.asarray(m.faces)
+    aq_node = next(i for i, n in enumerate(doc["nodes"]) if n.get("name") == "AQ" and (n.get("extras") or {}).get("kind") == "fill")
+    v = to_world(aq_node, np.asarray(m.vertices, dtype=np.float64)); f = np.asarray(m.faces)
     a, b, c = v[f[:, 0]], v[f[:, 1]], v[f[:, 2]]
     covered = 0
     probes = [(lon, -89.95) for lon in range(-180, 180, 15)] + [(0, -90)]
@@ -281,7 +312,7 @@ worst_geod = max(((abs(manifest["nodes"][n]["sphereAreaKm2"] / manifest["nodes"]
                   for _, n, _, km2, _ in area_report if manifest["nodes"][n]["geodesicAreaKm2"] > 0), default=(0, "-"))
 print(f"{GLB}: {len(raw):,} bytes, {len(doc['nodes'])} nodes, {len(doc['meshes'])} meshes, {len(doc['accessors'])} accessors; "
       f"{len(fill_ids)} fills, {len(marker_ids)} point markers, {len(caps)} capitals, {len(sector_names)} outline sectors")
-print(f"outlines: {outline_points:,} centre-line points with miters")
+print(f"outlines: {outline_points:,} centre-line points with miters; {len(translated)} nodes with a translation (checked in scene space)")
 print(f"trimesh: {len(geoms)} geometries; {inward} inward triangles, {degenerate} degenerate (zero-area in float32, ignored)")
 if area_report:
     print(f"areas: {checked} countries over 1,000 km² checked; worst mesh vs spherical area: "

@@ -21,6 +21,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 from shapely.geometry import shape
+from shapely.validation import explain_validity
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pngalpha  # noqa: E402
@@ -178,8 +179,24 @@ def main():
                         print(f"  FJ spans {span * 100:.2f} % of the Pacific-centred map")
                         if span > 0.05:
                             fail(f"FJ spans {span * 100:.1f} % of the Pacific-centred map")
+            # Mollweide centred at 90°E: its edge (90°W) runs through Canada's Arctic, where the
+            # coast comes within metres of the curved edge, and down to the South Pole.
+            g, s = os.path.join(tmp, "moll90.geojson"), os.path.join(tmp, "moll90.svg")
+            r = subprocess.run([exe, WORLD, "--projection", "+proj=moll +lon_0=90", "--geojson", g, "--svg", s, "-q"], capture_output=True, text=True)
+            if r.returncode != 0:
+                fail(f"geo-project (+proj=moll +lon_0=90): {r.stderr.strip()}")
+            else:
+                moll = json.load(open(g, encoding="utf-8"))
+                bad = [(f["id"], explain_validity(shape(f["geometry"]))) for f in moll["features"]
+                       if f["geometry"]["type"] != "Point" and not shape(f["geometry"]).is_valid]
+                worst, where = longest_edge_share(moll["features"], moll["extent"][2] - moll["extent"][0])
+                print(f"  +proj=moll +lon_0=90: {len(bad)} invalid polygons; longest projected edge {worst * 100:.2f} % of the map width ({where})")
+                for fid, why in bad:
+                    fail(f"+proj=moll +lon_0=90: {fid} is not a valid polygon: {why}")
+                if worst > 0.01:
+                    fail(f"+proj=moll +lon_0=90: {where} has a straight edge across {worst * 100:.1f} % of the map")
         else:
-            print(f"  ({exe} not built: Pacific-centred run skipped)")
+            print(f"  ({exe} not built: Pacific-centred and Mollweide runs skipped)")
 
     if failures:
         print(f"check_map: {len(failures)} failures")

@@ -18,8 +18,10 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pngalpha  # noqa: E402
 
-DIR = sys.argv[1] if len(sys.argv) > 1 else "dist/preview"
-MANIFEST = sys.argv[2] if len(sys.argv) > 2 else "dist/globe.manifest.json"
+# Paths can be given (check_preview.py [PREVIEW_DIR MANIFEST]); otherwise they follow DIST.
+DIST = os.environ.get("DIST", "dist")
+DIR = sys.argv[1] if len(sys.argv) > 1 else os.path.join(DIST, "preview")
+MANIFEST = sys.argv[2] if len(sys.argv) > 2 else os.path.join(DIST, "globe.manifest.json")
 FILL = 0.9          # geo-preview's default: the scene's bounding sphere fills 90 % of the width
 BACKGROUND = (0x0B, 0x10, 0x20)
 LAND, OCEAN, ATMOSPHERE, CAPITAL = (0.204, 0.745, 0.510), (0.184, 0.525, 0.651), (0.6, 0.8, 1.0), (0.86, 0.12, 0.16)

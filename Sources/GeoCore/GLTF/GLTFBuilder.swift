@@ -39,7 +39,10 @@ public final class GLTFBuilder {
     static func int(_ i: Int) -> JSONValue { .number(Double(i)) }
 
     /// Appends bytes to the BIN chunk at a 4-byte aligned offset; returns a buffer view index.
+    /// glTF 2.0 requires byteLength ≥ 1: an empty view is a programming error (callers must not
+    /// write empty meshes).
     public func addBufferView(_ bytes: [UInt8], target: Int?, byteStride: Int? = nil) -> Int {
+        precondition(!bytes.isEmpty, "glTF buffer views must not be empty (byteLength ≥ 1)")
         while bin.count % 4 != 0 { bin.append(0) }
         let offset = bin.count
         bin.append(contentsOf: bytes)
@@ -52,6 +55,7 @@ public final class GLTFBuilder {
 
     public func addAccessor(bufferView: Int, componentType: ComponentType, count: Int, type: String,
                             normalized: Bool = false, min: [Double]? = nil, max: [Double]? = nil) -> Int {
+        precondition(count >= 1, "glTF accessors must not be empty (count ≥ 1)")
         var o = JSONObject([("bufferView", GLTFBuilder.int(bufferView)), ("componentType", GLTFBuilder.int(componentType.rawValue))])
         if normalized { o["normalized"] = .bool(true) }
         o["count"] = GLTFBuilder.int(count)
@@ -66,19 +70,27 @@ public final class GLTFBuilder {
     /// the float32 values written (as required for POSITION).
     public func addVec3Float(_ v: [Vec3], scale: Double = 1, bounds: Bool) -> Int {
         var floats = [Float](repeating: 0, count: v.count * 3)
-        var lo = [Float](repeating: .infinity, count: 3), hi = [Float](repeating: -.infinity, count: 3)
         for (i, p) in v.enumerated() {
-            let f = [Float(p.x * scale), Float(p.y * scale), Float(p.z * scale)]
+            floats[3 * i] = Float(p.x * scale); floats[3 * i + 1] = Float(p.y * scale); floats[3 * i + 2] = Float(p.z * scale)
+        }
+        return addVec3Float(floats: floats, bounds: bounds)
+    }
+
+    /// VEC3 float32 accessor of packed x, y, z floats.
+    public func addVec3Float(floats: [Float], bounds: Bool) -> Int {
+        precondition(floats.count % 3 == 0)
+        var lo = [Float](repeating: .infinity, count: 3), hi = [Float](repeating: -.infinity, count: 3)
+        for i in 0..<(floats.count / 3) {
             for k in 0..<3 {
-                floats[3 * i + k] = f[k]
-                if f[k] < lo[k] { lo[k] = f[k] }
-                if f[k] > hi[k] { hi[k] = f[k] }
+                let f = floats[3 * i + k]
+                if f < lo[k] { lo[k] = f }
+                if f > hi[k] { hi[k] = f }
             }
         }
         let bytes = GLTFBuilder.littleEndian(floats)
         let view = addBufferView(bytes, target: GLTFBuilder.arrayBuffer)
-        return addAccessor(bufferView: view, componentType: .float, count: v.count, type: "VEC3",
-                           min: bounds && !v.isEmpty ? lo.map(Double.init) : nil, max: bounds && !v.isEmpty ? hi.map(Double.init) : nil)
+        return addAccessor(bufferView: view, componentType: .float, count: floats.count / 3, type: "VEC3",
+                           min: bounds ? lo.map(Double.init) : nil, max: bounds ? hi.map(Double.init) : nil)
     }
 
     /// VEC3 of normalized signed bytes (KHR_mesh_quantization for NORMAL), stride 4.
@@ -169,9 +181,15 @@ public final class GLTFBuilder {
     }
 
     /// A node; `root` ones are listed in the scene. Returns its index.
-    public func addNode(name: String, mesh: Int? = nil, children: [Int] = [], extras: JSONObject? = nil, root: Bool = false) -> Int {
+    /// `translation` (float32 values, so every reader places the node exactly alike) moves the mesh.
+    public func addNode(name: String, mesh: Int? = nil, children: [Int] = [], translation: [Float]? = nil,
+                        extras: JSONObject? = nil, root: Bool = false) -> Int {
         var o = JSONObject([("name", .string(name))])
         if let mesh { o["mesh"] = GLTFBuilder.int(mesh) }
+        if let t = translation {
+            precondition(t.count == 3)
+            o["translation"] = .array(t.map { GLTFBuilder.num(Double($0)) })
+        }
         if !children.isEmpty { o["children"] = .array(children.map(GLTFBuilder.int)) }
         if let extras { o["extras"] = .object(extras) }
         nodes.append(.object(o))

@@ -110,9 +110,22 @@ public enum Globe {
         if !folds.isEmpty {
             log.info("warning: dropped triangles that fold over on the sphere (input spikes): " + folds.map { "\($0.id) \($0.droppedFolds)" }.joined(separator: ", "))
         }
+        // What is written: float32 positions relative to each node's centre, triangles checked in float32.
+        let fills = meshes.map { FillNodeGeometry($0, radius: o.fillRadius) }
+        for (ci, m) in meshes.enumerated() where m.triangleCount == 0 || fills[ci].triangleCount == 0 {
+            let c = polygonal[ci]
+            let ref = FeatureRef(index: c.index, name: features[c.index].string("name"), id: c.id)
+            throw InputError(file: o.input, feature: ref, m.triangleCount == 0
+                ? "meshes to no triangles: its polygons have no area on the sphere"
+                : "meshes to no triangles that face outward once written as float32 (smaller than float32 can show)")
+        }
+        let flipped = meshes.indices.filter { fills[$0].droppedInFloat32 > 0 }
+        if !flipped.isEmpty {
+            log.info("left out slivers that float32 turns inward or flat: " + flipped.map { "\(meshes[$0].id) \(fills[$0].droppedInFloat32)" }.joined(separator: ", "))
+        }
         let sectors = log.step("outlines") { Outlines.build(meshes) }
 
-        let scene = log.step("glTF scene") { buildScene(o, meshes: meshes, points: points, capitals: capitals, sectors: sectors) }
+        let scene = log.step("glTF scene") { buildScene(o, meshes: meshes, fills: fills, points: points, capitals: capitals, sectors: sectors) }
         let manifest = buildManifest(o, meshes: meshes, points: points, capitals: capitals, sectors: sectors, nodeStats: scene.stats)
         return Result(glb: scene.glb, manifest: manifest, meshes: meshes, points: points, sectors: sectors, capitals: capitals,
                       meshSeconds: meshSeconds, triangleCount: tris, vertexCount: verts)
@@ -120,13 +133,15 @@ public enum Globe {
 
     struct NodeStats { var vertices: Int; var triangles: Int }
 
-    static func buildScene(_ o: Options, meshes: [CountryMesh], points: [PointCountry], capitals: [(id: String, at: Point)],
+    static func buildScene(_ o: Options, meshes: [CountryMesh], fills: [FillNodeGeometry], points: [PointCountry], capitals: [(id: String, at: Point)],
                            sectors: [OutlineSector]) -> (glb: [UInt8], stats: [String: NodeStats]) {
         let b = GLTFBuilder()
         var stats: [String: NodeStats] = [:]
         if o.quantizeNormals { b.useExtension("KHR_mesh_quantization", required: true) }
         var mat: [String: Int] = [:]
-        for p in palette { mat[p.name] = b.addUnlitMaterial(name: p.name, srgb: p.rgb, alpha: p.alpha) }
+        // Borders are double-sided: a widened ribbon folds over at sharp turns of short segments,
+        // and a culling renderer would leave a gap where it does.
+        for p in palette { mat[p.name] = b.addUnlitMaterial(name: p.name, srgb: p.rgb, alpha: p.alpha, doubleSided: p.name == "border") }
 
         func normals(_ n: [Vec3]) -> Int { o.quantizeNormals ? b.addVec3Int8Normalized(n) : b.addVec3Float(n, bounds: false) }
         func meshOf(_ name: String, _ m: SceneMesh, material: String) -> Int {
@@ -141,13 +156,14 @@ public enum Globe {
                               extras: JSONObject([("kind", .string("ocean"))]), root: false)
 
         var countryNodes: [Int] = []
-        for m in meshes {
-            let pos = b.addVec3Float(m.positions, scale: o.fillRadius, bounds: true)
+        for (m, f) in zip(meshes, fills) {
+            let pos = b.addVec3Float(floats: f.positions, bounds: true)
             let nrm = normals(m.positions)
-            let idx = b.addIndices(m.triangles)
-            stats[m.id] = NodeStats(vertices: m.vertexCount, triangles: m.triangleCount)
+            let idx = b.addIndices(f.triangles)
+            stats[m.id] = NodeStats(vertices: f.vertexCount, triangles: f.triangleCount)
             let mesh = b.addMesh(name: m.id, primitives: [.init(attributes: [("POSITION", pos), ("NORMAL", nrm)], indices: idx, material: mat["land"]!)])
-            countryNodes.append(b.addNode(name: m.id, mesh: mesh, extras: JSONObject([("kind", .string("fill")), ("iso", .string(m.id))])))
+            countryNodes.append(b.addNode(name: m.id, mesh: mesh, translation: f.translation,
+                                          extras: JSONObject([("kind", .string("fill")), ("iso", .string(m.id))])))
         }
         for p in points {
             let rimName = p.id + "_rim"
@@ -277,7 +293,7 @@ public enum Globe {
         }
         var totals = JSONObject()
         totals["fillVertices"] = .number(Double(meshes.reduce(0) { $0 + $1.vertexCount }))
-        totals["fillTriangles"] = .number(Double(meshes.reduce(0) { $0 + $1.triangleCount }))
+        totals["fillTriangles"] = .number(Double(meshes.reduce(0) { $0 + nodeStats[$1.id]!.triangles }))
         totals["outlineSegments"] = .number(Double(sectors.reduce(0) { $0 + $1.segmentCount }))
         totals["polygonCountries"] = .number(Double(meshes.count))
         totals["pointCountries"] = .number(Double(points.count))

@@ -13,6 +13,7 @@ public enum GlobeShapes {
     /// A latitude/longitude sphere of radius `r` whose triangle edges span at most `maxEdgeDegrees`
     /// (rows and columns of equal steps), wound outward.
     public static func sphere(radius r: Double, maxEdgeDegrees: Double) -> SceneMesh {
+        precondition(maxEdgeDegrees.isFinite && maxEdgeDegrees > 0, "sphere edge must be a positive number of degrees")
         let rows = max(2, Int((180 / maxEdgeDegrees).rounded(.up)))
         let cols = max(3, Int((360 / maxEdgeDegrees).rounded(.up)))
         var m = SceneMesh()

@@ -46,12 +46,19 @@ public enum Outlines {
     }
 
     /// A segment that draws nothing real: the antimeridian cut (both ends on the same ±180
-    /// meridian) or the pole line (both ends at the same pole).
-    @inlinable static func isArtificial(_ a: Point, _ b: Point) -> Bool {
-        if a.x == b.x && abs(a.x) == 180 { return true }
-        if a.y == b.y && abs(a.y) == 90 { return true }
-        return a == b
+    /// meridian, either sign), the pole line (both ends at, or within `PolarCap.poleTolerance` of, the same
+    /// pole: Natural Earth's 1:50m pole line is at −89.998926), or a segment whose two ends are
+    /// (nearly) the same point on the sphere (±180 twins, points that differ only in longitude
+    /// at a pole).
+    static func isArtificial(_ a: Point, _ b: Point) -> Bool {
+        if a == b { return true }
+        if abs(a.x) == 180 && abs(b.x) == 180 { return true }
+        if PolarCap.onPoleLine(a) && PolarCap.onPoleLine(b) && (a.y > 0) == (b.y > 0) { return true }
+        return (SphereMap.unit(a) - SphereMap.unit(b)).length < sameUnitTolerance
     }
+
+    /// Ends closer than this on the unit sphere (≈ 6 mm on the Earth) are the same point.
+    public static let sameUnitTolerance = 1e-9
 
     /// The outlines of the prepared rings of `meshes` (taken in the given order), each shared
     /// border once, split into the 48 sectors.

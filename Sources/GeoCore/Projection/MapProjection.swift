@@ -12,6 +12,15 @@ public final class MapProjection {
     public let maxLatitude: Double
     /// Segments longer than this (degrees) are subdivided before projecting.
     public var densifyDegrees = 1.0
+    /// After projecting, a segment is split at its lon/lat midpoint while that midpoint's
+    /// projection lies farther than this (map units) from the straight projected chord.
+    /// Default: 0.05 % of the map's width.
+    public var curveTolerance: Double
+    /// The same for segments along the map's edge (the cut meridian), where coasts come
+    /// arbitrarily close to the curved edge: 3e-9 of the map's width (≈ 0.1 m on a world map).
+    public var edgeTolerance: Double
+    /// How many times a segment may be halved (2^-12 of a 1° step ≈ 30 m).
+    public var maxSplitDepth = 12
     let transformation: Transformation
     let geos: GEOSContext
 
@@ -36,6 +45,9 @@ public final class MapProjection {
         let poleFails = failed > 0 || !(halfWidth > 0)
             || abs(probe[0].y - probe[3].y) > 4 * halfWidth || abs(probe[1].y - probe[3].y) > 4 * halfWidth
         maxLatitude = poleFails ? 85.051128779806 : 90
+        let width = halfWidth.isFinite && halfWidth > 0 ? 2 * halfWidth : 4e7
+        curveTolerance = 5e-4 * width
+        edgeTolerance = 3e-9 * width
     }
 
     /// Whether the map's edge is the ±180° meridian (nothing to cut in Natural Earth data).
@@ -137,22 +149,118 @@ public final class MapProjection {
     }
 
     /// Projects polygons (already cut) to map metres, RFC 7946 winding in the map plane.
+    /// Segments are split adaptively where the projection bends them (see `curveTolerance`).
     /// Throws when PROJ cannot project a point, naming `what`.
     public func project(_ polygons: [Polygon], what: String) throws -> [Polygon] {
         var flat: [Point] = []
         flat.reserveCapacity(polygons.reduce(0) { $0 + $1.vertexCount })
         for p in polygons { for r in p.rings { flat += r } }
-        let failed = try transformation.transform(&flat)
+        var xy = flat
+        let failed = try transformation.transform(&xy)
         guard failed == 0 else {
             throw StageError("\(what): \(failed) of \(flat.count) points cannot be projected with \(crs) (outside the projection's domain)")
         }
+        var rings: [(lonLat: [Point], xy: [Point])] = []
         var k = 0
-        return polygons.map { p in
-            RingMath.orientedForRFC7946(Polygon(rings: p.rings.map { r in
-                defer { k += r.count }
-                return Array(flat[k..<(k + r.count)])
-            }))
+        for p in polygons {
+            for r in p.rings {
+                rings.append((Array(flat[k..<(k + r.count)]), Array(xy[k..<(k + r.count)])))
+                k += r.count
+            }
         }
+        try refine(&rings, what: what)
+        var ri = 0
+        var out: [Polygon] = []
+        for p in polygons {
+            let q = Polygon(rings: p.rings.map { _ in
+                defer { ri += 1 }
+                return rings[ri].xy
+            })
+            // Chords stand in for curves: where two edges of a ring nearly touch (a spike in
+            // the input), one may be split and the other not, and their chords cross. Such a
+            // polygon is repaired by GEOS (its sliver is dropped or split off), and counted.
+            let g = try geos.polygon(q)
+            if try g.isValid() {
+                out.append(RingMath.orientedForRFC7946(q))
+            } else {
+                repairedPolygons.append(what)
+                out += try g.makeValid().polygons().map(RingMath.orientedForRFC7946)
+            }
+        }
+        return out
+    }
+
+    /// The `what` of every projected polygon that crossed itself in the map plane and was repaired.
+    public private(set) var repairedPolygons: [String] = []
+
+    /// Whether a lon/lat point lies on the map's edge (where `cut` put it).
+    @inline(__always) func onEdge(_ p: Point) -> Bool {
+        abs(p.x - (west + Self.edgeNudge)) < 1e-9 || abs(p.x - (west + 360 - Self.edgeNudge)) < 1e-9
+    }
+
+    /// Adaptive densification in the map plane: each pass projects the lon/lat midpoints of all
+    /// open segments in one PROJ call and splits those whose midpoint strays from the chord by
+    /// more than the tolerance; the halves stay open. Deterministic (no order dependence).
+    func refine(_ rings: inout [(lonLat: [Point], xy: [Point])], what: String) throws {
+        // open[r][i]: segment i → i+1 of ring r still needs a test.
+        var open = rings.map { [Bool](repeating: true, count: max(0, $0.lonLat.count - 1)) }
+        for depth in 0...maxSplitDepth {
+            var mids: [Point] = []
+            var at: [(ring: Int, seg: Int)] = []
+            for (r, ring) in rings.enumerated() {
+                for i in 0..<open[r].count where open[r][i] {
+                    let a = ring.lonLat[i], b = ring.lonLat[i + 1]
+                    mids.append(Point((a.x + b.x) / 2, (a.y + b.y) / 2))
+                    at.append((r, i))
+                }
+            }
+            if mids.isEmpty { return }
+            var projected = mids
+            let failed = try transformation.transform(&projected)
+            guard failed == 0 else {
+                throw StageError("\(what): \(failed) of \(mids.count) densified points cannot be projected with \(crs) (outside the projection's domain)")
+            }
+            // Which segments split, per ring (in segment order).
+            var splits = rings.map { _ in [Int]() }
+            var midOf: [[Int: (Point, Point)]] = rings.map { _ in [:] }
+            for (n, s) in at.enumerated() {
+                let ring = rings[s.ring]
+                let a = ring.xy[s.seg], b = ring.xy[s.seg + 1], m = projected[n]
+                let edge = onEdge(ring.lonLat[s.seg]) && onEdge(ring.lonLat[s.seg + 1])
+                if depth < maxSplitDepth && MapProjection.chordDistance(m, a, b) > (edge ? edgeTolerance : curveTolerance) {
+                    splits[s.ring].append(s.seg)
+                    midOf[s.ring][s.seg] = (mids[n], m)
+                }
+            }
+            for r in rings.indices {
+                guard !splits[r].isEmpty else { open[r] = [Bool](repeating: false, count: open[r].count); continue }
+                var ll: [Point] = [], pts: [Point] = [], op: [Bool] = []
+                ll.reserveCapacity(rings[r].lonLat.count + splits[r].count)
+                pts.reserveCapacity(ll.capacity); op.reserveCapacity(ll.capacity)
+                for i in 0..<open[r].count {
+                    ll.append(rings[r].lonLat[i]); pts.append(rings[r].xy[i])
+                    if let m = midOf[r][i] {
+                        ll.append(m.0); pts.append(m.1)
+                        op += [true, true]
+                    } else {
+                        op.append(false)
+                    }
+                }
+                ll.append(rings[r].lonLat[rings[r].lonLat.count - 1]); pts.append(rings[r].xy[rings[r].xy.count - 1])
+                rings[r] = (ll, pts)
+                open[r] = op
+            }
+        }
+    }
+
+    /// Distance from `m` to the segment a–b (to `a` when the segment has no length).
+    @inline(__always) static func chordDistance(_ m: Point, _ a: Point, _ b: Point) -> Double {
+        let dx = b.x - a.x, dy = b.y - a.y
+        let len2 = dx * dx + dy * dy
+        guard len2 > 0 else { return ((m.x - a.x) * (m.x - a.x) + (m.y - a.y) * (m.y - a.y)).squareRoot() }
+        let t = max(0, min(1, ((m.x - a.x) * dx + (m.y - a.y) * dy) / len2))
+        let px = a.x + t * dx - m.x, py = a.y + t * dy - m.y
+        return (px * px + py * py).squareRoot()
     }
 
     public func project(_ point: Point, what: String) throws -> Point {

@@ -67,6 +67,9 @@ public enum MapStage {
             }
         }
 
+        if !map.repairedPolygons.isEmpty {
+            log.info("repaired \(map.repairedPolygons.count) polygons whose projected edges crossed (near-touching input edges): " + map.repairedPolygons.joined(separator: "; "))
+        }
         // Frame: the projected globe's outline, or the data's extent when the edge does not project.
         let outline = map.outline()
         var frame = BoundingBox.empty
