@@ -21,6 +21,10 @@ DIST := dist
 BIN := .build/release
 DATA := data
 NE := $(DATA)/natural-earth
+NE_PLACES := $(NE)/ne_10m_populated_places.geojson
+# The app's country file: the world stage writes it, every later stage reads it.
+WORLD_OUT ?= $(DIST)/world.geojson
+RSVG ?= rsvg-convert
 PYTHON ?= python3
 
 # Every stage runs through scripts/stage.sh, which logs its time and peak memory under this

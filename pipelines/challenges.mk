@@ -4,7 +4,6 @@
 # CHALLENGE_DAYS keeps every earlier row (day k depends only on the seed and days before k).
 # The human report (type counts, repeat gaps, continents) goes to build/challenges/report.txt.
 
-WORLD_OUT ?= $(DIST)/world.geojson
 
 CHALLENGE_DAYS ?= 365
 CHALLENGE_START ?= 2026-01-01

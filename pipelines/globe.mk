@@ -3,7 +3,6 @@
 # Every parameter below is overridable (make globe GLOBE_MAX_EDGE=2); a change reruns the
 # stage it belongs to through its params file.
 
-WORLD_OUT ?= $(DIST)/world.geojson
 
 GLOBE_MAX_EDGE ?= 2.5
 GLOBE_MAX_LON_STEP ?= 10

@@ -4,7 +4,6 @@
 # Earth populated places (data/highlight_places.tsv gives NE names for cities listed under
 # another name) and checked against its country's polygon. Report: build/highlights/report.txt.
 
-WORLD_OUT ?= $(DIST)/world.geojson
 
 # A located city outside its country's simplified polygon still passes within this many km.
 HIGHLIGHTS_COASTAL_KM ?= 25
@@ -20,8 +19,8 @@ HIGHLIGHTS_FLAGS = --coastal-tolerance $(HIGHLIGHTS_COASTAL_KM) --point-radius $
 .PHONY: highlights
 highlights: $(HIGHLIGHTS_OUT)
 
-$(HIGHLIGHTS_OUT): $(HIGHLIGHTS_SOURCE) $(HIGHLIGHTS_ALIASES) $(WORLD_OUT) $(NE)/ne_10m_populated_places.geojson $(BIN)/geo-highlights $(call params,highlights,$(WORLD_OUT) $(HIGHLIGHTS_FLAGS)) pipelines/highlights.mk
-	$(STAGE) $(BIN)/geo-highlights $(HIGHLIGHTS_SOURCE) --world $(WORLD_OUT) -o $@ --places $(NE)/ne_10m_populated_places.geojson \
+$(HIGHLIGHTS_OUT): $(HIGHLIGHTS_SOURCE) $(HIGHLIGHTS_ALIASES) $(WORLD_OUT) $(NE_PLACES) $(BIN)/geo-highlights $(call params,highlights,$(WORLD_OUT) $(HIGHLIGHTS_FLAGS)) pipelines/highlights.mk
+	$(STAGE) $(BIN)/geo-highlights $(HIGHLIGHTS_SOURCE) --world $(WORLD_OUT) -o $@ --places $(NE_PLACES) \
 	  --aliases $(HIGHLIGHTS_ALIASES) --report $(HIGHLIGHTS_REPORT) $(HIGHLIGHTS_FLAGS)
 
 ALL_PRODUCTS += $(HIGHLIGHTS_OUT)

@@ -17,7 +17,7 @@ INGEST_FLAGS ?= $(INGEST_FLAGS_$(SCALE))
 INGEST_EXTRA_INPUTS ?= $(INGEST_EXTRA_INPUTS_$(SCALE))
 
 INGEST_TABLES := $(DATA)/app_country_codes.txt $(DATA)/id_remaps.tsv $(DATA)/continents.tsv \
-                 $(DATA)/capitals.tsv $(DATA)/names.tsv $(NE)/ne_10m_populated_places.geojson
+                 $(DATA)/capitals.tsv $(DATA)/names.tsv $(NE_PLACES)
 INGEST_OUT := $(BUILD)/ingest/countries.geojson
 
 .PHONY: ingest

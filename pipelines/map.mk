@@ -5,7 +5,6 @@
 #   make map MAP_PROJECTION=EPSG:3857                  (Web Mercator, clipped to ±85.05°)
 # The PNG is rendered from the SVG by rsvg-convert (Debian librsvg2-bin).
 
-WORLD_OUT ?= $(DIST)/world.geojson
 MAP_PROJECTION ?= EPSG:8857
 MAP_WIDTH ?= 2000
 MAP_BORDER_WIDTH ?= 0.4
@@ -14,7 +13,6 @@ MAP_DIR := $(DIST)/map
 MAP_GEOJSON := $(MAP_DIR)/world-projected.geojson
 MAP_SVG := $(MAP_DIR)/world.svg
 MAP_PNG := $(MAP_DIR)/world.png
-RSVG ?= rsvg-convert
 
 .PHONY: map
 map: $(MAP_GEOJSON) $(MAP_SVG) $(MAP_PNG)

@@ -8,7 +8,6 @@
 #   SIL_DECIMALS       coordinate decimals                   SIL_MAX_BYTES   byte budget per file
 #   SIL_REMOTE_SHARE / SIL_REMOTE_DISTANCE  drop small parts far from the rest (Canaries for ES)
 
-WORLD_OUT ?= $(DIST)/world.geojson
 SIL_SIZE ?= 1000
 SIL_PADDING ?= 40
 SIL_MIN_PART_SHARE ?= 0.0005
@@ -25,7 +24,6 @@ SIL_SHEET_PNG := $(SIL_DIR)/contact-sheet.png
 SIL_FLAGS := --size $(SIL_SIZE) --padding $(SIL_PADDING) --min-part-share $(SIL_MIN_PART_SHARE) \
   --remote-share $(SIL_REMOTE_SHARE) --remote-distance $(SIL_REMOTE_DISTANCE) --tolerance $(SIL_TOLERANCE) \
   --decimals $(SIL_DECIMALS) --min-ring-area $(SIL_MIN_RING_AREA) --max-bytes $(SIL_MAX_BYTES)
-RSVG ?= rsvg-convert
 
 .PHONY: silhouettes
 silhouettes: $(SIL_INDEX) $(SIL_SHEET_PNG)

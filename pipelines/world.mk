@@ -20,7 +20,6 @@ WORLD_POINT_AREA_KM2 ?= 2500
 WORLD_FILL_POINT_GAPS ?= yes
 WORLD_THREADS ?= 2
 
-WORLD_OUT ?= $(DIST)/world.geojson
 WORLD_REPORT := $(BUILD)/world/report.tsv
 WORLD_FLAGS := --target-vertices $(WORLD_TARGET_VERTICES) --min-island-km2 $(WORLD_MIN_ISLAND_KM2) \
                --point-area-km2 $(WORLD_POINT_AREA_KM2) --threads $(WORLD_THREADS) \
