@@ -5,8 +5,6 @@
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     public var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
-
     /// A generator for one purpose and one index, independent of every other (purpose, index).
     public init(seed: UInt64, purpose: UInt64, index: UInt64) {
         state = SplitMix64.mix(SplitMix64.mix(seed ^ SplitMix64.mix(purpose &+ 0x632B_E59B_D9B4_E019)) ^ index)

@@ -112,15 +112,10 @@ public enum Challenges {
         [.capital, .flag, .country], [.flag, .country, .capital], [.flag, .capital, .country],
     ]
 
-    /// The type of day `k`: every block of three days asks each type once, in a seeded order
-    /// that does not start with the type the previous block ended with, so two consecutive
-    /// days never ask the same type. Depends on (seed, k) only.
-    public static func type(ofDay k: Int, seed: UInt64) -> ChallengeType {
-        types(days: k + 1, seed: seed)[k]
-    }
-
-    /// The types of days 0..<days, block by block (each block's order depends on the
-    /// previous block's last type, so they are computed in one pass).
+    /// The types of days 0..<days: every block of three days asks each type once, in a seeded
+    /// order that does not start with the type the previous block ended with, so two
+    /// consecutive days never ask the same type. Day k depends on (seed, k) only; each block's
+    /// order depends on the previous block's last type, so they are computed in one pass.
     public static func types(days: Int, seed: UInt64) -> [ChallengeType] {
         var out: [ChallengeType] = []
         out.reserveCapacity(days + 2)

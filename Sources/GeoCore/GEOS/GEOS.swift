@@ -81,11 +81,6 @@ public final class GEOSContext {
         try wrap(GEOSGeom_createPointFromXY_r(handle, p.x, p.y), "point")
     }
 
-    public func lineString(_ points: [Point]) throws -> GEOSGeometry {
-        let seq = try coordinateSequence(points)
-        return try wrap(GEOSGeom_createLineString_r(handle, seq), "line string")
-    }
-
     /// A collection of the given type holding copies of the members (GEOS owns what goes
     /// into a collection; copying keeps the callers' geometries valid and freed exactly once).
     public func collection(_ type: GEOSGeomTypes, _ members: [GEOSGeometry]) throws -> GEOSGeometry {
@@ -153,8 +148,6 @@ public final class GEOSGeometry {
         return String(cString: c)
     }
 
-    public var typeID: GEOSGeomTypes { GEOSGeomTypes(rawValue: UInt32(max(0, GEOSGeomTypeId_r(h, pointer)))) }
-
     public var isEmpty: Bool { GEOSisEmpty_r(h, pointer) == 1 }
 
     public func isValid() throws -> Bool {
@@ -186,22 +179,12 @@ public final class GEOSGeometry {
         return a
     }
 
-    public func length() throws -> Double {
-        var a = 0.0
-        if GEOSLength_r(h, pointer, &a) == 0 { throw context.fail("length") }
-        return a
-    }
-
     public func intersection(_ other: GEOSGeometry) throws -> GEOSGeometry {
         try context.wrap(GEOSIntersection_r(h, pointer, other.pointer), "intersection")
     }
 
     public func difference(_ other: GEOSGeometry) throws -> GEOSGeometry {
         try context.wrap(GEOSDifference_r(h, pointer, other.pointer), "difference")
-    }
-
-    public func union(_ other: GEOSGeometry) throws -> GEOSGeometry {
-        try context.wrap(GEOSUnion_r(h, pointer, other.pointer), "union")
     }
 
     public func intersects(_ other: GEOSGeometry) throws -> Bool {
@@ -222,21 +205,8 @@ public final class GEOSGeometry {
         return d
     }
 
-    public func hausdorffDistance(_ other: GEOSGeometry, densify: Double? = nil) throws -> Double {
-        var d = 0.0
-        let ok = densify.map { GEOSHausdorffDistanceDensify_r(h, pointer, other.pointer, $0, &d) }
-            ?? GEOSHausdorffDistance_r(h, pointer, other.pointer, &d)
-        if ok == 0 { throw context.fail("Hausdorff distance") }
-        return d
-    }
-
     public func pointOnSurface() throws -> Point {
         let p = try context.wrap(GEOSPointOnSurface_r(h, pointer), "point on surface")
-        return try p.firstPoint()
-    }
-
-    public func centroid() throws -> Point {
-        let p = try context.wrap(GEOSGetCentroid_r(h, pointer), "centroid")
         return try p.firstPoint()
     }
 
@@ -246,20 +216,7 @@ public final class GEOSGeometry {
         return Point(x, y)
     }
 
-    /// Nodes a set of lines: every intersection becomes a vertex of both lines.
-    public func noded() throws -> GEOSGeometry { try context.wrap(GEOSNode_r(h, pointer), "noding") }
-
-    public func normalized() throws -> GEOSGeometry {
-        let c = try clone()
-        if GEOSNormalize_r(h, c.pointer) != 0 { throw context.fail("normalize") }
-        return c
-    }
-
     public func clone() throws -> GEOSGeometry { try context.wrap(GEOSGeom_clone_r(h, pointer), "clone") }
-
-    public func buffer(_ width: Double, quadrantSegments: Int32 = 8) throws -> GEOSGeometry {
-        try context.wrap(GEOSBuffer_r(h, pointer, width, quadrantSegments), "buffer")
-    }
 
     /// GEOS's constrained Delaunay triangulation of a polygonal geometry (a collection of triangles).
     public func constrainedDelaunayTriangulation() throws -> GEOSGeometry {
@@ -267,8 +224,6 @@ public final class GEOSGeometry {
     }
 
     // MARK: GEOS → model
-
-    public var subGeometryCount: Int { Int(GEOSGetNumGeometries_r(h, pointer)) }
 
     func coordinates(of ring: OpaquePointer) throws -> [Point] {
         guard let seq = GEOSGeom_getCoordSeq_r(h, ring) else { throw context.fail("coordinates") }
@@ -316,26 +271,4 @@ public final class GEOSGeometry {
         return out
     }
 
-    /// The lines of a LineString, MultiLineString or collection, as point lists.
-    public func lines() throws -> [[Point]] {
-        var out: [[Point]] = []
-        func visit(_ g: OpaquePointer) throws {
-            let type = GEOSGeomTypes(rawValue: UInt32(max(0, GEOSGeomTypeId_r(h, g))))
-            switch type {
-            case GEOS_LINESTRING, GEOS_LINEARRING: out.append(try coordinates(of: g))
-            case GEOS_MULTILINESTRING, GEOS_GEOMETRYCOLLECTION:
-                let n = GEOSGetNumGeometries_r(h, g)
-                for i in 0..<max(n, 0) { if let sub = GEOSGetGeometryN_r(h, g, i) { try visit(sub) } }
-            default: break
-            }
-        }
-        try visit(pointer)
-        return out
-    }
-
-    /// The model geometry: Polygon or MultiPolygon (nil when nothing polygonal is left).
-    public func arealGeometry() throws -> Geometry? {
-        let ps = try polygons()
-        return ps.isEmpty ? nil : Geometry.areal(ps)
-    }
 }

@@ -19,8 +19,6 @@ public enum GeoJSON {
     public struct ReadOptions: Sendable {
         /// Property keys tried, in order, to name a feature in error messages.
         public var nameKeys: [String] = ["name", "NAME", "ADMIN", "NAME_LONG"]
-        /// Reject longitudes outside [-180, 180] and latitudes outside [-90, 90].
-        public var requireLonLat = true
         /// Read only these properties (nil: all). Saves time on wide tables.
         public var keepProperties: Set<String>? = nil
         public init() {}
@@ -130,7 +128,7 @@ public enum GeoJSON {
             if !p.x.isFinite || !p.y.isFinite {
                 throw fail("position \(i) is not a finite number (\(p.x), \(p.y))")
             }
-            if options.requireLonLat && (abs(p.x) > 180 || abs(p.y) > 90) {
+            if abs(p.x) > 180 || abs(p.y) > 90 {  // GeoJSON is lon/lat (RFC 7946)
                 throw fail("position \(i) (\(p.x), \(p.y)) is outside longitude [-180, 180] / latitude [-90, 90]")
             }
         }

@@ -102,12 +102,9 @@ extension Highlights {
         var shapes: [String: Shape] = [:]
         for f in world { if let id = f.id { shapes[id] = try Shape(f, id: id, geos: geos) } }
         let polygonIDs = shapes.keys.sorted().filter { shapes[$0]!.point == nil }
-        var placeKeys: [Int: Set<String>] = [:]
         var keyIndex: [String: [Int]] = [:]
         for (i, p) in places.all.enumerated() {
-            let k = keys(of: p)
-            placeKeys[i] = k
-            for key in k { keyIndex[key, default: []].append(i) }
+            for key in keys(of: p) { keyIndex[key, default: []].append(i) }
         }
         func best(_ indices: [Int]) -> Places.Place? {
             indices.map { places.all[$0] }.max { ($0.population, $1.name) < ($1.population, $0.name) }

@@ -55,7 +55,7 @@ public enum Silhouette {
                             proj: PROJContext, geos: GEOSContext) throws -> Drawing {
         guard !polygons.isEmpty else { throw StageError("\(id): no polygon to draw") }
         // 1. Join parts that Natural Earth split at ±180°, remembering where each came from.
-        let joined = try joinWithOrigins(polygons, geos: geos)
+        let joined = try Antimeridian.joinAcross180WithOrigins(polygons, context: geos)
         // 2. Drop parts too small relative to the country (never the largest).
         let areas = joined.map { Geodesic.wgs84.area($0.polygon) }
         let total = areas.reduce(0, +)
@@ -116,7 +116,7 @@ public enum Silhouette {
     }
 
     /// The parts `kept` of `joined` in a Lambert azimuthal equal-area centred on them.
-    static func project(_ kept: [Int], _ joined: [Joined], id: String, proj: PROJContext) throws -> (Point, [Int: [Ring]]) {
+    static func project(_ kept: [Int], _ joined: [(polygon: Polygon, origins: [Int])], id: String, proj: PROJContext) throws -> (Point, [Int: [Ring]]) {
         guard let centre = SphereCentre.of(kept.map { joined[$0].polygon }) else { throw StageError("\(id): no centre for the geometry") }
         let laea = try PROJPipeline.lambertAzimuthalEqualArea(context: proj, centre: centre)
         var flat: [Point] = []
@@ -161,11 +161,6 @@ public enum Silhouette {
         return (rings, survivors)
     }
 
-    struct Joined { var polygon: Polygon; var origins: [Int] }
-
-    static func joinWithOrigins(_ polygons: [Polygon], geos: GEOSContext) throws -> [Joined] {
-        try Antimeridian.joinAcross180WithOrigins(polygons, context: geos).map { Joined(polygon: $0.polygon, origins: $0.origins) }
-    }
 }
 
 public enum Simplify {

@@ -56,11 +56,7 @@ public enum Antimeridian {
     /// polygons: parts touching −180° (and not spanning the whole globe) move 360° east and
     /// are unioned with the parts they touch at +180°. Longitudes may then exceed 180°, which
     /// PROJ handles. Other parts keep their order; the joined parts take the first one's place.
-    public static func joinAcross180(_ polygons: [Polygon], context: GEOSContext) throws -> [Polygon] {
-        try joinAcross180WithOrigins(polygons, context: context).map(\.polygon)
-    }
-
-    /// `joinAcross180`, with the indexes of the input polygons each output polygon came from.
+    /// Returns each output polygon with the indexes of the input polygons it came from.
     public static func joinAcross180WithOrigins(_ polygons: [Polygon], context: GEOSContext) throws -> [(polygon: Polygon, origins: [Int])] {
         let unchanged = polygons.enumerated().map { (polygon: $1, origins: [$0]) }
         var east: [Int] = [], west: [Int] = []

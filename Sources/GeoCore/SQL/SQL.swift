@@ -1,5 +1,5 @@
 // Writing SQL text that cannot be broken by the data in it. Every value that goes into a
-// statement passes through `SQL.literal` (or `SQL.identifierLiteral`); names that only go into
+// statement passes through `SQL.literal`; names that only go into
 // comments pass through `SQL.comment`.
 
 public enum SQL {

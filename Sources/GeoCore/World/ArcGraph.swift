@@ -21,7 +21,6 @@ struct ArcGraph {
         /// 0 for the exterior ring, 1… for holes.
         var index: Int
         var arcs: [ArcUse]
-        var isHole: Bool { index > 0 }
     }
 
     /// Vertex id → position (lon/lat).

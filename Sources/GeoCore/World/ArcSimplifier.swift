@@ -32,7 +32,6 @@ struct ArcSimplifier {
     /// The tolerance (km) of the last selection (`keepAll` when every vertex is kept).
     var epsilon: Double = 0
     var rounds = 0
-    var fixedByTopology = 0
     /// Arcs put back to full detail because the topology rounds did not settle within the limit.
     var restoredAtRoundLimit: [Int] = []
 
@@ -86,19 +85,6 @@ struct ArcSimplifier {
 }
 
 extension ArcSimplifier {
-    /// Positions the output will hold at tolerance `eps`: per ring one closing point, per arc
-    /// use the arc's kept vertices but the last.
-    func positions(at eps: Double) -> Int {
-        var total = 0
-        for r in graph.rings where !r.arcs.isEmpty { total += 1 }
-        for a in graph.arcs.indices where graph.uses[a] > 0 {
-            var kept = 0
-            for v in importance[a] where v > eps { kept += 1 }
-            total += Int(graph.uses[a]) * (kept - 1)
-        }
-        return total
-    }
-
     /// Selects `importance > eps` on every arc.
     mutating func select(_ eps: Double) {
         epsilon = eps
@@ -213,7 +199,6 @@ extension ArcSimplifier {
             log?.info(String(format: "round %d: tolerance %.4f km (%.3fs), arcs refined: %d for ring size, %d for crossings (%.3fs), %d for sidedness (%.3fs)",
                              round, max(0, eps), t1 - t0, rings.count, crossings.count, t2 - t1, sides.count, t3 - t2))
             if changed.isEmpty { settled = true; break }
-            fixedByTopology += changed.count
             dirty = changed
         }
         if settled { return }

@@ -100,8 +100,6 @@ public enum WorldStage {
         public var pointIds: [String] { countries.filter(\.isPoint).map(\.id) }
     }
 
-    static let contractKeys = ["name", "continent", "capital", "capitalLat", "capitalLon", "aliases"]
-
     public static func run(_ input: [Feature], file: String, options o: Options, log: StageLog) throws -> (features: [Feature], report: Report) {
         var report = Report()
         report.targetVertices = o.toleranceKm == nil ? o.targetVertices : nil
