@@ -163,10 +163,7 @@ public enum GlobePreview {
     // MARK: colour
 
     /// sRGB byte → linear.
-    static let toLinear: [Float] = (0..<256).map { i in
-        let c = Double(i) / 255
-        return Float(c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4))
-    }
+    static let toLinear: [Float] = (0..<256).map { Float(GLTFBuilder.srgbToLinear(Double($0) / 255)) }
     /// Linear in 1/65535 steps → sRGB byte.
     static let toSRGB: [UInt8] = (0...65535).map { i in
         UInt8((GLBDocument.linearToSRGB(Double(i) / 65535) * 255).rounded())

@@ -309,8 +309,6 @@ public struct JSONParser {
 
         // MARK: scalars
 
-        static let powersOfTen: [Double] = (0...22).map { pow(10.0, Double($0)) }
-
         /// Parses a JSON number. Simple decimals (up to 15 significant digits, exponent within
         /// ±22) take Clinger's exact fast path; anything else goes through strtod. The tokens
         /// NaN, Infinity and -Infinity (written by some tools) are accepted here so that the
@@ -360,7 +358,7 @@ public struct JSONParser {
             let scale = exponent - fractionDigits
             if digits <= 15 && abs(scale) <= 22 {
                 var v = Double(mantissa)
-                if scale < 0 { v /= Cursor.powersOfTen[-scale] } else if scale > 0 { v *= Cursor.powersOfTen[scale] }
+                if scale < 0 { v /= PowersOfTen.table[-scale] } else if scale > 0 { v *= PowersOfTen.table[scale] }
                 return negative ? -v : v
             }
             // Slow path: let the C library round it.

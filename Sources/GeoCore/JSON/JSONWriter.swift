@@ -75,14 +75,18 @@ public struct JSONWriter {
     /// A number rounded to `decimals` places with trailing zeros trimmed: 12.5, 3, -0.000001.
     public mutating func fixed(_ d: Double, decimals: Int) {
         guard d.isFinite else { raw("null"); return }
-        let scale = JSONWriter.scales[decimals]
-        let scaled = (d * scale).rounded()
+        let scaled = (d * PowersOfTen.table[decimals]).rounded()
         guard abs(scaled) < 9e18 else { number(d); return }
-        let n = Int64(scaled)
+        scaledDecimal(Int64(scaled), decimals: decimals)
+    }
+
+    /// The number `n` × 10^-decimals with trailing zeros trimmed (`n` already on the decimal
+    /// grid, as SVG path coordinates are): 1250 at 2 decimals is 12.5.
+    public mutating func scaledDecimal(_ n: Int64, decimals: Int) {
         if n == 0 { bytes.append(0x30); return }
         if n < 0 { bytes.append(UInt8(ascii: "-")) }
         let m = n.magnitude
-        let unit = UInt64(scale)
+        let unit = UInt64(PowersOfTen.table[decimals])
         appendDigits(m / unit, minimumWidth: 1)
         var frac = m % unit
         if frac == 0 { return }
@@ -92,7 +96,6 @@ public struct JSONWriter {
         appendDigits(frac, minimumWidth: places)
     }
 
-    static let scales: [Double] = (0...15).map { var s = 1.0; for _ in 0..<$0 { s *= 10 }; return s }
 
     public mutating func position(_ p: Point) {
         bytes.append(UInt8(ascii: "["))
@@ -195,4 +198,10 @@ public struct JSONWriter {
         }
         level(0, &self)
     }
+}
+
+/// Exact powers of ten 10^0 … 10^22 (all exactly representable as Double), shared by the
+/// JSON reader's fast path, the JSON writer and the SVG path writer.
+public enum PowersOfTen {
+    public static let table: [Double] = (0...22).map { var s = 1.0; for _ in 0..<$0 { s *= 10 }; return s }
 }

@@ -100,7 +100,7 @@ public enum Silhouette {
             tolerance *= 1.5
         }
         var drawnBox = BoundingBox.empty
-        let unit = SVGPathData.pow10(o.decimals)
+        let unit = PowersOfTen.table[o.decimals]
         for r in result.rings { for g in r { drawnBox.extend(Point(Double(g.x) / unit, Double(g.y) / unit)) } }
         return Drawing(id: id, name: name, centre: centre, pathData: d, gridRings: result.rings,
                        drawnParts: Set(result.survivors.flatMap { joined[$0].origins }).sorted(), totalParts: polygons.count,
@@ -141,7 +141,7 @@ public enum Silhouette {
         let k = (o.size - 2 * o.padding) / side
         let cx = (box.minX + box.maxX) / 2, cy = (box.minY + box.maxY) / 2
         let half = o.size / 2
-        let unit = SVGPathData.pow10(o.decimals)
+        let unit = PowersOfTen.table[o.decimals]
         let minTwiceArea = Int64(2 * o.minRingArea * unit * unit)
         var rings: [[GridPoint]] = [], survivors: [Int] = []
         for i in parts {

@@ -30,44 +30,27 @@ public enum SilhouetteStage {
         }
         guard !jobs.isEmpty else { throw InputError(file: o.input, "has no polygon country to draw") }
 
-        // Largest first, so the two workers finish together; results land in input order.
-        let order = jobs.indices.sorted { (jobs[$0].polygons.reduce(0) { $0 + $1.vertexCount }, $1) > (jobs[$1].polygons.reduce(0) { $0 + $1.vertexCount }, $0) }
-        var results = [Silhouette.Drawing?](repeating: nil, count: jobs.count)
-        var errors = [Error?](repeating: nil, count: jobs.count)
-        let lock = NSLock()
-        var next = 0
-        let dir = o.outputDir
+        // Largest first, so the workers finish together; results go back to input order and
+        // the first error by input order is the one reported.
+        let size = jobs.map { $0.polygons.reduce(0) { $0 + $1.vertexCount } }
+        let order = jobs.indices.sorted { (size[$0], $1) > (size[$1], $0) }
         let opts = o.silhouette
-        let file = o.input
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        log.step("draw and write \(jobs.count) silhouettes on \(o.threads) threads") {
-            results.withUnsafeMutableBufferPointer { res in
-                errors.withUnsafeMutableBufferPointer { errs in
-                    let resBase = res, errBase = errs
-                    DispatchQueue.concurrentPerform(iterations: max(1, o.threads)) { _ in
-                        let proj = PROJContext(), geos = GEOSContext()
-                        while true {
-                            lock.lock()
-                            let k = next; next += 1
-                            lock.unlock()
-                            guard k < order.count else { break }
-                            let j = jobs[order[k]]
-                            do {
-                                let d = try Silhouette.draw(id: j.id, name: j.name, polygons: j.polygons, options: opts, proj: proj, geos: geos)
-                                try FileIO.writeAtomically(d.svg, to: dir + "/" + j.id + ".svg")
-                                resBase[order[k]] = d
-                            } catch let e as InputError {
-                                errBase[order[k]] = e
-                            } catch {
-                                errBase[order[k]] = InputError(file: file, feature: FeatureRef(index: j.index, name: j.name, id: j.id), "\(error)")
-                            }
-                        }
+        let drawn = log.step("draw and write \(jobs.count) silhouettes on \(o.threads) threads") {
+            try! Parallel.map(order, workers: max(1, o.threads), makeState: { (PROJContext(), GEOSContext()) }) { k, ctx in
+                let j = jobs[k]
+                return Result {
+                    try forFeature(file: o.input, FeatureRef(index: j.index, name: j.name, id: j.id)) {
+                        let d = try Silhouette.draw(id: j.id, name: j.name, polygons: j.polygons, options: opts, proj: ctx.0, geos: ctx.1)
+                        try FileIO.writeAtomically(d.svg, to: o.outputDir + "/" + j.id + ".svg")
+                        return d
                     }
                 }
             }
         }
-        if let e = errors.compactMap({ $0 }).first { throw e }
-        report.drawn = results.map { $0! }
+        var results = [Result<Silhouette.Drawing, Error>?](repeating: nil, count: jobs.count)
+        for (k, r) in zip(order, drawn) { results[k] = r }
+        report.drawn = try results.map { try $0!.get() }
+        let dir = o.outputDir
         report.bytes = report.drawn.map { $0.svg.utf8.count }
 
         // Silhouettes of countries no longer in the input would linger from an earlier run.
