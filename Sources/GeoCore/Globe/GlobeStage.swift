@@ -93,8 +93,11 @@ public enum Globe {
         let meshOptions = MeshOptions(maxEdgeDegrees: o.maxEdgeDegrees, maxLonStep: o.maxLonStep)
         let parts = try Parallel.map(jobs, workers: max(1, o.threads), makeState: { GEOSContext() }) { job, ctx in
             let c = polygonal[job.country]
-            return try CountryMesher.meshPolygon(c.polygons, job.polygon, seamLatitudes: seams[job.country], options: meshOptions,
-                                                 context: ctx, file: o.input, ref: FeatureRef(index: c.index, name: features[c.index].string("name"), id: c.id))
+            let ref = FeatureRef(index: c.index, name: features[c.index].string("name"), id: c.id)
+            return try forFeature(file: o.input, ref) {
+                try CountryMesher.meshPolygon(c.polygons, job.polygon, seamLatitudes: seams[job.country], options: meshOptions,
+                                              context: ctx, file: o.input, ref: ref)
+            }
         }
         var byCountry = polygonal.map { [PolygonMesh?](repeating: nil, count: $0.polygons.count) }
         for (k, job) in jobs.enumerated() { byCountry[job.country][job.polygon] = parts[k] }

@@ -150,7 +150,7 @@ public final class MapProjection {
 
     /// Projects polygons (already cut) to map metres, RFC 7946 winding in the map plane.
     /// Segments are split adaptively where the projection bends them (see `curveTolerance`).
-    /// Throws when PROJ cannot project a point, naming `what`.
+    /// Throws when PROJ cannot project a point; `what` labels the polygon in the repair log.
     public func project(_ polygons: [Polygon], what: String) throws -> [Polygon] {
         var flat: [Point] = []
         flat.reserveCapacity(polygons.reduce(0) { $0 + $1.vertexCount })
@@ -158,7 +158,7 @@ public final class MapProjection {
         var xy = flat
         let failed = try transformation.transform(&xy)
         guard failed == 0 else {
-            throw StageError("\(what): \(failed) of \(flat.count) points cannot be projected with \(crs) (outside the projection's domain)")
+            throw StageError("\(failed) of \(flat.count) points cannot be projected with \(crs) (outside the projection's domain)")
         }
         var rings: [(lonLat: [Point], xy: [Point])] = []
         var k = 0
@@ -218,7 +218,7 @@ public final class MapProjection {
             var projected = mids
             let failed = try transformation.transform(&projected)
             guard failed == 0 else {
-                throw StageError("\(what): \(failed) of \(mids.count) densified points cannot be projected with \(crs) (outside the projection's domain)")
+                throw StageError("\(failed) of \(mids.count) densified points cannot be projected with \(crs) (outside the projection's domain)")
             }
             // Which segments split, per ring (in segment order).
             var splits = rings.map { _ in [Int]() }
@@ -269,7 +269,7 @@ public final class MapProjection {
         while x > west + 360 { x -= 360 }
         var pts = [Point(x, max(-maxLatitude, min(maxLatitude, point.y)))]
         guard try transformation.transform(&pts) == 0 else {
-            throw StageError("\(what): the point (\(point.x), \(point.y)) cannot be projected with \(crs)")
+            throw StageError("the point (\(point.x), \(point.y)) cannot be projected with \(crs)")
         }
         return pts[0]
     }

@@ -49,7 +49,9 @@ public enum MapStage {
         projected.reserveCapacity(features.count)
         try log.step("cut and project \(features.count) features") {
             for (i, f) in features.enumerated() {
-                let what = "\(o.input): \(FeatureRef(index: i, name: f.string("name"), id: ids[i]))"
+              let ref = FeatureRef(index: i, name: f.string("name"), id: ids[i])
+              let what = "\(o.input): \(ref)"
+              try forFeature(file: o.input, ref) {
                 report.verticesIn += f.geometry.vertexCount
                 switch f.geometry {
                 case .point(let p):
@@ -61,9 +63,10 @@ public enum MapStage {
                     let pieces = try map.cut(polys)
                     if pieces.count != polys.count { report.countriesCut.append(ids[i]) }
                     let out = try map.project(pieces, what: what)
-                    guard !out.isEmpty else { throw InputError(file: o.input, feature: FeatureRef(index: i, name: f.string("name"), id: ids[i]), "nothing of the geometry lies inside the map") }
+                    guard !out.isEmpty else { throw InputError(file: o.input, feature: ref, "nothing of the geometry lies inside the map") }
                     projected.append(Feature(id: f.id, properties: f.properties, geometry: .areal(out)))
                 }
+              }
             }
         }
 

@@ -36,11 +36,14 @@ public struct FeatureRef: CustomStringConvertible, Sendable {
 /// Runs `body` for one feature: an error that does not already name a file (a GEOS, PROJ or
 /// stage error from deep inside the work) comes out as an InputError naming the file and
 /// the feature, so every stage reports failures the same way.
-public func forFeature<T>(file: String, _ feature: FeatureRef, _ body: () throws -> T) throws -> T {
+public func forFeature<T>(file: String, _ feature: FeatureRef?, _ body: () throws -> T) throws -> T {
     do { return try body() } catch let e as InputError { throw e } catch {
         throw InputError(file: file, feature: feature, "\(error)")
     }
 }
+
+/// `forFeature` for work on a whole file (no single feature to name).
+public func forFile<T>(_ file: String, _ body: () throws -> T) throws -> T { try forFeature(file: file, nil, body) }
 
 /// An error from a stage's own logic that is not about one input feature.
 public struct StageError: Error, CustomStringConvertible, Sendable {

@@ -136,9 +136,9 @@ enum PointGaps {
                 }
             }
             let ownSorted = own.sorted()
-            let inputs = try (ownSorted.map { polygonFromGraph(t, $0) } + parts.map { polygonFromGraph($0.c, $0.p) }).map { try ctx.polygon($0) }
             let merged: [Polygon]
             do {
+                let inputs = try (ownSorted.map { polygonFromGraph(t, $0) } + parts.map { polygonFromGraph($0.c, $0.p) }).map { try ctx.polygon($0) }
                 merged = try ctx.coverageUnion(inputs).polygons()
             } catch {
                 let names = parts.map { "\(refs[$0.c].id ?? "?") part #\($0.p)" }.joined(separator: ", ")

@@ -25,7 +25,8 @@ enum Repair {
                     file: String) throws -> (polygons: [[Polygon]], repairs: [Record]) {
         let scale = pow(10.0, Double(decimals))
         let results: [([Polygon], Record?)] = try parallelMap(countries.count, threads: threads) { i, ctx in
-            let (ref, id, polys) = countries[i]
+          let (ref, id, polys) = countries[i]
+          return try forFeature(file: file, ref) {
             let g = try ctx.multiPolygon(polys)
             if try g.isValid() { return (polys, nil) }
             let reason = g.validityReason()
@@ -59,6 +60,7 @@ enum Repair {
             return (fixed, Record(id: id, reason: reason, areaBeforeKm2: before, areaAfterKm2: after,
                                   verticesBefore: polys.reduce(0) { $0 + $1.vertexCount },
                                   verticesAfter: fixed.reduce(0) { $0 + $1.vertexCount }, newVertices: created, rawVertices: raw))
+          }
         }
         var polygons = results.map(\.0)
         let repairs = results.compactMap(\.1)

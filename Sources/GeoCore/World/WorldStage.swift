@@ -189,7 +189,7 @@ public enum WorldStage {
         let budget = o.toleranceKm == nil ? o.targetVertices.map { $0 - pointCount } : nil
         let countryName = { (c: Int) in features[areal[c]].id! }
         try log.step("simplify arcs") {
-            try simplifier.run(budget: budget, tolerance: o.toleranceKm, log: log, countryName: countryName)
+            try forFile(file) { try simplifier.run(budget: budget, tolerance: o.toleranceKm, log: log, countryName: countryName) }
         }
         report.toleranceKm = max(0, simplifier.epsilon)
         report.topologyFixes = simplifier.forced.reduce(0) { $0 + $1.filter { $0 }.count }
@@ -214,8 +214,10 @@ public enum WorldStage {
             let problems: [String?] = try log.step("validate \(toValidate.count) polygons with GEOS") {
                 try parallelMap(toValidate.count, threads: o.threads) { k, ctx in
                     let fi = areal[toValidate[k]]
-                    let g = try ctx.geometry(geometries[fi]!)
-                    return try g.isValid() ? nil : g.validityReason()
+                    return try forFeature(file: file, refs[fi]) {
+                        let g = try ctx.geometry(geometries[fi]!)
+                        return try g.isValid() ? nil : g.validityReason()
+                    }
                 }
             }
             let invalid = toValidate.indices.filter { problems[$0] != nil }
@@ -236,7 +238,7 @@ public enum WorldStage {
                 }
             }
             simplifier.restore(arcs)
-            try simplifier.run(budget: budget, tolerance: o.toleranceKm, log: log, countryName: countryName)
+            try forFile(file) { try simplifier.run(budget: budget, tolerance: o.toleranceKm, log: log, countryName: countryName) }
             report.restoredArcs += arcs.count
         }
         if !simplifier.restoredAtRoundLimit.isEmpty {
@@ -255,7 +257,9 @@ public enum WorldStage {
             } else {
                 let polys = repaired[c]
                 let largest = polys.max { Geodesic.wgs84.area($0) < Geodesic.wgs84.area($1) }!
-                geometries[fi] = .point(try ctx.polygon(largest).pointOnSurface()); pointFrom[fi] = "largest part"
+                geometries[fi] = .point(try forFeature(file: file, refs[fi]) {
+                    try ctx.polygon(largest).pointOnSurface()
+                }); pointFrom[fi] = "largest part"
             }
         }
         for (fi, f) in features.enumerated() where geometries[fi] == nil {
