@@ -148,6 +148,18 @@ def laea(lon, lat, lon0, lat0):
     return k * np.cos(phi) * np.sin(lam), k * (math.cos(p1) * np.sin(phi) - math.sin(p1) * np.cos(phi) * np.cos(lam))
 
 
+def laea_inverse(x, y, lon0, lat0):
+    """(lon, lat) in degrees of a point (x, y) of laea(…, lon0, lat0)."""
+    p1 = math.radians(lat0)
+    rho = math.hypot(x, y)
+    if rho < 1e-15:
+        return lon0, lat0
+    c = 2 * math.asin(min(1.0, rho / 2))
+    lat = math.asin(math.cos(c) * math.sin(p1) + y * math.sin(c) * math.cos(p1) / rho)
+    lon = lon0 + math.degrees(math.atan2(x * math.sin(c), rho * math.cos(p1) * math.cos(c) - y * math.sin(p1) * math.sin(c)))
+    return lon, math.degrees(lat)
+
+
 # ---- colours ------------------------------------------------------------------------------------
 # CONTRACTS §3, sRGB components in 0…1.
 PALETTE = {
