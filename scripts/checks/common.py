@@ -112,6 +112,8 @@ def ring_area(ring, authalic=False):
     r = np.asarray(ring, dtype=np.float64)
     if len(r) < 2:
         return 0.0
+    if (r[0] != r[-1]).any():
+        r = np.vstack([r, r[:1]])  # close it
     lat = authalic_latitude(r[:, 1]) if authalic else r[:, 1]
     lon, lat = np.radians(r[:, 0]), np.radians(lat)
     dl = lon[1:] - lon[:-1]
