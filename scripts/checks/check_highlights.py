@@ -67,7 +67,7 @@ for cid, v in doc.items():
                 fail(f"{where}: {s!r} has leading or trailing white space")
             if unicodedata.normalize("NFC", s) != s:
                 fail(f"{where}: {s!r} is not NFC")
-            key = unicodedata.normalize("NFC", s).casefold()
+            key = unicodedata.normalize("NFC", s).strip().casefold()
             if key in seen:
                 fail(f"{where}: {s!r} repeats entry {seen[key]} ({items[seen[key]]!r}) ignoring case")
             else:

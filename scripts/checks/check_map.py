@@ -3,7 +3,8 @@
 
   * world.svg parses with xmllint and renders with rsvg-convert; one element per country with
     id = ISO code and <title> = name (XML parser), circles for point countries;
-  * the rendered picture uses the palette (ocean #2F86A6, land #34BE82), and in the default
+  * the shipped dist/map/world.png (decoded with pngalpha) has the SVG's size and, like a fresh
+    render of world.svg, the rendered picture uses the palette (ocean #2F86A6, land #34BE82), and in the default
     equal-area projection land covers about 29 % of the globe's pixels;
   * world-projected.geojson (read with shapely, a second GeoJSON reader): same ids in the same
     order, and for the default Equal Earth every country's projected area matches its area
@@ -107,6 +108,27 @@ def main():
         print(f"  equal-area: {checked} countries over 10,000 km² match the independent area within 1 %" if not bad else f"  area mismatches: {bad}")
         if bad:
             fail(f"projected areas differ from the independent areas by more than 1 %: {bad[:10]}")
+
+    # The real product dist/map/world.png (rendered by make from world.svg), decoded here.
+    shipped = os.path.join(MAP, "world.png")
+    try:
+        img = pngalpha.read_png(shipped).astype(int)
+    except (OSError, ValueError) as e:
+        fail(f"{shipped}: does not decode: {e}")
+    else:
+        root = ET.parse(svg).getroot()
+        want = (int(float(root.get("width"))), int(float(root.get("height"))))
+        h, w = img.shape[:2]
+        opaque = img[:, :, 3] > 250 if img.shape[2] == 4 else np.ones((h, w), dtype=bool)
+        ocean, land = (near(img, OCEAN) & opaque).mean(), (near(img, LAND) & opaque).mean()
+        share = land / max(1e-9, land + ocean)
+        print(f"  {shipped}: {w}×{h} (SVG {want[0]}×{want[1]}), ocean {ocean:.1%} and land {land:.1%} of the pixels, land share {share:.3f}")
+        if (w, h) != want:
+            fail(f"{shipped}: {w}×{h} pixels, but world.svg is {want[0]}×{want[1]}")
+        if ocean < 0.3 or land < 0.1:
+            fail(f"{shipped}: ocean {OCEAN} covers {ocean:.1%} and land {LAND} {land:.1%} of the picture (expected ≥ 30% and ≥ 10%)")
+        if equal_earth and not (0.25 <= share <= 0.32):
+            fail(f"{shipped}: land covers {share:.3f} of an equal-area map; the Earth's land share is about 0.29")
 
     with tempfile.TemporaryDirectory() as tmp:
         png = os.path.join(tmp, "map.png")

@@ -10,7 +10,8 @@ shapes are compared with an independent equal-area projection written here in Py
   * RU, CA, NO, CL, ID, FJ: the drawn bounding-box aspect is within 5% of the aspect of the
     same parts in a spherical Lambert azimuthal equal-area projection computed here;
   * FJ and RU occupy one compact region (no empty band across the middle of the picture);
-  * index.html lists every silhouette; contact-sheet.svg parses and contact-sheet.png exists.
+  * index.html lists every silhouette; contact-sheet.svg parses; contact-sheet.png decodes
+    (pngalpha), is not tiny and shows the land colour.
 """
 import json
 import math
@@ -25,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pngalpha  # noqa: E402
-from common import dist, echo_failures, fail, finish, laea, laea_inverse, polygons, rsvg_convert, world_path  # noqa: E402
+from common import dist, echo_failures, fail, finish, laea, laea_inverse, near, polygons, rgb8, rsvg_convert, world_path  # noqa: E402
 
 SIL = dist("silhouettes")
 WORLD = world_path()
@@ -184,8 +185,18 @@ def main():
         fail(f"index.html does not show exactly the silhouette files: missing {sorted(want - shown)}, "
              f"extra {sorted(shown - want, key=str)}, repeated {dup}")
     sheet = os.path.join(SIL, "contact-sheet.png")
-    if not os.path.exists(sheet) or open(sheet, "rb").read(8) != b"\x89PNG\r\n\x1a\n":
-        fail("contact-sheet.png missing or not a PNG")
+    try:
+        img = pngalpha.read_png(sheet)
+    except (OSError, ValueError) as e:
+        fail(f"{sheet}: missing or does not decode: {e}")
+    else:
+        h, w = img.shape[:2]
+        land = near(img, rgb8("land")).mean()
+        print(f"  {sheet}: {w}×{h}, land colour {rgb8('land')} on {land:.1%} of the pixels")
+        if w < 400 or h < 400:
+            fail(f"{sheet}: only {w}×{h} pixels for {len(svgs)} silhouettes")
+        if land < 0.02:
+            fail(f"{sheet}: the land colour {rgb8('land')} covers only {land:.2%} of the sheet")
 
     sizes.sort()
     total = sum(s for s, _ in sizes)
