@@ -253,6 +253,8 @@ for node in nodes_by_kind.get("fill", []) + nodes_by_kind.get("point", []) + nod
         a, b = u[f[:, k]], u[f[:, (k + 1) % 3]]
         ang = np.degrees(np.arctan2(np.linalg.norm(np.cross(a, b), axis=1), np.einsum("ij,ij->i", a, b)))
         if ang.max() > max_edge + 1e-4: long_edges.append((node.name, float(ang.max())))
+    if node.name not in by_id:
+        continue  # a fill without a polygon feature: already reported above
     mesh_area = float(sphere_tri_areas(v, f).sum())
     ref = geometry_area(by_id[node.name]["geometry"])
     km2 = ref * EARTH_RADIUS_KM ** 2

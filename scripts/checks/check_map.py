@@ -80,8 +80,11 @@ def main():
     pids, wids = [f["id"] for f in proj["features"]], [f["id"] for f in world["features"]]
     if pids != wids:
         missing, extra = sorted(set(wids) - set(pids)), sorted(set(pids) - set(wids))
-        moved = [f"{i}@{k}≠{j}" for k, (i, j) in enumerate(zip(pids, wids)) if i != j][:10]
-        fail(f"world-projected.geojson ids differ from {WORLD}: missing {missing}, extra {extra}, first order differences {moved}")
+        if missing or extra:
+            fail(f"world-projected.geojson ids differ from {WORLD}: missing {missing}, extra {extra}")
+        else:
+            moved = [f"position {k}: {i} (world {j})" for k, (i, j) in enumerate(zip(pids, wids)) if i != j]
+            fail(f"world-projected.geojson has {WORLD}'s ids in another order: {moved[:10]}")
     for f in proj["features"]:
         shape(f["geometry"])  # shapely must accept every geometry
     extent = proj["extent"]
