@@ -20,21 +20,13 @@ import numpy as np
 import pygltflib
 import trimesh
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import EARTH_RADIUS_KM, PALETTE, dist, fail, finish, geometry_area, srgb, world_path  # noqa: E402
+
 # Paths can be given for a run on other files: check_globe.py [GLB MANIFEST WORLD]; otherwise
 # they follow the DIST (and WORLD_OUT) environment variables like the Makefile's.
-DIST = os.environ.get("DIST", "dist")
 GLB, MANIFEST, WORLD = (sys.argv[1:4] if len(sys.argv) >= 4 else
-                        (os.path.join(DIST, "globe.glb"), os.path.join(DIST, "globe.manifest.json"),
-                         os.environ.get("WORLD_OUT", os.path.join(DIST, "world.geojson"))))
-PALETTE = {
-    "ocean": (0.184, 0.525, 0.651), "land": (0.204, 0.745, 0.510), "land_selected": (0.45, 0.85, 0.60),
-    "visited": (0.949, 0.941, 0.075), "visited_selected": (1.0, 1.0, 0.3), "wishlist": (0.6, 0.4, 0.8),
-    "wishlist_selected": (0.75, 0.55, 0.95), "atmosphere": (0.6, 0.8, 1.0),
-}
-R_AUTHALIC_KM = 6371.007180918
-errors = []
-def fail(msg):
-    errors.append(msg)
+                        (dist("globe.glb"), dist("globe.manifest.json"), world_path()))
 
 raw = open(GLB, "rb").read()
 manifest = json.load(open(MANIFEST, encoding="utf-8"))
@@ -122,8 +114,6 @@ nodes_by_kind = {}
 for n in g.nodes:
     kind = (n.extras or {}).get("kind")
     nodes_by_kind.setdefault(kind, []).append(n)
-def srgb(c):
-    return 12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055
 mat_names = {}
 for m in g.materials:
     mat_names[m.name] = m
@@ -233,23 +223,6 @@ def sphere_tri_areas(v, f):
     den = 1 + np.einsum("ij,ij->i", a, b) + np.einsum("ij,ij->i", b, c) + np.einsum("ij,ij->i", c, a)
     return 2 * np.arctan2(num, den)
 
-def lonlat_ring_area(ring):
-    r = np.radians(np.asarray(ring, dtype=np.float64))
-    lon, lat = r[:, 0], r[:, 1]
-    dl = lon[1:] - lon[:-1]
-    p1, p2 = lat[:-1], lat[1:]
-    dp = p2 - p1
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean_sin = np.where(np.abs(dp) < 1e-9, np.sin((p1 + p2) / 2), (np.cos(p1) - np.cos(p2)) / dp)
-    return -np.sum(dl * mean_sin)
-
-def feature_sphere_area(geom):
-    polys = [geom["coordinates"]] if geom["type"] == "Polygon" else geom["coordinates"]
-    total = 0.0
-    for poly in polys:
-        total += abs(lonlat_ring_area(poly[0])) - sum(abs(lonlat_ring_area(h)) for h in poly[1:])
-    return total
-
 by_id = {f["id"]: f for f in features}
 inward = degenerate = 0
 long_edges = []
@@ -280,9 +253,11 @@ for node in nodes_by_kind.get("fill", []) + nodes_by_kind.get("point", []) + nod
         a, b = u[f[:, k]], u[f[:, (k + 1) % 3]]
         ang = np.degrees(np.arctan2(np.linalg.norm(np.cross(a, b), axis=1), np.einsum("ij,ij->i", a, b)))
         if ang.max() > max_edge + 1e-4: long_edges.append((node.name, float(ang.max())))
+    if node.name not in by_id:
+        continue  # a fill without a polygon feature: already reported above
     mesh_area = float(sphere_tri_areas(v, f).sum())
-    ref = feature_sphere_area(by_id[node.name]["geometry"])
-    km2 = ref * R_AUTHALIC_KM ** 2
+    ref = geometry_area(by_id[node.name]["geometry"])
+    km2 = ref * EARTH_RADIUS_KM ** 2
     geod = manifest["nodes"][node.name].get("geodesicAreaKm2")
     if km2 > 1000:
         checked += 1
@@ -319,5 +294,4 @@ if area_report:
           + ", ".join(f"{n} {rel:+.4%}" for _, n, rel, _, _ in area_report[:3]))
     print(f"(PROJ's ellipsoidal area differs from the spherical area of the same lon/lat polygon by up to "
           f"{worst_geod[0]:.2%} ({worst_geod[1]}): the contract maps geodetic latitude straight onto the sphere)")
-for e in errors: print("FAIL:", e)
-sys.exit(1 if errors else 0)
+finish()

@@ -3,7 +3,8 @@
 
   * world.svg parses with xmllint and renders with rsvg-convert; one element per country with
     id = ISO code and <title> = name (XML parser), circles for point countries;
-  * the rendered picture uses the palette (ocean #2F86A6, land #34BE82), and in the default
+  * the shipped dist/map/world.png (decoded with pngalpha) has the SVG's size and, like a fresh
+    render of world.svg, the rendered picture uses the palette (ocean #2F86A6, land #34BE82), and in the default
     equal-area projection land covers about 29 % of the globe's pixels;
   * world-projected.geojson (read with shapely, a second GeoJSON reader): same ids in the same
     order, and for the default Equal Earth every country's projected area matches its area
@@ -12,7 +13,6 @@
     for the default map and for a Pacific-centred Robinson made with the stage binary.
 """
 import json
-import math
 import os
 import subprocess
 import sys
@@ -25,59 +25,25 @@ from shapely.validation import explain_validity
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pngalpha  # noqa: E402
+from common import area_km2, dist, echo_failures, fail, finish, near, rgb8, rings, rsvg_convert, world_path  # noqa: E402
 
-DIST = os.environ.get("DIST", "dist")
-MAP = os.path.join(DIST, "map")
-WORLD = os.environ.get("WORLD_OUT", os.path.join(DIST, "world.geojson"))
+MAP = dist("map")
+WORLD = world_path()
 BIN = os.environ.get("BIN", ".build/release")
 NS = "{http://www.w3.org/2000/svg}"
-R_AUTHALIC = 6371007.180918
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL:", msg)
-
-
-def rings_of(geom):
-    if geom["type"] == "Polygon":
-        return [r for r in geom["coordinates"]]
-    if geom["type"] == "MultiPolygon":
-        return [r for p in geom["coordinates"] for r in p]
-    return []
+OCEAN, LAND = rgb8("ocean"), rgb8("land")  # #2F86A6, #34BE82
+echo_failures()
 
 
 def spherical_area(geom):
-    """Area in m² on the authalic sphere: each ring, with its edges densified to 0.1° as straight
-    lines in lon/lat (as a map draws them), in a Lambert azimuthal equal-area centred on the
-    ring's own mean vertex (equal-area, so the planar shoelace area is the sphere's)."""
-    total = 0.0
-    polys = [geom["coordinates"]] if geom["type"] == "Polygon" else geom["coordinates"]
-    for poly in polys:
-        for k, ring in enumerate(poly):
-            pts = np.array(ring)
-            dense = [pts[:1]]
-            for p0, p1 in zip(pts[:-1], pts[1:]):
-                n = max(1, int(math.ceil(np.abs(p1 - p0).max() / 0.1)))
-                t = (np.arange(1, n + 1) / n)[:, None]
-                dense.append(p0 + (p1 - p0) * t)
-            a = np.radians(np.concatenate(dense))
-            v = np.stack([np.cos(a[:, 1]) * np.cos(a[:, 0]), np.cos(a[:, 1]) * np.sin(a[:, 0]), np.sin(a[:, 1])]).mean(axis=1)
-            lam0, phi0 = math.atan2(v[1], v[0]), math.asin(v[2] / np.linalg.norm(v))
-            lam, phi = a[:, 0] - lam0, a[:, 1]
-            kk = np.sqrt(2 / np.maximum(1e-12, 1 + math.sin(phi0) * np.sin(phi) + math.cos(phi0) * np.cos(phi) * np.cos(lam)))
-            x = kk * np.cos(phi) * np.sin(lam)
-            y = kk * (math.cos(phi0) * np.sin(phi) - math.sin(phi0) * np.cos(phi) * np.cos(lam))
-            area = abs((x * np.roll(y, -1) - np.roll(x, -1) * y).sum() / 2) * R_AUTHALIC ** 2
-            total += area if k == 0 else -area
-    return total
+    """Area in m² on the authalic sphere, edges straight in lon/lat (as a map draws them)."""
+    return area_km2(geom) * 1e6
 
 
 def longest_edge_share(features, width):
     worst, where = 0.0, None
     for f in features:
-        for r in rings_of(f["geometry"]):
+        for r in rings(f["geometry"]):
             a = np.array(r)
             d = np.hypot(*np.diff(a, axis=0).T).max() / width
             if d > worst:
@@ -111,8 +77,14 @@ def main():
     svg = os.path.join(MAP, "world.svg")
     check_svg(svg, world)
     proj = json.load(open(os.path.join(MAP, "world-projected.geojson"), encoding="utf-8"))
-    if [f["id"] for f in proj["features"]] != [f["id"] for f in world["features"]]:
-        fail("world-projected.geojson ids differ from world.geojson")
+    pids, wids = [f["id"] for f in proj["features"]], [f["id"] for f in world["features"]]
+    if pids != wids:
+        missing, extra = sorted(set(wids) - set(pids)), sorted(set(pids) - set(wids))
+        if missing or extra:
+            fail(f"world-projected.geojson ids differ from {WORLD}: missing {missing}, extra {extra}")
+        else:
+            moved = [f"position {k}: {i} (world {j})" for k, (i, j) in enumerate(zip(pids, wids)) if i != j]
+            fail(f"world-projected.geojson has {WORLD}'s ids in another order: {moved[:10]}")
     for f in proj["features"]:
         shape(f["geometry"])  # shapely must accept every geometry
     extent = proj["extent"]
@@ -140,16 +112,36 @@ def main():
         if bad:
             fail(f"projected areas differ from the independent areas by more than 1 %: {bad[:10]}")
 
+    # The real product dist/map/world.png (rendered by make from world.svg), decoded here.
+    shipped = os.path.join(MAP, "world.png")
+    try:
+        img = pngalpha.read_png(shipped).astype(int)
+    except (OSError, ValueError) as e:
+        fail(f"{shipped}: does not decode: {e}")
+    else:
+        root = ET.parse(svg).getroot()
+        want = (int(float(root.get("width"))), int(float(root.get("height"))))
+        h, w = img.shape[:2]
+        opaque = img[:, :, 3] > 250 if img.shape[2] == 4 else np.ones((h, w), dtype=bool)
+        ocean, land = (near(img, OCEAN) & opaque).mean(), (near(img, LAND) & opaque).mean()
+        share = land / max(1e-9, land + ocean)
+        print(f"  {shipped}: {w}×{h} (SVG {want[0]}×{want[1]}), ocean {ocean:.1%} and land {land:.1%} of the pixels, land share {share:.3f}")
+        if (w, h) != want:
+            fail(f"{shipped}: {w}×{h} pixels, but world.svg is {want[0]}×{want[1]}")
+        if ocean < 0.3 or land < 0.1:
+            fail(f"{shipped}: ocean {OCEAN} covers {ocean:.1%} and land {LAND} {land:.1%} of the picture (expected ≥ 30% and ≥ 10%)")
+        if equal_earth and not (0.25 <= share <= 0.32):
+            fail(f"{shipped}: land covers {share:.3f} of an equal-area map; the Earth's land share is about 0.29")
+
     with tempfile.TemporaryDirectory() as tmp:
         png = os.path.join(tmp, "map.png")
-        r = subprocess.run(["rsvg-convert", "-w", "1000", "-f", "png", "-o", png, svg], capture_output=True, text=True)
+        r = subprocess.run([rsvg_convert(), "-w", "1000", "-f", "png", "-o", png, svg], capture_output=True, text=True)
         if r.returncode != 0 or r.stderr.strip():
             fail(f"rsvg-convert {svg}: {r.stderr.strip()}")
         else:
             img = pngalpha.read_png(png).astype(int)
-            def near(rgb):
-                return (np.abs(img[:, :, :3] - np.array(rgb)).max(axis=2) <= 3) & (img[:, :, 3] > 250)
-            ocean, land = near((0x2F, 0x86, 0xA6)).sum(), near((0x34, 0xBE, 0x82)).sum()
+            opaque = img[:, :, 3] > 250
+            ocean, land = (near(img, OCEAN) & opaque).sum(), (near(img, LAND) & opaque).sum()
             share = land / max(1, land + ocean)
             print(f"  palette: ocean {ocean} px, land {land} px, land share {share:.3f}")
             if ocean < 0.3 * img.shape[0] * img.shape[1] or land < 0.1 * img.shape[0] * img.shape[1]:
@@ -174,7 +166,7 @@ def main():
                     fail(f"Pacific-centred map: {where} has an edge across {worst * 100:.1f} % of the map")
                 for f in pac["features"]:
                     if f["id"] == "FJ":
-                        xs = [p[0] for r in rings_of(f["geometry"]) for p in r]
+                        xs = [p[0] for r in rings(f["geometry"]) for p in r]
                         span = (max(xs) - min(xs)) / (pac["extent"][2] - pac["extent"][0])
                         print(f"  FJ spans {span * 100:.2f} % of the Pacific-centred map")
                         if span > 0.05:
@@ -198,10 +190,7 @@ def main():
         else:
             print(f"  ({exe} not built: Pacific-centred and Mollweide runs skipped)")
 
-    if failures:
-        print(f"check_map: {len(failures)} failures")
-        sys.exit(1)
-    print("check_map: ok")
+    finish("check_map")
 
 
 if __name__ == "__main__":

@@ -17,25 +17,19 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pngalpha  # noqa: E402
+from common import PALETTE, dist, fail, finish, linear, near, srgb, world_path  # noqa: E402
 
 # Paths can be given (check_preview.py [PREVIEW_DIR MANIFEST]); otherwise they follow DIST.
-DIST = os.environ.get("DIST", "dist")
-DIR = sys.argv[1] if len(sys.argv) > 1 else os.path.join(DIST, "preview")
-MANIFEST = sys.argv[2] if len(sys.argv) > 2 else os.path.join(DIST, "globe.manifest.json")
+# world.geojson: WORLD_OUT, else beside the manifest.
+DIR = sys.argv[1] if len(sys.argv) > 1 else dist("preview")
+MANIFEST = sys.argv[2] if len(sys.argv) > 2 else dist("globe.manifest.json")
+WORLD = world_path(os.path.join(os.path.dirname(MANIFEST), "world.geojson"))
 FILL = 0.9          # geo-preview's default: the scene's bounding sphere fills 90 % of the width
 BACKGROUND = (0x0B, 0x10, 0x20)
-LAND, OCEAN, ATMOSPHERE, CAPITAL = (0.204, 0.745, 0.510), (0.184, 0.525, 0.651), (0.6, 0.8, 1.0), (0.86, 0.12, 0.16)
+LAND, OCEAN, ATMOSPHERE = PALETTE["land"], PALETTE["ocean"], PALETTE["atmosphere"]
 ALPHA = 0.15
-errors = []
-def fail(msg):
-    errors.append(msg)
-
-def lin(c): return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-def srgb(c): return 12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055
 def under_atmosphere(rgb):
-    return tuple(round(255 * srgb(lin(c) * (1 - ALPHA) + lin(a) * ALPHA)) for c, a in zip(rgb, ATMOSPHERE))
-def near(px, rgb, tol=3):
-    return np.all(np.abs(px.astype(int) - np.array(rgb)) <= tol, axis=-1)
+    return tuple(round(255 * srgb(linear(c) * (1 - ALPHA) + linear(a) * ALPHA)) for c, a in zip(rgb, ATMOSPHERE))
 
 land_rgb, ocean_rgb = under_atmosphere(LAND), under_atmosphere(OCEAN)
 import json
@@ -72,12 +66,14 @@ PLACES = {
 }
 
 sizes = set()
+decoded = {}
 for view, (clon, clat) in VIEWS.items():
     path = f"{DIR}/{view}.png"
     try:
         img = pngalpha.read_png(path)
     except Exception as e:  # noqa: BLE001
         fail(f"{path}: does not decode: {e}"); continue
+    decoded[view] = img
     h, w, ch = img.shape
     sizes.add((w, h))
     if ch != 3: fail(f"{path}: {ch} channels, expected RGB")
@@ -112,10 +108,13 @@ for view, (clon, clat) in VIEWS.items():
 if len(sizes) > 1: fail(f"the previews differ in size: {sorted(sizes)}")
 
 # Point countries: a disc in the land colour with a dark rim, e.g. Malta (atlantic view).
-world = json.load(open(os.path.join(os.path.dirname(MANIFEST), "world.geojson"), encoding="utf-8"))
+world = json.load(open(WORLD, encoding="utf-8"))
 points = [f for f in world["features"] if f["geometry"]["type"] == "Point"]
+f = None  # the point country being looked at, named if something breaks
 try:
-    img = pngalpha.read_png(f"{DIR}/atlantic.png")[:, :, :3].astype(int)
+    if "atlantic" not in decoded:
+        raise ValueError(f"{DIR}/atlantic.png did not decode (see above)")
+    img = decoded["atlantic"][:, :, :3].astype(int)
     w = img.shape[1]
     up, east, north = frame(*VIEWS["atlantic"])
     scale = w * FILL / 2 / radius
@@ -143,7 +142,7 @@ try:
     print(f"point countries on the Atlantic side: {seen}, drawn as discs with a dark rim: {rims}")
     if seen == 0 or rims < 0.8 * seen: fail(f"only {rims} of {seen} point countries show a disc with a dark rim in atlantic.png")
 except Exception as e:  # noqa: BLE001
-    fail(f"point-country check: {e}")
+    where = f" at point country {f['id']} ({f['properties'].get('name')})" if f is not None else ""
+    fail(f"point-country check in {DIR}/atlantic.png{where}: {type(e).__name__}: {e}")
 
-for e in errors: print("FAIL:", e)
-sys.exit(1 if errors else 0)
+finish()

@@ -10,7 +10,8 @@ shapes are compared with an independent equal-area projection written here in Py
   * RU, CA, NO, CL, ID, FJ: the drawn bounding-box aspect is within 5% of the aspect of the
     same parts in a spherical Lambert azimuthal equal-area projection computed here;
   * FJ and RU occupy one compact region (no empty band across the middle of the picture);
-  * index.html lists every silhouette; contact-sheet.svg parses and contact-sheet.png exists.
+  * index.html lists every silhouette; contact-sheet.svg parses; contact-sheet.png decodes
+    (pngalpha), is not tiny and shows the land colour.
 """
 import json
 import math
@@ -25,47 +26,14 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pngalpha  # noqa: E402
+from common import dist, echo_failures, fail, finish, laea, laea_inverse, near, polygons, rgb8, rsvg_convert, world_path  # noqa: E402
 
-DIST = os.environ.get("DIST", "dist")
-SIL = os.path.join(DIST, "silhouettes")
-WORLD = os.environ.get("WORLD_OUT", os.path.join(DIST, "world.geojson"))
+SIL = dist("silhouettes")
+WORLD = world_path()
 NS = "{http://www.w3.org/2000/svg}"
 ASPECT_IDS = ["RU", "CA", "NO", "CL", "ID", "FJ"]
 COMPACT_IDS = ["FJ", "RU"]
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL:", msg)
-
-
-def polygons(geom):
-    if geom["type"] == "Polygon":
-        return [geom["coordinates"]]
-    if geom["type"] == "MultiPolygon":
-        return geom["coordinates"]
-    return []
-
-
-# --- an independent spherical Lambert azimuthal equal-area -------------------------------
-def laea(lon, lat, lon0, lat0):
-    lam, phi = np.radians(np.asarray(lon) - lon0), np.radians(np.asarray(lat))
-    p1 = math.radians(lat0)
-    k = np.sqrt(2 / np.maximum(1e-12, 1 + math.sin(p1) * np.sin(phi) + math.cos(p1) * np.cos(phi) * np.cos(lam)))
-    return k * np.cos(phi) * np.sin(lam), k * (math.cos(p1) * np.sin(phi) - math.sin(p1) * np.cos(phi) * np.cos(lam))
-
-
-def laea_inverse(x, y, lon0, lat0):
-    p1 = math.radians(lat0)
-    rho = math.hypot(x, y)
-    if rho < 1e-15:
-        return lon0, lat0
-    c = 2 * math.asin(min(1.0, rho / 2))
-    lat = math.asin(math.cos(c) * math.sin(p1) + y * math.sin(c) * math.cos(p1) / rho)
-    lon = lon0 + math.degrees(math.atan2(x * math.sin(c), rho * math.cos(p1) * math.cos(c) - y * math.sin(p1) * math.sin(c)))
-    return lon, math.degrees(lat)
+echo_failures()
 
 
 def planar_centroid(rings_xy):
@@ -110,7 +78,7 @@ def projected_aspect(parts):
 
 
 def render(svg, png, width=None):
-    cmd = ["rsvg-convert", "-f", "png", "-o", png, svg]
+    cmd = [rsvg_convert(), "-f", "png", "-o", png, svg]
     if width:
         cmd[1:1] = ["-w", str(width)]
     r = subprocess.run(cmd, capture_output=True, text=True)
@@ -212,10 +180,23 @@ def main():
     p = Links()
     p.feed(open(os.path.join(SIL, "index.html"), encoding="utf-8").read())
     if sorted(p.srcs) != [i + ".svg" for i in svgs]:
-        fail("index.html does not show exactly the silhouette files")
+        shown, want = set(p.srcs), {i + ".svg" for i in svgs}
+        dup = sorted({s for s in p.srcs if p.srcs.count(s) > 1}, key=str)
+        fail(f"index.html does not show exactly the silhouette files: missing {sorted(want - shown)}, "
+             f"extra {sorted(shown - want, key=str)}, repeated {dup}")
     sheet = os.path.join(SIL, "contact-sheet.png")
-    if not os.path.exists(sheet) or open(sheet, "rb").read(8) != b"\x89PNG\r\n\x1a\n":
-        fail("contact-sheet.png missing or not a PNG")
+    try:
+        img = pngalpha.read_png(sheet)
+    except (OSError, ValueError) as e:
+        fail(f"{sheet}: missing or does not decode: {e}")
+    else:
+        h, w = img.shape[:2]
+        land = near(img, rgb8("land")).mean()
+        print(f"  {sheet}: {w}×{h}, land colour {rgb8('land')} on {land:.1%} of the pixels")
+        if w < 400 or h < 400:
+            fail(f"{sheet}: only {w}×{h} pixels for {len(svgs)} silhouettes")
+        if land < 0.02:
+            fail(f"{sheet}: the land colour {rgb8('land')} covers only {land:.2%} of the sheet")
 
     sizes.sort()
     total = sum(s for s, _ in sizes)
@@ -224,10 +205,7 @@ def main():
     if shares:
         lo = min(shares, key=shares.get); hi = max(shares, key=shares.get)
         print(f"  filled share: min {lo} {shares[lo]:.4f}, max {hi} {shares[hi]:.4f}")
-    if failures:
-        print(f"check_silhouettes: {len(failures)} failures")
-        sys.exit(1)
-    print("check_silhouettes: ok")
+    finish("check_silhouettes")
 
 
 if __name__ == "__main__":

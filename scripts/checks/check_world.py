@@ -40,16 +40,17 @@ import shapely
 from shapely.geometry import shape, Polygon, MultiPolygon
 from shapely.strtree import STRtree
 
-OUT = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("WORLD_OUT", "dist/world.geojson")
-INP = os.environ.get("WORLD_IN", "build/ingest/countries.geojson")
-REPORT = sys.argv[2] if len(sys.argv) > 2 else os.environ.get("WORLD_REPORT", "build/world/report.tsv")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import EARTH_RADIUS_KM, WGS84_A, WGS84_F, build, fail, finish, ingest_path, polygons as polys_of, ring_km2, world_path  # noqa: E402
+
+OUT = sys.argv[1] if len(sys.argv) > 1 else world_path()
+INP = os.environ.get("WORLD_IN") or ingest_path()
+REPORT = sys.argv[2] if len(sys.argv) > 2 else os.environ.get("WORLD_REPORT") or build("world", "report.tsv")
 CONTINENTS = {"Africa", "Asia", "Europe", "North America", "South America", "Oceania", "Antarctica"}
 MAX_P95 = float(os.environ.get("WORLD_MAX_P95_KM", 1.5))
 MAX_KM = float(os.environ.get("WORLD_MAX_KM", 8.0))
 GAP_MAX_FRACTION = float(os.environ.get("WORLD_GAP_MAX_FRACTION", 0.02))
-R = 6371.0088
-errors = []
-def fail(msg): errors.append(msg)
+R = EARTH_RADIUS_KM
 t0 = time.time()
 
 # --- the report: required; its "# key<TAB>value" lines and its per-country rows ----------------
@@ -77,9 +78,6 @@ ids = [f.get("id") for f in feats]
 if ids != sorted(ids): fail("features are not sorted by id")
 if len(set(ids)) != len(ids): fail("duplicate ids")
 if sorted(ids) != sorted(codes): fail(f"ids differ from the app's set: missing {sorted(set(codes)-set(ids))}, extra {sorted(set(ids)-set(codes))}")
-
-def polys_of(g):
-    return [g["coordinates"]] if g["type"] == "Polygon" else g["coordinates"] if g["type"] == "MultiPolygon" else []
 
 total_vertices = 0
 drawn = {}
@@ -161,8 +159,8 @@ def chain_ends(segs):
         deg[a] = deg.get(a, 0) + 1; deg[b] = deg.get(b, 0) + 1
     return {v for v, d in deg.items() if d == 1}
 
-WGS_A, WGS_F = 6378137.0, 1 / 298.257223563
-WGS_B, WGS_E2 = WGS_A * (1 - WGS_F), WGS_F * (2 - WGS_F)
+WGS_A, WGS_F = WGS84_A, WGS84_F
+WGS_B = WGS_A * (1 - WGS_F)
 
 def haversine_km(seg):
     (x1, y1), (x2, y2) = seg
@@ -201,23 +199,8 @@ def seg_km(seg):
     dS = B * sS * (c2M + B / 4 * (cS * (-1 + 2 * c2M * c2M) - B / 6 * c2M * (-3 + 4 * sS * sS) * (-3 + 4 * c2M * c2M)))
     return WGS_B * A * (sig - dS) / 1000
 
-# Geodesic area on the WGS84 ellipsoid's authalic sphere (authalic latitudes; equal-area, so
-# within a few parts per million of the ellipsoidal area for rings of NE's vertex spacing).
-WGS_E = math.sqrt(WGS_E2)
-def _q(sinphi):
-    return (1 - WGS_E2) * (sinphi / (1 - WGS_E2 * sinphi ** 2) - np.log((1 - WGS_E * sinphi) / (1 + WGS_E * sinphi)) / (2 * WGS_E))
-QP = float(_q(np.float64(1.0)))
-R_AUTH_KM = WGS_A * math.sqrt(QP / 2) / 1000
-
-def ring_km2(coords):
-    c = np.asarray(coords, dtype=float)
-    if len(c) < 4: return 0.0
-    c = c[:-1] if (c[0] == c[-1]).all() else c
-    lam = np.radians(c[:, 0])
-    sinb = _q(np.sin(np.radians(c[:, 1]))) / QP
-    dl = np.roll(lam, -1) - np.roll(lam, 1)
-    dl = (dl + math.pi) % (2 * math.pi) - math.pi
-    return abs(float(np.sum(dl * sinb))) * R_AUTH_KM ** 2 / 2
+# Areas of rings (km²): common.ring_km2, on the WGS84 ellipsoid via authalic latitudes (equal-area,
+# so within a few parts per million of the ellipsoidal area for rings of NE's vertex spacing).
 
 NEAR_TIE = 1e-3  # receivers whose border is within 0.1% of the longest are accepted
 
@@ -475,5 +458,4 @@ print(f"{OUT}: {len(feats)} features ({len(drawn)} polygons, {len(points)} point
       f"fills {' '.join(f'{a}→{b}' for a, b in expected_fills) or 'none'}, "
       f"Hausdorff p95 {p95:.3f} km, max {mx:.3f} km (worst {', '.join(f'{k} {v:.2f}' for k, v in worst)}) [{time.time()-t0:.1f}s]")
 if near_ties: print("  near-tie gap receivers (within 0.1%, the report's choice accepted): " + "; ".join(near_ties))
-for e in errors: print("FAIL:", e)
-sys.exit(1 if errors else 0)
+finish()
