@@ -53,6 +53,7 @@ public enum Globe {
         public var sectors: [OutlineSector]
         public var capitals: [(id: String, at: Point)]
         public var meshSeconds: Double
+        /// Fill triangles as written (after the float32 orientation check).
         public var triangleCount: Int
         public var vertexCount: Int
     }
@@ -131,7 +132,7 @@ public enum Globe {
         let scene = log.step("glTF scene") { buildScene(o, meshes: meshes, fills: fills, points: points, capitals: capitals, sectors: sectors) }
         let manifest = buildManifest(o, meshes: meshes, points: points, capitals: capitals, sectors: sectors, nodeStats: scene.stats)
         return Result(glb: scene.glb, manifest: manifest, meshes: meshes, points: points, sectors: sectors, capitals: capitals,
-                      meshSeconds: meshSeconds, triangleCount: tris, vertexCount: verts)
+                      meshSeconds: meshSeconds, triangleCount: fills.reduce(0) { $0 + $1.triangleCount }, vertexCount: verts)
     }
 
     struct NodeStats { var vertices: Int; var triangles: Int }
@@ -296,7 +297,7 @@ public enum Globe {
         }
         var totals = JSONObject()
         totals["fillVertices"] = .number(Double(meshes.reduce(0) { $0 + $1.vertexCount }))
-        totals["fillTriangles"] = .number(Double(meshes.reduce(0) { $0 + nodeStats[$1.id]!.triangles }))
+        totals["fillTriangles"] = .number(Double(meshes.reduce(0) { $0 + nodeStats[$1.id]!.triangles }))  // as written, after the float32 check
         totals["outlineSegments"] = .number(Double(sectors.reduce(0) { $0 + $1.segmentCount }))
         totals["polygonCountries"] = .number(Double(meshes.count))
         totals["pointCountries"] = .number(Double(points.count))

@@ -144,7 +144,11 @@ public enum WorldStage {
             var probe = graph
             let first = PointCountries.decide(graph: &probe, ringAreaKm2: ringAreas, minIslandKm2: o.minIslandKm2, pointAreaKm2: o.pointAreaKm2)
             let plan = PointGaps.plan(graph: graph, isPoint: first.isPoint, ringAreaKm2: ringAreas)
-            if !plan.fills.isEmpty {
+            if plan.fills.isEmpty {
+                // Nothing to merge: the probe's decision is the decision.
+                graph = probe
+                decision = first
+            } else {
                 let (merged, origin) = try log.step("fill the gaps of \(plan.fills.count) point-country borders") {
                     try PointGaps.apply(plan, graph: graph, countries: repaired, refs: areal.map { refs[$0] }, file: file, ctx: GEOSContext())
                 }
@@ -169,11 +173,11 @@ public enum WorldStage {
                 ringAreas = try log.step("areas of \(measured) merged rings") {
                     try Self.ringAreas(graph, exactBelowKm2: exactBelow, threads: o.threads, known: known)
                 }
-            }
-            decision = PointCountries.decide(graph: &graph, ringAreaKm2: ringAreas, minIslandKm2: o.minIslandKm2,
-                                             pointAreaKm2: o.pointAreaKm2, points: first.isPoint)
-            for c in areal.indices where first.isPoint[c] {
-                decision.drawableKm2[c] = first.drawableKm2[c]; decision.largestPartKm2[c] = first.largestPartKm2[c]
+                decision = PointCountries.decide(graph: &graph, ringAreaKm2: ringAreas, minIslandKm2: o.minIslandKm2,
+                                                 pointAreaKm2: o.pointAreaKm2, points: first.isPoint)
+                for c in areal.indices where first.isPoint[c] {
+                    decision.drawableKm2[c] = first.drawableKm2[c]; decision.largestPartKm2[c] = first.largestPartKm2[c]
+                }
             }
         } else {
             decision = PointCountries.decide(graph: &graph, ringAreaKm2: ringAreas, minIslandKm2: o.minIslandKm2, pointAreaKm2: o.pointAreaKm2)
