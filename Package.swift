@@ -18,8 +18,9 @@ let stages = [
 let package = Package(
     name: "GeoPipeline",
     platforms: [.macOS(.v13)],
-    products: [.library(name: "GeoCore", targets: ["GeoCore"])]
-        + stages.map { .executable(name: $0, targets: [$0]) },
+    products: [.library(name: "GeoCore", targets: ["GeoCore"]), .library(name: "H3", targets: ["H3"])]
+        + stages.map { .executable(name: $0, targets: [$0]) }
+        + [.executable(name: "geo-hexagons", targets: ["geo-hexagons"])],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
@@ -29,6 +30,12 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GeoCore", dependencies: ["CGEOS", "CPROJ", "CZlib"]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
+        // H3 grid in pure Swift (issue #13): Foundation only, embeddable in the iOS apps.
+        .target(name: "H3"),
+        .testTarget(name: "H3Tests", dependencies: ["H3"]),
+        .executableTarget(name: "geo-hexagons", dependencies: [
+            "H3", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
     ] + stages.map {
         .executableTarget(name: $0, dependencies: [
             "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
