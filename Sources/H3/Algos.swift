@@ -224,7 +224,7 @@ extension H3 {
         let p = makeIndex(res: res, baseCell: 4, digit: 0)
         let c = vec3ToLatLng(faceIjkToVec3(h3ToFaceIjk(p), res))
         var b = CellBoundary()
-        boundary(p, &b)
+        boundary(p, &b, exact: true)
         return greatCircleDistanceKm(c, b[0])
     }
 

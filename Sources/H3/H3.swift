@@ -47,12 +47,14 @@ public enum H3 {
         boundary(h.value, &b)
     }
 
-    @inline(__always) static func boundary(_ h: UInt64, _ b: inout CellBoundary) {
+    /// `exact`: upstream's arithmetic step for step (bit-identical vertices, used for areas and
+    /// size estimates); otherwise the faster vertex path, within ≈1e-16 rad of it.
+    @inline(__always) static func boundary(_ h: UInt64, _ b: inout CellBoundary, exact: Bool = false) {
         let fijk = h3ToFaceIjk(h)
         if isPentagonBits(h) {
-            faceIjkPentToCellBoundary(fijk, h.h3Res, &b)
+            faceIjkPentToCellBoundary(fijk, h.h3Res, &b, exact: exact)
         } else {
-            faceIjkToCellBoundary(fijk, h.h3Res, &b)
+            faceIjkToCellBoundary(fijk, h.h3Res, &b, exact: exact)
         }
     }
 
