@@ -287,6 +287,7 @@ struct Disk: ParsableCommand {
 ///   c RES LATDEG LNGDEG     → id            l ID → lat lng (degrees, %.17g)
 ///   b ID  → n lat lng ...   (degrees)       a ID → area km² (%.17g)
 ///   d ID K → sorted ids     p ID RES → parent        ch ID RES → sorted children
+///   g ID1 ID2 → grid distance
 ///   P RES n lat lng ... [h n lat lng ...]*  (degrees) → sorted ids
 /// Errors answer "E message".
 struct CheckDump: ParsableCommand {
@@ -313,6 +314,8 @@ struct CheckDump: ParsableCommand {
                     out.line(g(try H3.cellAreaKm2(try parseCell(String(t[1])))))
                 case "d":
                     out.line(try H3.gridDisk(try parseCell(String(t[1])), k: Int(t[2])!).sorted().map(\.description).joined(separator: " "))
+                case "g":
+                    out.line(String(try H3.gridDistance(try parseCell(String(t[1])), try parseCell(String(t[2])))))
                 case "p":
                     out.line(try H3.cellToParent(try parseCell(String(t[1])), res: Int(t[2])!).description)
                 case "ch":

@@ -201,6 +201,32 @@ if want('disk'):
                 f"only Swift {sorted(gs - set(e))[:5]} (raw: {g[:200]})")
     progress(f"gridDisk: {len(disk_req):,} disks identical (k 0–5, 960 around pentagons)")
 
+    # gridDistance: cells and members of their disks (k ≤ 12), pentagon neighbourhoods, and
+    # random pairs up to a few hundred cells apart (where h3 may refuse: Swift must refuse too)
+    dist_req = []
+    for c, k in disk_req[:3000]:
+        ring = sorted(h3.grid_disk(c, min(12, k + 6)))
+        for d in rng.choice(ring, 3):
+            dist_req.append((c, str(d)))
+    for _ in range(4000):
+        r = int(rng.integers(0, 16))
+        la, lo = math.degrees(math.asin(rng.uniform(-1, 1))), rng.uniform(-180, 180)
+        span = float(rng.choice([0.01, 0.1, 1, 10, 40])) * 7 ** (-r / 2)
+        a = h3.latlng_to_cell(la, lo, r)
+        b = h3.latlng_to_cell(max(-90, min(90, la + rng.normal() * span)), ((lo + rng.normal() * span + 180) % 360) - 180, r)
+        dist_req.append((a, b))
+    got = ask([f"g {a} {b}" for a, b in dist_req])
+    refused = 0
+    for (a, b), g in zip(dist_req, got):
+        try:
+            e = str(h3.grid_distance(a, b))
+        except h3.H3BaseException:
+            e = None
+            refused += 1
+        if (e is None) != g.startswith("E ") or (e is not None and e != g):
+            die(f"gridDistance({a}, {b}): h3 {e if e is not None else 'refuses'}, Swift {g}")
+    progress(f"gridDistance: {len(dist_req):,} pairs identical ({refused:,} refused by both)")
+
     par_req, ch_req = [], []
     for c in list(cells[:n_special]) + list(rng.choice(cells[n_special:], 20_000, replace=False)):
         r = h3.get_resolution(c)
