@@ -44,15 +44,22 @@ endif
 # $(call params,NAME,VALUE) expands to the file's path.
 params = $(shell mkdir -p $(BUILD)/params && printf '%s\n' '$(2)' | cmp -s - $(BUILD)/params/$(1) || printf '%s\n' '$(2)' > $(BUILD)/params/$(1))$(BUILD)/params/$(1)
 
+# $(call flag,--name,VALUE) expands to "--name VALUE", or to nothing when VALUE is empty, so
+# that a parameter left empty in pipelines/*.mk leaves the stage's own default in force.
+flag = $(if $(strip $(2)),$(1) $(2))
+
 # --- set-up and the Swift build ---------------------------------------------------------
 SETUP_STAMP := $(BUILD)/.setup
 $(SETUP_STAMP): scripts/setup.sh
 	bash scripts/setup.sh
 	@mkdir -p $(@D) && touch $@
 
-CORE_SOURCES := Package.swift $(shell find Sources/GeoCore Sources/CGEOS Sources/CPROJ Sources/CZlib -type f 2>/dev/null)
+# Libraries and stages (every Sources/ folder but the fronts): a stage binary depends on them
+# and on its own front. (Finer tracking would follow Package.swift's dependency lists; the
+# build itself is incremental, this only decides whether `swift build` is asked.)
+CORE_SOURCES := Package.swift $(shell find Sources -path 'Sources/geo-*' -prune -o -type f -print 2>/dev/null)
 
-# One binary per stage; it depends on its own sources and the core library's.
+# One binary per stage; it depends on its own front's sources and the libraries'.
 $(BIN)/geo-%: $(CORE_SOURCES) $$(shell find Sources/geo-$$* -type f) | $(SETUP_STAMP)
 	swift build -c release --product geo-$*
 	@touch $@
