@@ -109,7 +109,11 @@ let faceAxisCosSin: [(cos: Double, sin: Double)] = H3Tables.faceAxesAzRadsCII0.m
     let sinT = az.sin * ct - az.cos * st
     let (north, east) = faceTangentBasis[face]
     let dir = linComb(cosT, north, sinT, east)
-    return vec3ToLatLng(normalized(linComb(cosRho, fc, sinRho, dir)))
+    let v = normalized(linComb(cosRho, fc, sinRho, dir))
+    // Near a pole a last-bit difference in x, y turns into a large longitude difference:
+    // there, take upstream's exact path.
+    if abs(v.z) > 0.99 { return vec3ToLatLng(hex2dToVec3(vx, vy, face, res, true)) }
+    return vec3ToLatLng(v)
 }
 
 @inline(__always) func vertexToLatLng(_ vx: Double, _ vy: Double, _ face: Int, _ res: Int, _ exact: Bool) -> LatLng {

@@ -66,6 +66,10 @@ struct Cell: ParsableCommand {
                 out.flush()
                 throw UsageError("stdin line \(n): expected \"lat,lon\" in degrees, got \"\(raw)\"")
             }
+            guard lat.isFinite && lon.isFinite else {
+                out.flush()
+                throw UsageError("stdin line \(n): latitude and longitude must be finite numbers, got \"\(raw)\"")
+            }
             do {
                 out.line(try H3.latLngToCell(LatLng(latDegrees: lat, lngDegrees: lon), res: res).description)
             } catch {
@@ -222,13 +226,15 @@ enum BoundaryGeoJSON {
             let t = span == 0 ? 0 : (180 - last.lon) / span
             let latCross = last.lat + t * (first.lat - last.lat)
             ring.append((-180, latCross))
-            for p in seq { ring.append((p.lon, p.lat)) }
+            // a vertex on the pole itself lies on the pole edge added below
+            for p in seq where abs(p.lat) != 90 { ring.append((p.lon, p.lat)) }
             ring.append((180, latCross))
             let pole = north ? 90.0 : -90.0
             ring.append((180, pole))
             ring.append((-180, pole))
-            // RFC 7946: exterior rings counter-clockwise
-            if !north { } else { ring.reverse() }
+            // RFC 7946: exterior rings counter-clockwise (in lon/lat, the northern walk east
+            // then back along the pole already is; the southern one is clockwise)
+            if !north { ring.reverse() }
             return "{\"type\":\"Polygon\",\"coordinates\":[\(ringJSON(ring))]}"
         }
         let lons = un.map { $0.0 }

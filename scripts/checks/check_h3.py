@@ -26,6 +26,8 @@ import time
 import h3
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
 BIN = sys.argv[1] if len(sys.argv) > 1 else ".build/release/geo-hexagons"
 SEED = int(os.environ.get("SEED", "13"))
 rng = np.random.default_rng(SEED)
@@ -134,6 +136,8 @@ if want('cells'):
     for r in range(16):
         cells += list(h3.get_pentagons(r))
         cells += [h3.cell_to_center_child(b, r) for b in h3.get_res0_cells()]
+        # the cells holding the poles and their neighbours (longitudes are touchiest there)
+        cells += [c for la in (90.0, -90.0) for c in h3.grid_disk(h3.latlng_to_cell(la, 0.0, r), 1)]
     n_special = len(cells)
     rz = rng.uniform(-1, 1, 100_000)
     cells += [h3.latlng_to_cell(float(a), float(b), int(r)) for a, b, r in
@@ -174,7 +178,7 @@ if want('cells'):
             die(f"cellArea({c}): h3 {ea!r} km², Swift {ga} (relative {rel:.3g})")
         exact += all_exact
     progress(f"cellToLatLng/cellToBoundary/cellArea: {len(cells):,} cells ({n_special:,} base cells, pentagons, "
-             f"centre children) agree; max differences {max_ll:.2g} rad, {max_b:.2g} rad, {max_a:.2g} rel; "
+             f"centre children, polar cells) agree; max differences {max_ll:.2g} rad, {max_b:.2g} rad, {max_a:.2g} rel; "
              f"{exact:,} bit-identical")
 
 # ---------------------------------------------------------------------------------------------
@@ -339,5 +343,114 @@ if want('poly'):
         total += len(e)
         kinds[kind] = kinds.get(kind, 0) + 1
     progress(f"polygonToCells: {len(polys):,} polygons identical ({total:,} cells; {kinds})")
+
+# ---------------------------------------------------------------------------------------------
+# The command-line front: cell, polyfill, boundary (GeoJSON read by shapely), disk, bad input
+# ---------------------------------------------------------------------------------------------
+if want("cli"):
+    import json
+    import tempfile
+
+    import shapely.geometry
+    import shapely.validation
+
+    def run(args, stdin=""):
+        return subprocess.run([BIN] + args, input=stdin.encode(), capture_output=True)
+
+    pts = [(float(a), float(b)) for a, b in zip(np.degrees(np.arcsin(rng.uniform(-1, 1, 3000))), rng.uniform(-180, 180, 3000))]
+    p = run(["cell", "--res", "9"], "".join(f"{a!r},{b!r}\n" for a, b in pts))
+    if p.returncode != 0 or p.stdout.decode().split() != [h3.latlng_to_cell(a, b, 9) for a, b in pts]:
+        die(f"geo-hexagons cell --res 9 differs from h3 (exit {p.returncode}: {p.stderr.decode()[:200]})")
+
+    # polyfill: a FeatureCollection with a Polygon with a hole and a MultiPolygon (GeoJSON lon/lat, closed rings)
+    def ring(lat0, lng0, km, n):
+        ang = np.linspace(0, 2 * math.pi, n, endpoint=False)
+        pts = [(lat0 + km / 111.2 * math.sin(a), lng0 + km / (111.2 * math.cos(math.radians(lat0))) * math.cos(a)) for a in ang]
+        return pts
+    polys = [(ring(47.37, 8.54, 3, 40), [ring(47.37, 8.54, 1, 12)]), (ring(-33.9, 151.2, 2, 9), []), (ring(64.1, -21.9, 4, 17), [])]
+    gj = {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {"name": "zurich"}, "geometry": {"type": "Polygon", "coordinates": [
+            [[b, a] for a, b in o + o[:1]] for o in [polys[0][0]] + polys[0][1]]}},
+        {"type": "Feature", "properties": {}, "geometry": {"type": "MultiPolygon", "coordinates": [
+            [[[b, a] for a, b in o + o[:1]]] for o, _ in polys[1:]]}}]}
+    with tempfile.NamedTemporaryFile("w", suffix=".geojson", delete=False) as f:
+        json.dump(gj, f)
+    expected = sorted(set().union(*[set(h3.polygon_to_cells(h3.LatLngPoly(o, *hs), 10)) for o, hs in polys]))
+    p = run(["polyfill", "--res", "10", f.name])
+    os.unlink(f.name)
+    if p.returncode != 0 or p.stdout.decode().split() != expected:
+        die(f"geo-hexagons polyfill --res 10 differs from h3: {len(p.stdout.split())} vs {len(expected)} cells "
+            f"(exit {p.returncode}: {p.stderr.decode()[:200]})")
+
+    c0 = "8928308280fffff"
+    p = run(["disk", "--k", "3", c0])
+    if p.returncode != 0 or p.stdout.decode().split() != sorted(h3.grid_disk(c0, 3)):
+        die("geo-hexagons disk --k 3 differs from h3")
+
+    # boundary: cells on the antimeridian, the cells holding the poles, pentagons, random cells
+    bcells = [h3.latlng_to_cell(float(rng.uniform(-85, 85)), float(rng.choice([180.0, -180.0])), int(r)) for r in rng.integers(0, 16, 300)]
+    bcells += [h3.latlng_to_cell(la, 0.0, r) for la in (90.0, -90.0) for r in range(16)]
+    bcells += [p for r in range(0, 16, 3) for p in h3.get_pentagons(r)]
+    bcells += [h3.latlng_to_cell(a, b, int(r)) for (a, b), r in zip(pts[:500], rng.integers(2, 16, 500))]
+    bcells = list(dict.fromkeys(bcells))
+    p = run(["boundary"], "\n".join(bcells) + "\n")
+    if p.returncode != 0:
+        die(f"geo-hexagons boundary exited {p.returncode}: {p.stderr.decode()[:300]}")
+    fc = json.loads(p.stdout)
+    if fc.get("type") != "FeatureCollection" or len(fc["features"]) != len(bcells):
+        die("geo-hexagons boundary: not a FeatureCollection with one feature per cell")
+    split = polar = 0
+    for c, feat in zip(bcells, fc["features"]):
+        if feat.get("type") != "Feature" or feat["properties"].get("h3") != c:
+            die(f"boundary feature for {c}: wrong type or h3 property {feat.get('properties')}")
+        geom = shapely.geometry.shape(feat["geometry"])
+        parts = list(geom.geoms) if geom.geom_type == "MultiPolygon" else [geom]
+        if not geom.is_valid:
+            die(f"boundary of {c}: invalid {geom.geom_type} ({shapely.validation.explain_validity(geom)})")
+        for part in parts:
+            if not part.exterior.is_ccw:
+                die(f"boundary of {c}: exterior ring is not counter-clockwise (RFC 7946)")
+        lons = [x for part in parts for x, _ in part.exterior.coords]
+        if min(lons) < -180 or max(lons) > 180:
+            die(f"boundary of {c}: longitudes outside [-180, 180]")
+        split += geom.geom_type == "MultiPolygon"
+        lat, _ = h3.cell_to_latlng(c)
+        verts = h3.cell_to_boundary(c)
+        holds_pole = any(h3.latlng_to_cell(la, 0.0, h3.get_resolution(c)) == c for la in (90.0, -90.0))
+        polar += holds_pole
+        if holds_pole:
+            lats = [y for part in parts for _, y in part.exterior.coords]
+            if max(abs(y) for y in lats) != 90:
+                die(f"boundary of {c}: holds a pole but does not reach it")
+        elif 3 <= h3.get_resolution(c) <= 11 and abs(lat) < 75:  # ring_area loses digits on tinier cells
+            # the polygon drawn with straight lon/lat edges has the cell's area (within 1%)
+            from common import area_km2
+            a = area_km2(feat["geometry"])
+            if abs(a / h3.cell_area(c, unit="km^2") - 1) > 0.01:
+                die(f"boundary of {c}: GeoJSON area {a} km² vs h3 {h3.cell_area(c, unit='km^2')} km²")
+        # every h3 vertex appears (wrapped into [-180, 180])
+        coords = np.array([(y, ((x + 180) % 360) - 180) for part in parts for x, y in part.exterior.coords])
+        for la, lo in verts:
+            lo = ((lo + 180) % 360) - 180
+            if abs(la) == 90:  # a pole: any longitude is it
+                lo = coords[np.argmax(np.abs(coords[:, 0]))][1]
+            d = np.abs(coords - (la, lo))
+            d[:, 1] = np.minimum(d[:, 1], 360 - d[:, 1])
+            if d.max(axis=1).min() > 1e-8:
+                die(f"boundary of {c}: h3 vertex {(la, lo)} missing from the GeoJSON")
+    progress(f"geo-hexagons: cell, polyfill, disk equal h3; boundary GeoJSON of {len(bcells)} cells valid "
+             f"({split} split at 180°, {polar} holding a pole)")
+
+    for args, stdin, msg in [
+        (["cell", "--res", "16"], "1,2\n", "invalid resolution 16"),
+        (["cell", "--res", "5"], "nan,2\n", "must be finite"),
+        (["cell", "--res", "5"], "1;2\n", "expected \"lat,lon\""),
+        (["boundary"], "xyz\n", "invalid cell id \"xyz\""),
+        (["disk", "--k", "1", "8e28308280f18f2"], "", "invalid cell id"),
+    ]:
+        p = run(args, stdin)
+        if p.returncode == 0 or msg not in p.stderr.decode():
+            die(f"geo-hexagons {' '.join(args)} with {stdin!r}: exit {p.returncode}, stderr {p.stderr.decode()!r}; expected an error naming {msg!r}")
+    progress("geo-hexagons: bad input (res 16, NaN, malformed line, malformed id) refused with a clear message")
 
 print(f"check_h3: ok ({time.time() - T0:.0f}s)")
