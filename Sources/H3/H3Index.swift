@@ -10,7 +10,9 @@ public struct H3Index: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Parses a hexadecimal id as h3 writes it (upper or lower case, no prefix).
     public init?(string: String) {
-        guard !string.isEmpty, string.utf8.count <= 16, let v = UInt64(string, radix: 16) else { return nil }
+        guard !string.isEmpty, string.utf8.count <= 16,
+              string.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) }),
+              let v = UInt64(string, radix: 16) else { return nil }
         value = v
     }
 

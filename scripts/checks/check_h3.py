@@ -21,6 +21,7 @@ import math
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import h3
@@ -45,6 +46,21 @@ def die(msg):
     print("FAIL:", msg)
     print("check_h3: FAILED")
     sys.exit(1)
+
+
+def ask_async(lines):
+    """Starts a check-dump process on the request lines; returns a function that waits for
+    and returns its answer lines (so Swift and h3 work at the same time on two cores)."""
+    box = {}
+    t = threading.Thread(target=lambda: box.setdefault("out", ask(lines)))
+    t.start()
+
+    def result():
+        t.join()
+        if "out" not in box:
+            sys.exit(1)  # ask() already printed the failure
+        return box["out"]
+    return result
 
 
 def ask(lines):
@@ -119,9 +135,10 @@ if want('points'):
     res = [i % 16 for i in range(len(pts))]
     assert len(pts) >= 1_000_000, len(pts)
 
+    pending = ask_async([f"c {r} {a!r} {b!r}" for (a, b), r in zip(pts, res)])
     expected = [h3.latlng_to_cell(a, b, r) for (a, b), r in zip(pts, res)]
     progress(f"latLngToCell: {len(pts):,} points asked of h3")
-    got = ask([f"c {r} {a!r} {b!r}" for (a, b), r in zip(pts, res)])
+    got = pending()
     for i, (e, g) in enumerate(zip(expected, got)):
         if e != g:
             a, b = pts[i]
@@ -142,19 +159,18 @@ if want('cells'):
     rz = rng.uniform(-1, 1, 100_000)
     cells += [h3.latlng_to_cell(float(a), float(b), int(r)) for a, b, r in
               zip(np.degrees(np.arcsin(rz)), rng.uniform(-180, 180, 100_000), rng.integers(0, 16, 100_000))]
-    got_ll = ask([f"l {c}" for c in cells])
-    got_b = ask([f"b {c}" for c in cells])
-    got_a = ask([f"a {c}" for c in cells])
+    pending = ask_async([f"l {c}" for c in cells] + [f"b {c}" for c in cells] + [f"a {c}" for c in cells])
+    exp = [(h3.cell_to_latlng(c), h3.cell_to_boundary(c), h3.cell_area(c, unit="km^2")) for c in cells]
+    got = pending()
+    got_ll, got_b, got_a = got[:len(cells)], got[len(cells):2 * len(cells)], got[2 * len(cells):]
     max_ll = max_b = max_a = 0.0
     exact = 0
-    for c, gl, gb, ga in zip(cells, got_ll, got_b, got_a):
-        e = h3.cell_to_latlng(c)
+    for c, gl, gb, ga, (e, eb, ea) in zip(cells, got_ll, got_b, got_a, exp):
         g = [float(x) for x in gl.split()]
         d = max(abs(e[0] - g[0]), abs(e[1] - g[1])) * D2R
         max_ll = max(max_ll, d)
         if d > 1e-9:
             die(f"cellToLatLng({c}): h3 {e}, Swift {g} (differ by {d:.3g} rad)")
-        eb = h3.cell_to_boundary(c)
         gb = gb.split()
         n = int(gb[0])
         if n != len(eb):
@@ -170,7 +186,6 @@ if want('cells'):
             all_exact &= dla == 0 and dlo == 0
             if d > 1e-9:
                 die(f"cellToBoundary({c}) vertex {k}: h3 {(la, lo)}, Swift {(vals[2 * k], vals[2 * k + 1])} ({d:.3g} rad)")
-        ea = h3.cell_area(c, unit="km^2")
         rel = abs(ea - float(ga)) / ea
         max_a = max(max_a, rel)
         all_exact &= ea == float(ga)
@@ -285,8 +300,9 @@ if want('poly'):
 
     pent_centres = [h3.cell_to_latlng(p) for p in h3.get_pentagons(0)]
     polys = []  # (res, outer, holes, kind)
-    for i in range(1100):
-        area_km2 = 10 ** rng.uniform(-6, 4)  # 1 m² … 10,000 km²
+    for i in range(1300):
+        # 1 m² … 10,000 km²; most above 0.01 km², where a res 7–11 cell centre can fall inside
+        area_km2 = 10 ** (rng.uniform(-6, -2) if i % 7 == 0 else rng.uniform(-2, 4))
         radius = math.sqrt(area_km2 / math.pi)
         kind = ["uniform", "antimeridian", "pentagon", "polar", "uniform"][i % 5]
         if kind == "uniform":
@@ -301,7 +317,7 @@ if want('poly'):
             lat0, lng0 = float(rng.choice([1, -1])) * rng.uniform(75, 88), rng.uniform(-180, 180)
             if 90 - abs(lat0) < radius / 111 * 1.5:  # keep the pole outside
                 lat0 = math.copysign(90 - radius / 111 * 1.5 - 0.5, lat0)
-        ok = [r for r in range(7, 12) if area_km2 / AVG_KM2[r] <= 30_000]
+        ok = [r for r in range(7, 12) if area_km2 / AVG_KM2[r] <= 20_000]
         if not ok:
             continue
         r = int(rng.choice(ok))
@@ -324,15 +340,22 @@ if want('poly'):
     reqs = []
     for r, outer, holes, _ in polys:
         reqs.append(f"P {r} " + loop_text(outer) + "".join(" h " + loop_text(h) for h in holes))
-    got = ask(reqs)
-    total = 0
-    kinds = {}
-    for (r, outer, holes, kind), g in zip(polys, got):
+    pending = ask_async(reqs)
+    exp = []
+    for r, outer, holes, _ in polys:
         try:
-            e = sorted(h3.polygon_to_cells(h3.LatLngPoly(outer, *holes), r))
-        except Exception as ex:  # h3 refuses some degenerate polygons; Swift must refuse them too
+            exp.append(sorted(h3.polygon_to_cells(h3.LatLngPoly(outer, *holes), r)))
+        except Exception as ex:
+            exp.append(ex)
+    got = pending()
+    total = refused = empty = 0
+    kinds = {}
+    for (r, outer, holes, kind), g, e in zip(polys, got, exp):
+        if isinstance(e, Exception):  # h3 refuses some degenerate polygons; Swift must refuse them too
+            ex = e
             if not g.startswith("E "):
                 die(f"polygonToCells res {r} {kind}: h3 raised {ex!r}, Swift answered {g[:100]}")
+            refused += 1
             continue
         if g.startswith("E "):
             die(f"polygonToCells res {r} {kind} outer {outer} holes {holes}: h3 {len(e)} cells, Swift error {g}")
@@ -341,8 +364,10 @@ if want('poly'):
             die(f"polygonToCells res {r} {kind} outer {outer} holes {holes}: h3 {len(e)} cells, Swift {len(gs)}; "
                 f"only h3 {sorted(set(e) - set(gs))[:5]}, only Swift {sorted(set(gs) - set(e))[:5]}")
         total += len(e)
+        empty += not e
         kinds[kind] = kinds.get(kind, 0) + 1
-    progress(f"polygonToCells: {len(polys):,} polygons identical ({total:,} cells; {kinds})")
+    progress(f"polygonToCells: {len(polys):,} polygons identical ({total:,} cells; {empty} hold no cell centre, "
+             f"{refused} refused by both; {kinds})")
 
 # ---------------------------------------------------------------------------------------------
 # The command-line front: cell, polyfill, boundary (GeoJSON read by shapely), disk, bad input
