@@ -293,7 +293,7 @@ struct Disk: ParsableCommand {
 ///   c RES LATDEG LNGDEG     → id            l ID → lat lng (degrees, %.17g)
 ///   b ID  → n lat lng ...   (degrees)       a ID → area km² (%.17g)
 ///   d ID K → sorted ids     p ID RES → parent        ch ID RES → sorted children
-///   g ID1 ID2 → grid distance
+///   g ID1 ID2 → grid distance   v ID → 1 if a valid cell, else 0
 ///   P RES n lat lng ... [h n lat lng ...]*  (degrees) → sorted ids
 /// Errors answer "E message".
 struct CheckDump: ParsableCommand {
@@ -320,6 +320,8 @@ struct CheckDump: ParsableCommand {
                     out.line(g(try H3.cellAreaKm2(try parseCell(String(t[1])))))
                 case "d":
                     out.line(try H3.gridDisk(try parseCell(String(t[1])), k: Int(t[2])!).sorted().map(\.description).joined(separator: " "))
+                case "v":
+                    out.line(H3Index(string: String(t[1])).map { H3.isValidCell($0) ? "1" : "0" } ?? "0")
                 case "g":
                     out.line(String(try H3.gridDistance(try parseCell(String(t[1])), try parseCell(String(t[2])))))
                 case "p":

@@ -10,10 +10,14 @@ and compares every answer with h3 from PyPI. Fails on the first difference and p
     child at every resolution, 100,000 random cells: same vertex count, within 1e-9 rad;
   * cellArea (km²): same cells, within 1e-9 relative;
   * gridDisk k ≤ 5 (random cells, pentagons and their surroundings), cellToParent,
-    cellToChildren: identical sets;
+    cellToChildren: identical sets; gridDistance: identical (and refused where h3 refuses);
+    isValidCell on 60,000 near-valid 64-bit values: identical;
   * polygonToCells: ≥1,000 random polygons (convex and not, holes, crossing 180°, around
     pentagons, near the poles, 1 m² to 10,000 km²) at resolutions 7–11, plus run-like loops of
-    a few km²: identical sets.
+    a few km², and degenerate ones h3 refuses: identical sets (or both refuse);
+  * the command-line front: cell / polyfill / disk equal h3, boundary GeoJSON read by shapely
+    (valid, counter-clockwise, split at ±180°, closed over the poles), bad input refused.
+ONLY=points,cells,disk,poly,cli runs some sections while debugging.
 
 Usage: check_h3.py [BINARY]   (default .build/release/geo-hexagons; SEED env var to vary)
 """
@@ -120,6 +124,8 @@ if want('points'):
         p = p + rng.normal(size=3) * float(rng.choice([0, 1e-14, 1e-11, 1e-8, 1e-5]))
         p = p / np.linalg.norm(p)
         pts.append((math.degrees(math.asin(max(-1.0, min(1.0, p[2])))), math.degrees(math.atan2(p[1], p[0]))))
+    # finite values outside the usual ranges (h3 accepts them: the trigonometry wraps them)
+    pts += list(zip(rng.uniform(-200, 200, 3000).tolist(), rng.uniform(-1000, 1000, 3000).tolist()))
     n_base = len(pts)
     # cell vertices and edge midpoints: the points where two or three cells meet
     seed_cells = [h3.latlng_to_cell(float(a), float(b), int(r)) for a, b, r in
@@ -264,6 +270,41 @@ if want('disk'):
             die(f"cellToChildren({c}, {r}): h3 {len(e)} cells, Swift {len(g.split())}")
     progress(f"cellToParent: {len(par_req):,}, cellToChildren: {len(ch_req):,} identical")
 
+    # isValidCell on near-valid 64-bit values: real cells with one field broken at random
+    # (mode, reserved bits, base cell ≥ 122, a digit 7 inside, a digit ≠ 7 after the
+    # resolution, a pentagon's deleted k subsequence), and random bit patterns
+    cand = []
+    for c in rng.choice(cells, 60_000):
+        v = int(str(c), 16)
+        kind = int(rng.integers(0, 7))
+        r = (v >> 52) & 15
+        if kind == 0:
+            v ^= 1 << int(rng.integers(56, 64))
+        elif kind == 1:
+            v = (v & ~(127 << 45)) | (int(rng.integers(0, 128)) << 45)
+        elif kind == 2 and r > 0:
+            d = int(rng.integers(1, r + 1))
+            v |= 7 << ((15 - d) * 3)
+        elif kind == 3 and r < 15:
+            d = int(rng.integers(r + 1, 16))
+            v = (v & ~(7 << ((15 - d) * 3))) | (int(rng.integers(0, 7)) << ((15 - d) * 3))
+        elif kind == 4 and r > 0:
+            # first non-zero digit of a pentagon set to 1
+            v = (v & ~(127 << 45)) | (int(rng.choice([4, 14, 24, 38, 49, 58, 63, 72, 83, 97, 107, 117])) << 45)
+            d = int(rng.integers(1, r + 1))
+            for k in range(1, d):
+                v &= ~(7 << ((15 - k) * 3))
+            v = (v & ~(7 << ((15 - d) * 3))) | (int(rng.choice([1, 1, 2, 5])) << ((15 - d) * 3))
+        elif kind == 5:
+            v = int(rng.integers(0, 2**63, dtype=np.int64)) | (int(rng.integers(0, 2)) << 63)
+        cand.append(f"{v:x}")
+    got = ask([f"v {c}" for c in cand])
+    for c, g in zip(cand, got):
+        e = "1" if h3.is_valid_cell(c) else "0"
+        if e != g:
+            die(f"isValidCell({c}): h3 {e}, Swift {g}")
+    progress(f"isValidCell: {len(cand):,} near-valid values identical ({sum(g == '1' for g in got):,} valid)")
+
 # ---------------------------------------------------------------------------------------------
 # polygonToCells
 # ---------------------------------------------------------------------------------------------
@@ -330,6 +371,10 @@ if want('poly'):
     for i in range(60):
         lat0, lng0 = math.degrees(math.asin(rng.uniform(-0.9, 0.9))), rng.uniform(-180, 180)
         polys.append((int(rng.integers(9, 12)), run_loop(lat0, lng0, rng.uniform(3, 15)), [], "run loop"))
+    # degenerate ones: h3 refuses a zero-height or zero-width bounding box, Swift must too
+    polys.append((9, [(10.0, 20.0), (10.0, 20.1), (10.0, 20.2)], [], "degenerate"))
+    polys.append((9, [(10.0, 20.0), (10.1, 20.0), (10.2, 20.0)], [], "degenerate"))
+    polys.append((9, [(10.0, 20.0), (10.1, 20.1), (10.2, 20.2)], [], "degenerate"))
     assert len(polys) >= 1000
 
 
