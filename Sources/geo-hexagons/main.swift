@@ -140,6 +140,7 @@ enum GeoJSONInput {
         case "Feature": try geometry(root["geometry"], "feature 0")
         default: try geometry(root, "geometry")
         }
+        guard !result.isEmpty else { throw UsageError("\(path): no Polygon or MultiPolygon geometry") }
         return result
     }
 }

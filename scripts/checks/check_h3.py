@@ -419,6 +419,7 @@ if want('poly'):
 # ---------------------------------------------------------------------------------------------
 if want("cli"):
     import json
+    import shutil
     import tempfile
 
     import shapely.geometry
@@ -511,7 +512,17 @@ if want("cli"):
     progress(f"geo-hexagons: cell, polyfill, disk equal h3; boundary GeoJSON of {len(bcells)} cells valid "
              f"({split} split at 180°, {polar} holding a pole)")
 
+    bad = tempfile.mkdtemp()
+    for name, text in [("malformed.geojson", '{"type": "FeatureCollection", "features": [}'),
+                       ("short-ring.geojson", '{"type": "Polygon", "coordinates": [[[0, 0], [1, 1], [0, 0]]]}'),
+                       ("line.geojson", '{"type": "LineString", "coordinates": [[0, 0], [1, 1]]}')]:
+        with open(os.path.join(bad, name), "w") as f:
+            f.write(text)
     for args, stdin, msg in [
+        (["polyfill", "--res", "9", os.path.join(bad, "malformed.geojson")], "", "malformed.geojson: not valid JSON"),
+        (["polyfill", "--res", "9", os.path.join(bad, "short-ring.geojson")], "", "ring has fewer than 3 distinct positions"),
+        (["polyfill", "--res", "9", os.path.join(bad, "line.geojson")], "", "no Polygon or MultiPolygon geometry"),
+        (["polyfill", "--res", "16", os.path.join(bad, "line.geojson")], "", "invalid resolution 16"),
         (["cell", "--res", "16"], "1,2\n", "invalid resolution 16"),
         (["cell", "--res", "5"], "nan,2\n", "must be finite"),
         (["cell", "--res", "5"], "1;2\n", "expected \"lat,lon\""),
@@ -521,6 +532,8 @@ if want("cli"):
         p = run(args, stdin)
         if p.returncode == 0 or msg not in p.stderr.decode():
             die(f"geo-hexagons {' '.join(args)} with {stdin!r}: exit {p.returncode}, stderr {p.stderr.decode()!r}; expected an error naming {msg!r}")
-    progress("geo-hexagons: bad input (res 16, NaN, malformed line, malformed id) refused with a clear message")
+    shutil.rmtree(bad)
+    progress("geo-hexagons: bad input (res 16, NaN, malformed line, malformed id, malformed or empty GeoJSON) "
+             "refused with a clear message")
 
 print(f"check_h3: ok ({time.time() - T0:.0f}s)")
