@@ -335,25 +335,16 @@ public enum WorldStage {
 
 extension WorldStage {
     /// Unsigned area (km²) of every graph ring: first on the authalic sphere with the fast
-    /// trapezoid-style formula Σ (λᵢ₊₁ − λᵢ₋₁)·sin φᵢ·R²/2; rings that come out below
+    /// vertex formula (SphericalArea); rings that come out below
     /// `exactBelowKm2` (where a threshold decision is made) are measured again on the WGS84
     /// ellipsoid (geodesic, Karney), which is what the thresholds mean.
     /// `known[r]`, where not NaN, is ring r's area already (kept as is).
     static func ringAreas(_ graph: ArcGraph, exactBelowKm2: Double, threads: Int, known: [Double]? = nil) throws -> [Double] {
-        let r2 = (Geodesic.authalicRadius / 1000) * (Geodesic.authalicRadius / 1000)
+        let radiusKm = Geodesic.authalicRadius / 1000
         return try parallelMap(graph.rings.count, threads: threads) { i, _ in
             if let k = known?[i], !k.isNaN { return k }
             let ring = graph.originalRing(i)
-            let n = ring.count - 1
-            guard n >= 3 else { return 0 }
-            var sum = 0.0
-            for k in 0..<n {
-                let prev = ring[(k + n - 1) % n], next = ring[k + 1]
-                var dl = next.x - prev.x
-                if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
-                sum += dl * .pi / 180 * sin(ring[k].y * .pi / 180)
-            }
-            let approx = abs(sum) * r2 / 2
+            let approx = SphericalArea.approximateRingArea(ring, radius: radiusKm)
             return approx < exactBelowKm2 ? abs(Geodesic.wgs84.ringArea(ring)) / 1e6 : approx
         }
     }
