@@ -60,9 +60,12 @@ struct IngestCommand: ParsableCommand {
         if !report.pointsFromCapital.isEmpty {
             log.info("no polygon in the input, Point at the capital: \(report.pointsFromCapital.joined(separator: " "))")
         }
+        for r in report.capitalsResolved { log.info("capital: \(r)") }
+        for d in report.capitalDisagreements { log.info("warning: capital sources disagree: \(d)") }
+        for d in report.droppedAliases { log.info("dropped: \(d)") }
         for w in report.warnings { log.info("warning: \(w)") }
         try log.step("write \(output)") { try GeoJSON.write(features, to: output) }
-        log.summary("\(report.unitsRead) units read, \(report.unitsUsed) used, \(report.remapped.count) remapped, \(report.skipped.count) skipped → \(features.count) countries (\(report.dissolved.count) dissolved, \(report.pointsFromCapital.count) points), \(formatCount(report.vertices)) vertices → \(output)")
+        log.summary("\(report.unitsRead) units read, \(report.unitsUsed) used, \(report.remapped.count) remapped, \(report.skipped.count) skipped → \(features.count) countries (\(report.dissolved.count) dissolved, \(report.pointsFromCapital.count) points), \(formatCount(report.vertices)) vertices; capitals: \(report.capitalsResolved.count) source disagreements decided by the table, \(report.capitalDisagreements.count) undecided → \(output)")
     }
 }
 
