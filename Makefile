@@ -44,6 +44,10 @@ endif
 # $(call params,NAME,VALUE) expands to the file's path.
 params = $(shell mkdir -p $(BUILD)/params && printf '%s\n' '$(2)' | cmp -s - $(BUILD)/params/$(1) || printf '%s\n' '$(2)' > $(BUILD)/params/$(1))$(BUILD)/params/$(1)
 
+# $(call flag,--name,VALUE) expands to "--name VALUE", or to nothing when VALUE is empty, so
+# that a parameter left empty in pipelines/*.mk leaves the stage's own default in force.
+flag = $(if $(strip $(2)),$(1) $(2))
+
 # --- set-up and the Swift build ---------------------------------------------------------
 SETUP_STAMP := $(BUILD)/.setup
 $(SETUP_STAMP): scripts/setup.sh

@@ -77,24 +77,29 @@ struct ChallengesCommand: ParsableCommand {
     var window: Int = defaults.window
 
     @Option(help: "Minimum area in km² of a polygon country for a silhouette question.")
-    var minSilhouetteArea: Double = defaults.minSilhouetteArea
+    var minSilhouetteArea: Double = defaults.minSilhouetteAreaKm2
 
     @Option(help: "Countries under this area in km² (and point countries) count as small.")
-    var smallArea: Double = defaults.smallArea
+    var smallArea: Double = defaults.smallAreaKm2
 
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
+
+    var options: ChallengesStage.Options {
+        var o = ChallengesStage.Options()
+        o.world = world; o.outDir = outDir; o.report = report; o.existing = existing
+        o.from = from ?? start; o.days = days; o.replanFuture = replanFuture; o.dryRun = dryRun
+        o.seed = seed; o.window = window
+        o.minSilhouetteAreaKm2 = minSilhouetteArea; o.smallAreaKm2 = smallArea
+        return o
+    }
 
     func run() throws {
         if start != nil {
             FileHandle.standardError.write(Data("geo-challenges: --start is deprecated; use --from\n".utf8))
             if from != nil { throw ValidationError("give --from only (--start is its deprecated name)") }
         }
-        var o = ChallengesStage.Options()
-        o.world = world; o.outDir = outDir; o.report = report; o.existing = existing
-        o.from = from ?? start; o.days = days; o.replanFuture = replanFuture; o.dryRun = dryRun
-        o.seed = seed; o.window = window; o.minSilhouetteArea = minSilhouetteArea; o.smallArea = smallArea
-        try ChallengesStage.execute(o, quiet: quiet)
+        try ChallengesStage.execute(options, quiet: quiet)
     }
 }
 

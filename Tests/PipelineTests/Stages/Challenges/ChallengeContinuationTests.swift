@@ -197,7 +197,7 @@ import Testing
         var o = ChallengesStage.Options()
         o.world = Repo.path("Tests/BadInputs/world/two-countries.geojson")
         o.outDir = dir + "/supabase"
-        o.minSilhouetteArea = 0; o.smallArea = 0; o.days = 10
+        o.minSilhouetteAreaKm2 = 0; o.smallAreaKm2 = 0; o.days = 10
         if let rows { o.existing = writeFile(dir, "live.csv", "date,is_guess_country,is_guess_capital,is_guess_flag,answer\n" + rows) }
         return o
     }

@@ -50,7 +50,7 @@ import Testing
         let dir = temporaryDirectory()
         var o = IngestStage.Options.standard(dataDir: Repo.path("data"), units: try Slices.file(Repo.units10m, ["UKR", "DNK", "CZE"], in: dir))
         o.countrySetPath = writeFile(dir, "set.txt", "UA\nDK\nCZ\n")
-        let (features, report) = try IngestStage.run(o, log: StageLog(stage: "test", quiet: true))
+        let (features, report) = try IngestStage.build(o, log: StageLog(stage: "test", quiet: true))
         let by = Dictionary(uniqueKeysWithValues: features.map { ($0.id!, $0) })
         func list(_ id: String, _ key: String) -> [String] { by[id]!.properties[key]!.arrayValue!.compactMap(\.stringValue) }
         #expect(by["UA"]!.string("capital") == "Kyiv" && list("UA", "capitalAliases").contains("Kiev"))
@@ -65,7 +65,7 @@ import Testing
         var o = IngestStage.Options.standard(dataDir: Repo.path("data"), units: try Slices.file(Repo.units10m, ["CIV", "GHA"], in: dir))
         o.countrySetPath = writeFile(dir, "set.txt", "CI\nGH\n")
         o.nameAliasesPath = writeFile(dir, "name_aliases.tsv", "id\talias\treason\nGH\tivory-coast\ta mistake\n")
-        let error = try #require(throws: StageError.self) { try IngestStage.run(o, log: StageLog(stage: "test", quiet: true)) }
+        let error = try #require(throws: StageError.self) { try IngestStage.build(o, log: StageLog(stage: "test", quiet: true)) }
         #expect("\(error)".contains("name answer \"ivory-coast\" of GH equals \"Ivory Coast\" of CI"), "\(error)")
     }
 
@@ -74,7 +74,7 @@ import Testing
         var o = IngestStage.Options.standard(dataDir: Repo.path("data"), units: try Slices.file(Repo.units10m, ["UKR"], in: dir))
         o.countrySetPath = writeFile(dir, "set.txt", "UA\n")
         o.capitalsPath = writeFile(dir, "capitals.tsv", "id\tcapital\tplace\tlat\tlon\treason\n")
-        let (features, report) = try IngestStage.run(o, log: StageLog(stage: "test", quiet: true))
+        let (features, report) = try IngestStage.build(o, log: StageLog(stage: "test", quiet: true))
         #expect(features[0].string("capital") == "Kiev")
         #expect(report.capitalDisagreements == ["UA (Ukraine): Natural Earth \"Kiev\", GeoNames \"Kyiv\"; no row in \(o.capitalsPath) decides"])
     }
