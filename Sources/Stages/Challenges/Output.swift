@@ -38,8 +38,8 @@ extension ChallengesStage {
         -- Written by geo-challenges. Safe to apply more than once: it creates the table if it is
         -- missing and adds the constraints a table created earlier lacks. A table that already
         -- breaks one (two rows on one date, a row without exactly one type, an answer that is not
-        -- an ISO code) is refused with the dates listed, and nothing is changed.
-        begin;
+        -- an ISO code) is refused with the dates listed, and nothing is changed. No begin/commit:
+        -- the Supabase CLI runs a migration file in a transaction; each statement here is atomic.
 
         create table if not exists \(table) (
           id uuid primary key default gen_random_uuid(),
@@ -92,8 +92,6 @@ extension ChallengesStage {
         end
         $geo$;
 
-        commit;
-
         """
     }
 
@@ -114,11 +112,8 @@ extension ChallengesStage {
         out.append(SQL.comment(schedule.replanFuture
             ? "Replan: a row from \(r.start) on is updated only where its question differs; loading twice changes nothing."
             : "Fill: only dates without a row get one (on conflict do nothing); no existing row changes."))
-        out.append("begin;")
-        guard !rows.isEmpty else {
-            out.append("commit;")
-            return out.joined(separator: "\n") + "\n"
-        }
+        // One statement, atomic by itself (no begin/commit: the Supabase CLI runs the seed itself).
+        guard !rows.isEmpty else { return out.joined(separator: "\n") + "\n" }
         out.append("")
         out.append("insert into \(table) (id, date, is_guess_country, is_guess_capital, is_guess_flag, answer)")
         out.append("select id, date, is_guess_country, is_guess_capital, is_guess_flag, answer from (values")
@@ -143,8 +138,6 @@ extension ChallengesStage {
         } else {
             out.append("on conflict (date) do nothing;")
         }
-        out.append("")
-        out.append("commit;")
         return out.joined(separator: "\n") + "\n"
     }
 
