@@ -18,7 +18,9 @@ let stages = [
 let package = Package(
     name: "GeoPipeline",
     platforms: [.macOS(.v13)],
-    products: [.library(name: "GeoCore", targets: ["GeoCore"])]
+    products: [.library(name: "GeoCore", targets: ["GeoCore"]),
+               // Pure Swift (stdlib + Foundation): the iOS apps embed it.
+               .library(name: "GeoLookup", targets: ["GeoLookup"])]
         + stages.map { .executable(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GeoCore", dependencies: ["CGEOS", "CPROJ", "CZlib"]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
+        .target(name: "GeoLookup"),
+        .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup"]),
     ] + stages.map {
         .executableTarget(name: $0, dependencies: [
             "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
