@@ -42,6 +42,7 @@ public struct LookupIndexBuilder {
     public struct Statistics: Sendable {
         public var nodes = 0, leaves = 0, uniformNodes = 0, seaDistanceNodes = 0
         public var edges = 0, leafWords = 0, bytes = 0
+        public init() {}
     }
 
     let countries: [Country]
