@@ -8,11 +8,12 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 
 # Build and run: the C libraries behind the GEOS and PROJ modules (found through pkg-config),
 # GNU time (the stage log's peak memory) and rsvg-convert (the PNG pictures of globe, map and
-# silhouettes).
-for p in pkg-config libgeos-dev libproj-dev proj-data zlib1g-dev time librsvg2-bin; do have_pkg "$p" || need_apt+=("$p"); done
+# silhouettes), libsqlite3 (the focus app's content database).
+for p in pkg-config libgeos-dev libproj-dev proj-data zlib1g-dev libsqlite3-dev time librsvg2-bin; do have_pkg "$p" || need_apt+=("$p"); done
 if [ "${1:-}" = "--test" ]; then
-  # Test consumers: xmllint (XML), PostgreSQL (SQL), Python readers (GeoJSON, glTF).
-  for p in libxml2-utils postgresql python3-pip; do have_pkg "$p" || need_apt+=("$p"); done
+  # Test consumers: xmllint (XML), PostgreSQL (SQL), sqlite3 (the routes database), Python
+  # readers (GeoJSON, glTF).
+  for p in libxml2-utils postgresql sqlite3 python3-pip; do have_pkg "$p" || need_apt+=("$p"); done
 fi
 
 if [ ${#need_apt[@]} -gt 0 ]; then
