@@ -45,3 +45,5 @@ for scale in $SCALES; do
   done
 done
 ${PYTHON:-python3} scripts/bench_table.py "$log" "$totals" | tee "$out/report.txt"
+# the offline lookup library: size, load time, lookups per second (budgets: 5 MB, 50 ms, 1 M/s)
+bash scripts/bench_lookup.sh | tee -a "$out/report.txt"

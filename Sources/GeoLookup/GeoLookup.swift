@@ -263,26 +263,18 @@ public final class GeoLookup: @unchecked Sendable {
         let lat0 = max(-90, c.latitude - reachDeg), lat1 = min(90, c.latitude + reachDeg)
         let maxAbs = max(abs(lat0), abs(lat1))
         let cell = IndexFormat.cityCellDegrees
-        var cols: [Int] = []
-        if maxAbs >= 89.9 || reachDeg / cos(maxAbs * Sphere.degrees) >= 180 {
-            cols = Array(0..<IndexFormat.cityColumns)
-        } else {
+        // columns k0...k1 (taken modulo the 180 columns: the box may cross the antimeridian)
+        var k0 = 0, k1 = IndexFormat.cityColumns - 1
+        if maxAbs < 89.9, reachDeg / cos(maxAbs * Sphere.degrees) < 170 {
             let s = reachDeg / cos(maxAbs * Sphere.degrees)
-            var set = Set<Int>()
-            var x = c.longitude - s
-            while x <= c.longitude + s + cell {
-                var l = min(x, c.longitude + s)
-                l = l < -180 ? l + 360 : (l >= 180 ? l - 360 : l)
-                set.insert(min(IndexFormat.cityColumns - 1, max(0, Int((l + 180) / cell))))
-                x += cell
-            }
-            cols = set.sorted()
+            k0 = Int(floor((c.longitude - s + 180) / cell)); k1 = Int(floor((c.longitude + s + 180) / cell))
         }
         let r0 = min(IndexFormat.cityRows - 1, max(0, Int((lat0 + 90) / cell))), r1 = min(IndexFormat.cityRows - 1, max(0, Int((lat1 + 90) / cell)))
         var best: City?
         var bestD = Double.infinity
         for r in r0...r1 {
-            for col in cols {
+            for kk in k0...k1 {
+                let col = (kk % IndexFormat.cityColumns + IndexFormat.cityColumns) % IndexFormat.cityColumns
                 let k = r * IndexFormat.cityColumns + col
                 for i in cityStarts[k]..<cityStarts[k + 1] {
                     let city = cities[i]

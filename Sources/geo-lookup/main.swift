@@ -10,7 +10,7 @@ struct LookupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geo-lookup",
         abstract: "Offline \"where is this?\": build the lookup index, or ask it which country and city a point is in.",
-        subcommands: [Query.self, Build.self],
+        subcommands: [Query.self, Build.self, Bench.self],
         defaultSubcommand: Query.self)
 }
 
@@ -166,6 +166,74 @@ struct Build: ParsableCommand {
         o.countriesPath = countries; o.placesPath = places; o.outputPath = output
         o.maxEdgesPerLeaf = maxEdges; o.seaMaxDepth = seaDepth; o.coastBufferKm = coastBufferKm; o.maxBytes = maxBytes
         try LookupStage.execute(o, quiet: quiet)
+    }
+}
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Size, load time and lookups per second of an index, on one core (make bench).",
+        discussion: """
+        Loads the index --loads times (median: reading the file, checking it, ready to answer),
+        then times country(at:) on one thread over --points points uniform on the sphere, and
+        over as many points within 0.2° of the index's cities (where people log places: cells
+        with borders, coasts), best of 3 passes; and nearestCity(within: 25 km). Fixed seed.
+        Prints one `name<TAB>value` line per measure.
+        """)
+
+    @Option(help: "The lookup index.")
+    var index: String = LookupStage.Options().outputPath
+
+    @Option(help: "Points per pass.")
+    var points: Int = 1_000_000
+
+    @Option(help: "How many times the index is loaded.")
+    var loads: Int = 9
+
+    func run() throws {
+        let url = URL(fileURLWithPath: index)
+        var times: [Double] = []
+        var lookup: GeoLookup!
+        for _ in 0..<max(1, loads) {
+            let t = DispatchTime.now().uptimeNanoseconds
+            lookup = try GeoLookup(contentsOf: url)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6)
+        }
+        times.sort()
+        var state: UInt64 = 20261122
+        func next() -> Double {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        }
+        var uniform: [(Double, Double)] = [], nearCities: [(Double, Double)] = []
+        for _ in 0..<points { uniform.append((asin(2 * next() - 1) * 180 / .pi, 360 * next() - 180)) }
+        let cities = lookup.cities
+        for _ in 0..<points {
+            let c = cities[Int(next() * Double(cities.count)) % cities.count].coordinate
+            nearCities.append((max(-90, min(90, c.latitude + 0.4 * next() - 0.2)), max(-180, min(180, c.longitude + 0.4 * next() - 0.2))))
+        }
+        func rate(_ pts: [(Double, Double)], _ body: (Double, Double) -> Bool) -> (Double, Int) {
+            var best = 0.0, hits = 0
+            for _ in 0..<3 {
+                hits = 0
+                let t = DispatchTime.now().uptimeNanoseconds
+                for (la, lo) in pts where body(la, lo) { hits += 1 }
+                let s = Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9
+                best = max(best, Double(pts.count) / s)
+            }
+            return (best, hits)
+        }
+        let (u, uHits) = rate(uniform) { lookup.countryIndex(latitude: $0, longitude: $1) != nil }
+        let (n, nHits) = rate(nearCities) { lookup.countryIndex(latitude: $0, longitude: $1) != nil }
+        let (c, cHits) = rate(Array(nearCities.prefix(max(1, points / 10)))) { lookup.nearestCity(to: $0, $1, within: 25) != nil }
+        print("index bytes\t\(lookup.byteCount)")
+        print("load ms (median of \(times.count))\t\(String(format: "%.2f", times[times.count / 2]))")
+        print("country(at:) per s, uniform on the sphere (\(uHits) of \(points) in a country)\t\(Int(u))")
+        print("country(at:) per s, within 0.2° of cities (\(nHits) of \(points) in a country)\t\(Int(n))")
+        print("nearestCity(within: 25 km) per s, within 0.2° of cities (\(cHits) found)\t\(Int(c))")
     }
 }
 
