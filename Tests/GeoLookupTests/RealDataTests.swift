@@ -92,12 +92,16 @@ struct BruteForce {
 
     @Test func twelveNauticalMiles() throws {
         let (g, _) = Slices.ligurianIndex
-        // due south of Nice: 15 km out is France's, 30 km out is nobody's
-        let nice = Coordinate(latitude: 43.66, longitude: 7.25)
-        let at15 = Coordinate(latitude: nice.latitude - 15 / 111.195, longitude: nice.longitude)
-        let at30 = Coordinate(latitude: nice.latitude - 30 / 111.195, longitude: nice.longitude)
-        #expect(g.country(at: at15) == "FXX")
-        #expect(g.country(at: at30) == nil)
+        let bf = BruteForce(units: Slices.ligurian.map { Slices.units[$0]! })
+        // due south of Nice: 15 km out is France's; 40 km out (27 km from Cap d'Antibes) nobody's
+        let at15 = (43.66 - 15 / 111.195, 7.25), at40 = (43.66 - 40 / 111.195, 7.25)
+        #expect(bf.nearest(at15.0, at15.1).0 < 22.224 && bf.nearest(at15.0, at15.1).1 == "FXX")
+        #expect(g.country(at: at15.0, at15.1) == "FXX")
+        #expect(bf.nearest(at40.0, at40.1).0 > 22.224)
+        #expect(g.country(at: at40.0, at40.1) == nil)
+        // off Monaco the nearest coast is Monaco's own, though France surrounds it
+        #expect(bf.nearest(43.72, 7.43).1 == "MCO")
+        #expect(g.country(at: 43.72, 7.43) == "MCO")
     }
 
     /// Random points over the Ligurian Sea and its coasts: the index's answer equals brute
@@ -125,14 +129,27 @@ struct BruteForce {
         #expect(a == b)
     }
 
+    /// Fiji straddles 180°: points on both sides, on land and at sea, equal brute force
+    /// (whose coast distance is on the sphere, so it wraps by itself).
     @Test func antimeridian() throws {
         let (g, _) = try Slices.index(["FJI"])
-        #expect(g.country(at: -16.78, 179.33) == "FJI")        // Vanua Levu
-        #expect(g.country(at: -16.70, -179.95) == nil || g.country(at: -16.70, -179.95) == "FJI")
-        // Taveuni's east coast lies just west of 180°; a point across the line 5 km from it
-        // is Fiji's by the coast rule
-        #expect(g.country(at: -16.80, 179.98) == "FJI" || g.country(at: -16.80, 179.98) == nil)
+        let bf = BruteForce(units: [Slices.units["FJI"]!])
+        #expect(g.country(at: -16.78, 179.33) == "FJI")   // Vanua Levu
         #expect(g.country(at: -10.0, -170.0) == nil)
+        var rng = SplitMix(seed: 180)
+        var atSeaNear = 0, compared = 0
+        for _ in 0..<300 {
+            let lat = -19.5 + rng.unit() * 3.5, lon0 = 179.0 + rng.unit() * 2.0
+            let lon = lon0 > 180 ? lon0 - 360 : lon0
+            let (d1, _, _) = bf.nearest(lat, lon)
+            if d1 < 0.1 || abs(d1 - 22.224) < 0.1 { continue }
+            let inside = bf.contains(Slices.units["FJI"]!, lat, lon)
+            let want: String? = inside || d1 <= 22.224 ? "FJI" : nil
+            #expect(g.country(at: lat, lon) == want, "at \(lat), \(lon)")
+            if !inside && d1 <= 22.224 { atSeaNear += 1 }
+            compared += 1
+        }
+        #expect(compared > 250 && atSeaNear > 10)
     }
 
     @Test func nearestCityEqualsBruteForce() throws {
