@@ -327,7 +327,7 @@ public final class GeoLookup: @unchecked Sendable {
         guard strOff + pad4(nS) == length else {
             throw LookupIndexError("section sizes (\(nC) countries, \(nK) cities, \(nN) nodes, \(nW) words, \(nS) string bytes) do not add up to the file length \(length)")
         }
-        guard IndexFormat.fnv1a(UnsafeRawBufferPointer(rebasing: b[hs...])) == b.u32(40) else {
+        guard IndexFormat.checksum(UnsafeRawBufferPointer(rebasing: b[hs...])) == b.u32(40) else {
             throw LookupIndexError("checksum mismatch: the file is corrupt")
         }
         guard nN >= IndexFormat.rootCount, bufferKm.isFinite, bufferKm >= 0, nC < Int(IndexFormat.noCountry16) else {
@@ -368,8 +368,9 @@ public final class GeoLookup: @unchecked Sendable {
         let words = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: max(1, nW))
         var ok = false
         defer { if !ok { nodes.deallocate(); words.deallocate() } }
-        for i in 0..<nN { nodes[i] = b.u32(nOff + 4 * i) }
-        for i in 0..<nW { words[i] = b.u16(wOff + 2 * i) }
+        // the file is little-endian, as every platform the apps run on
+        for i in 0..<nN { nodes[i] = UInt32(littleEndian: b.loadUnaligned(fromByteOffset: nOff + 4 * i, as: UInt32.self)) }
+        for i in 0..<nW { words[i] = UInt16(littleEndian: b.loadUnaligned(fromByteOffset: wOff + 2 * i, as: UInt16.self)) }
         // Check every node and leaf once, so that queries never read out of bounds.
         for i in 0..<nN {
             let n = nodes[i], payload = Int(n & IndexFormat.payloadMask)

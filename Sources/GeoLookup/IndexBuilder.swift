@@ -531,7 +531,7 @@ public struct LookupIndexBuilder {
         w.align4()
         w.put(u32: UInt32(strings.count), at: stringsCountAt)
         w.put(u32: UInt32(w.bytes.count), at: 8)
-        let hash = w.bytes.withUnsafeBytes { IndexFormat.fnv1a(UnsafeRawBufferPointer(rebasing: $0[IndexFormat.headerSize...])) }
+        let hash = w.bytes.withUnsafeBytes { IndexFormat.checksum(UnsafeRawBufferPointer(rebasing: $0[IndexFormat.headerSize...])) }
         w.put(u32: hash, at: 40)
         return w.bytes
     }

@@ -12,7 +12,7 @@
 //     24  u32      K, number of cities
 //     28  u32      S, number of bytes of string data
 //     32  f64      coast buffer in km (22.224, 12 nautical miles)
-//     40  u32      FNV-1a 32-bit hash of every byte after the header
+//     40  u32      checksum of every byte after the header (see `checksum`)
 //     44  20 bytes zero
 //   countries    C × (u32 offset, u32 length) of the ISO code in the strings, sorted by code
 //   cities       K × 20 bytes: i32 lat, i32 lon (micro-degrees), u32 population,
@@ -79,11 +79,18 @@ enum IndexFormat {
     static let seaOwned: UInt16 = 1
     static let seaNearest: UInt16 = 2
 
-    /// FNV-1a, 32 bits: cheap enough to check a 5 MB file at load, catches a corrupt one.
-    static func fnv1a(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var h: UInt32 = 0x811C_9DC5
-        for b in bytes { h = (h ^ UInt32(b)) &* 0x0100_0193 }
-        return h
+    /// FNV-1a over little-endian 64-bit words (the last word zero-padded), folded to 32
+    /// bits: a fraction of a millisecond for 5 MB, and any corrupt byte changes it.
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        let n = bytes.count, words = n / 8
+        for i in 0..<words {
+            h = (h ^ UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))) &* 0x0000_0100_0000_01B3
+        }
+        var last: UInt64 = 0
+        for i in (8 * words)..<n { last |= UInt64(bytes[i]) << UInt64(8 * (i - 8 * words)) }
+        h = (h ^ last ^ UInt64(n)) &* 0x0000_0100_0000_01B3
+        return UInt32(truncatingIfNeeded: h ^ (h >> 32))
     }
 }
 

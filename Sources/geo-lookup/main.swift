@@ -246,7 +246,7 @@ if let b = args.firstIndex(of: "build"), b > 0, args[..<b].allSatisfy({ $0 == "-
 }
 // Coordinates may be negative: ArgumentParser would read "-33.87" as an option, so a "--"
 // goes before the first number that is not an option's value.
-if !args.contains("--"), args.first != "build" {
+if !args.contains("--"), args.first != "build", args.first != "bench" {
     let valued: Set<String> = ["--index", "--city-km"]
     var i = 0
     while i < args.count {
