@@ -7,7 +7,9 @@ import Foundation
 /// Rules:
 /// - Land: the country whose polygon (Natural Earth 1:10m, full detail) contains the point.
 /// - Sea: within 12 nautical miles (22.224 km, great-circle) of a coast, the country of the
-///   nearest coast; farther out, nil.
+///   nearest coast; farther out, nil. Distances are to the border edges taken as great-circle
+///   arcs between their vertices (within 0.2 km of the straight lon/lat edges for Natural
+///   Earth's longest, 55 km, edges below 70° of latitude).
 /// - Exactly on a border, one answer, always the same: the point counts as lying on the
 ///   right of each border edge directed from its lexicographically smaller (lon, lat) end,
 ///   i.e. just south of an east–west edge and just east of a south–north one (to the
