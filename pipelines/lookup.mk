@@ -4,15 +4,18 @@
 # (Sources/GeoLookup, pure Swift, embedded by the apps) reads: country at a point (12 nmi of
 # sea count for the nearest coast's country), nearest city. Format: IndexFormat.swift.
 
-# Split a cell holding more border edges than this (fewer: faster lookups, a bigger file).
-LOOKUP_MAX_EDGES ?= 32
-# Deepest split below the 1° cells of open sea where the buffer's edge passes (3 → 1/8°).
-LOOKUP_SEA_DEPTH ?= 3
-# The apps bundle the index: the stage fails past this size.
-LOOKUP_MAX_BYTES ?= 5000000
+# The defaults live in the stage (LookupStage.Options, shown by `geo-lookup build --help`):
+# a variable left empty passes no flag. LOOKUP_MAX_EDGES: split a cell holding more border
+# edges (fewer: faster lookups, a bigger file; 32); LOOKUP_SEA_DEPTH: deepest split below the
+# 1° cells of open sea where the buffer's edge passes (3 → 1/8°); LOOKUP_MAX_BYTES: the stage
+# fails past this size (the apps bundle the index; 5000000).
+LOOKUP_MAX_EDGES ?=
+LOOKUP_SEA_DEPTH ?=
+LOOKUP_MAX_BYTES ?=
 
 LOOKUP_OUT := $(DIST)/lookup/lookup.bin
-LOOKUP_FLAGS = --max-edges $(LOOKUP_MAX_EDGES) --sea-depth $(LOOKUP_SEA_DEPTH) --max-bytes $(LOOKUP_MAX_BYTES)
+LOOKUP_FLAGS := $(call flag,--max-edges,$(LOOKUP_MAX_EDGES)) $(call flag,--sea-depth,$(LOOKUP_SEA_DEPTH)) \
+  $(call flag,--max-bytes,$(LOOKUP_MAX_BYTES))
 
 .PHONY: lookup
 lookup: $(LOOKUP_OUT)

@@ -4,13 +4,14 @@
 # location's geodesic distance, and the bundled SQLite database. Every location is checked
 # against the lookup index (it must lie in its route's country).
 
-# Longest straight piece of a drawn route, in degrees of arc.
-ROUTES_STEP_DEGREES ?= 0.25
+# Longest straight piece of a drawn route, in degrees of arc; empty: the stage's default
+# (RoutesStage.Options, 0.25°; `geo-routes --help`).
+ROUTES_STEP_DEGREES ?=
 
 ROUTES_SOURCE := $(DATA)/routes.tsv
 ROUTES_REWARDS := $(DATA)/rewards.tsv
 ROUTES_OUT := $(DIST)/routes/content.sqlite3
-ROUTES_FLAGS = --step-degrees $(ROUTES_STEP_DEGREES)
+ROUTES_FLAGS := $(call flag,--step-degrees,$(ROUTES_STEP_DEGREES))
 
 .PHONY: routes
 routes: $(ROUTES_OUT)

@@ -62,7 +62,9 @@ struct Query: ParsableCommand {
     }
 
     func run() throws {
-        let lookup = try GeoLookup(contentsOf: URL(fileURLWithPath: index))
+        let lookup: GeoLookup
+        let bytes = try FileIO.readBytes(index)
+        do { lookup = try GeoLookup(data: Data(bytes)) } catch let e as LookupIndexError { throw InputError(file: index, e.message) }
         if !batch {
             var out: [UInt8] = []
             answer(lookup, Array(String(coordinates[0]).utf8)[...], Array(String(coordinates[1]).utf8)[...], coordinates[0], coordinates[1], into: &out)
@@ -161,12 +163,18 @@ struct Build: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
-    func run() throws {
+    var options: LookupStage.Options {
         var o = LookupStage.Options()
         o.countriesPath = countries; o.placesPath = places; o.outputPath = output
         o.maxEdgesPerLeaf = maxEdges; o.seaMaxDepth = seaDepth; o.coastBufferKm = coastBufferKm; o.maxBytes = maxBytes
-        try LookupStage.execute(o, quiet: quiet)
+        return o
     }
+
+    func validate() throws {
+        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
+    }
+
+    func run() throws { try LookupStage.execute(options, quiet: quiet) }
 }
 
 struct Bench: ParsableCommand {

@@ -41,11 +41,17 @@ struct RoutesCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
-    func run() throws {
+    var options: RoutesStage.Options {
         var o = RoutesStage.Options()
         o.routesPath = routes; o.rewardsPath = rewards; o.indexPath = index; o.outDir = outDir; o.stepDegrees = stepDegrees
-        try RoutesStage.execute(o, quiet: quiet)
+        return o
     }
+
+    func validate() throws {
+        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
+    }
+
+    func run() throws { try RoutesStage.execute(options, quiet: quiet) }
 }
 
 RoutesCommand.main()

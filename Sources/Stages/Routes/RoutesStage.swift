@@ -44,7 +44,8 @@ public enum RoutesStage: PipelineStage {
         var routes = try Tables.routes(o.routesPath)
         let rewards = try Tables.rewards(o.rewardsPath)
         let lookup: GeoLookup
-        do { lookup = try GeoLookup(contentsOf: URL(fileURLWithPath: o.indexPath)) } catch let e as LookupIndexError { throw StageError(e.message) }
+        let indexBytes = try FileIO.readBytes(o.indexPath)
+        do { lookup = try GeoLookup(data: Data(indexBytes)) } catch let e as LookupIndexError { throw InputError(file: o.indexPath, e.message) }
         for r in routes {
             for l in r.locations {
                 let found = lookup.country(at: l.latitude, l.longitude)
