@@ -61,7 +61,7 @@ let package = Package(
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats"]
+                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite"]
                         + stages.map { .target(name: $0.name + "Stage") }),
         .target(name: "GeoLookup"),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup"]),
