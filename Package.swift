@@ -27,6 +27,7 @@ let stages: [StageTarget] = [
     .init(name: "Silhouettes", front: "geo-silhouettes", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"]), // → dist/silhouettes/<ISO>.svg
     .init(name: "Highlights", front: "geo-highlights", uses: ["GeoModel", "GeoGEOS", "GeoPROJ"]),           // curated highlights → dist/country_highlights.json
     .init(name: "Challenges", front: "geo-challenges", uses: ["GeoModel", "GeoPROJ", "GeoFormats"]),        // world.geojson → dist/supabase/
+    .init(name: "Cities", front: "geo-cities", uses: ["GeoModel", "GeoGEOS", "GeoFormats"]),               // GeoNames cities + world.geojson → dist/supabase/cities/
 ]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")

@@ -12,7 +12,7 @@ CITIES_COASTAL_KM ?= 30
 # A city GeoNames puts in a point country stays in it within this distance (km) of its point.
 CITIES_POINT_RADIUS_KM ?= 50
 
-CITIES_SOURCES := $(DATA)/geonames/cities15000.tsv $(DATA)/geonames/admin1_names.tsv $(DATA)/geonames/country_population.tsv
+CITIES_SOURCES := $(DATA)/geonames/cities15000.tsv $(DATA)/geonames/admin1_names.tsv $(DATA)/geonames/country_population.tsv $(DATA)/territories.tsv
 CITIES_DIR := $(DIST)/supabase/cities
 CITIES_SEED := $(CITIES_DIR)/seed.sql
 CITIES_REPORT := $(BUILD)/cities/report.tsv
@@ -24,7 +24,7 @@ cities: $(CITIES_SEED)
 # One run writes the migration, the seed and the report; the seed stands for all three.
 $(CITIES_SEED): $(CITIES_SOURCES) $(WORLD_OUT) $(BIN)/geo-cities $(call params,cities,$(WORLD_OUT) $(CITIES_FLAGS)) pipelines/cities.mk
 	$(STAGE) $(BIN)/geo-cities --cities $(DATA)/geonames/cities15000.tsv --admin1 $(DATA)/geonames/admin1_names.tsv \
-	  --country-table $(DATA)/geonames/country_population.tsv --world $(WORLD_OUT) \
+	  --country-table $(DATA)/geonames/country_population.tsv --territories $(DATA)/territories.tsv --world $(WORLD_OUT) \
 	  --out-dir $(CITIES_DIR) --report $(CITIES_REPORT) $(CITIES_FLAGS)
 
 ALL_PRODUCTS += $(CITIES_SEED)

@@ -26,8 +26,9 @@ struct CitiesCommand: ParsableCommand {
         a GeoNames territory that is no app country goes to the polygon holding it; another
         country's polygon wins unless GeoNames' country is within --border-tolerance km; a city
         in no polygon goes to GeoNames' country within --coastal-tolerance km, else to the
-        nearest polygon within it, else stays in GeoNames' country if the app has it, else is
-        dropped.
+        sovereign of its territory (--territories: Réunion → France, with "Réunion" as admin
+        part), else to the nearest polygon within the tolerance, else stays in GeoNames' country
+        if the app has it, else is dropped.
 
         Example:
           geo-cities --world dist/world.geojson --out-dir dist/supabase/cities --report build/cities/report.tsv
@@ -41,6 +42,9 @@ struct CitiesCommand: ParsableCommand {
 
     @Option(help: "GeoNames' country table (id and population per ISO code).")
     var countryTable: String = defaults.countryTable
+
+    @Option(help: "Territories the app does not draw and their sovereign country (tab-separated; empty: none).")
+    var territories: String = defaults.territories
 
     @Option(help: "The country set: world.geojson.")
     var world: String = defaults.world
@@ -65,7 +69,7 @@ struct CitiesCommand: ParsableCommand {
 
     func run() throws {
         var o = CitiesStage.Options()
-        o.cities = cities; o.admin1 = admin1; o.countryTable = countryTable; o.world = world
+        o.cities = cities; o.admin1 = admin1; o.countryTable = countryTable; o.territories = territories; o.world = world
         o.outDir = outDir; o.report = report
         o.borderToleranceKm = borderTolerance; o.coastalToleranceKm = coastalTolerance; o.pointRadiusKm = pointRadius
         try CitiesStage.execute(o, quiet: quiet)

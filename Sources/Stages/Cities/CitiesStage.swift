@@ -17,6 +17,8 @@ public enum CitiesStage: PipelineStage {
         public var admin1 = "data/geonames/admin1_names.tsv"
         /// GeoNames' country table: id and population per ISO code.
         public var countryTable = "data/geonames/country_population.tsv"
+        /// Territories the app does not draw → their sovereign country (curated). Empty: none.
+        public var territories = "data/territories.tsv"
         /// The app's country set and polygons.
         public var world = "dist/world.geojson"
         /// Gets migrations/<timestamp>_cities.sql and seed.sql.
@@ -67,6 +69,12 @@ public enum CitiesStage: PipelineStage {
         let table = try readCountries(o.countryTable)
         let world = try log.step("read \(o.world)") { try CountryFile.read(path: o.world) }
         let locator = try log.step("prepare \(world.count) countries") { try CountryLocator(world: world, file: o.world) }
+        var territories: [String: Territory] = [:]
+        if !o.territories.isEmpty {
+            let t = try readTerritories(o.territories, appCountries: Set(locator.index.keys))
+            territories = t.territories
+            if !t.unused.isEmpty { log.info("\(o.territories): \(t.unused.count) rows do not apply to this country set (\(t.unused.joined(separator: " ")))") }
+        }
 
         // Countries: the app's set, with GeoNames' id (the table's id) and population.
         var countryRows: [CountryRow] = []
@@ -84,7 +92,7 @@ public enum CitiesStage: PipelineStage {
 
         let tolerances = Tolerances(borderKm: o.borderToleranceKm, coastalKm: o.coastalToleranceKm, pointRadiusKm: o.pointRadiusKm)
         let placements = try log.step("place \(formatCount(source.count)) cities") {
-            try source.map { city in try forFile(o.cities) { try locator.place(city, tolerances) } }
+            try source.map { city in try forFile(o.cities) { try locator.place(city, tolerances, territories: territories) } }
         }
 
         var report = Report()
@@ -102,7 +110,7 @@ public enum CitiesStage: PipelineStage {
             }
             guard let ci = placement.country else { continue }
             let country = locator.countries[ci]
-            let admin = admin1[city.countryCode + "\t" + city.admin1Code]
+            let admin = placement.admin ?? admin1[city.countryCode + "\t" + city.admin1Code]
             if admin == nil { report.withoutAdmin += 1 }
             report.byContinent[country.continent, default: 0] += 1
             cityRows.append(CityRow(id: city.id, displayName: displayName(city: city.name, admin: admin, country: country.name),

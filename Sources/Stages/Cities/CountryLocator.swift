@@ -28,6 +28,9 @@ extension CitiesStage {
         /// No polygon holds the point (a coastal city just outside the simplified coast) and
         /// GeoNames' country is within the coastal tolerance: GeoNames' country.
         case coast
+        /// No polygon holds the point and GeoNames' code is a territory of data/territories.tsv
+        /// (its land not drawn by the app): the sovereign country, the territory as admin part.
+        case territory
         /// No polygon holds the point and GeoNames' country is no app country or is farther:
         /// the nearest polygon within the coastal tolerance.
         case coastNearest = "coast-nearest"
@@ -51,6 +54,14 @@ extension CitiesStage {
         public var polygon: String?
         /// Distance (km) that decided a tolerance rule, if one did.
         public var km: Double?
+        /// The admin part the rule gives (the territory's name), replacing GeoNames' admin-1.
+        public var admin: String? = nil
+    }
+
+    /// A territory of data/territories.tsv: its sovereign app country and its name.
+    public struct Territory: Sendable, Equatable {
+        public var sovereign: String
+        public var name: String
     }
 
     public struct Tolerances: Sendable {
@@ -159,7 +170,7 @@ extension CitiesStage {
             return best
         }
 
-        func place(_ city: SourceCity, _ t: Tolerances) throws -> Placement {
+        func place(_ city: SourceCity, _ t: Tolerances, territories: [String: Territory] = [:]) throws -> Placement {
             let p = city.point
             let g = try geos.point(p)
             let hit = try containing(p, g)
@@ -182,6 +193,9 @@ extension CitiesStage {
             if let s = source, countries[s].point == nil {
                 let d = try distanceKm(p, g, to: s)
                 if d <= t.coastalKm { return Placement(country: s, resolution: .coast, polygon: nil, km: d) }
+            }
+            if source == nil, let terr = territories[city.countryCode], let s = index[terr.sovereign] {
+                return Placement(country: s, resolution: .territory, polygon: nil, km: nil, admin: terr.name)
             }
             if let (n, d) = try nearestPolygon(p, g, withinKm: t.coastalKm) {
                 return Placement(country: n, resolution: .coastNearest, polygon: nil, km: d)

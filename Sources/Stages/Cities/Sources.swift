@@ -127,4 +127,24 @@ extension CitiesStage {
         }
         return out
     }
+
+    /// Reads data/territories.tsv: GeoNames code → sovereign and name. Rows that cannot apply
+    /// to this country set (the code is an app country, or the sovereign is not one) are
+    /// returned apart, so the stage can say so.
+    public static func readTerritories(_ path: String, appCountries: Set<String>) throws -> (territories: [String: Territory], unused: [String]) {
+        let (h, rows) = try rows(path, required: ["code", "sovereign", "name"])
+        var out: [String: Territory] = [:]
+        var unused: [String] = []
+        for (line, cols) in rows {
+            let code = String(cols[h["code"]!]), sovereign = String(cols[h["sovereign"]!]), name = String(cols[h["name"]!])
+            guard CountryID.isValid(code), CountryID.isValid(sovereign) else {
+                throw InputError(file: path, "line \(line): \(code.debugDescription) and \(sovereign.debugDescription) must be two upper-case letters")
+            }
+            guard !name.isEmpty else { throw InputError(file: path, "line \(line): \(code) has no name") }
+            guard out[code] == nil, !unused.contains(code) else { throw InputError(file: path, "line \(line): \(code) appears twice") }
+            if appCountries.contains(code) || !appCountries.contains(sovereign) { unused.append(code); continue }
+            out[code] = Territory(sovereign: sovereign, name: name)
+        }
+        return (out, unused)
+    }
 }
