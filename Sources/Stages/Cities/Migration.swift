@@ -106,33 +106,42 @@ create index if not exists user_city_city_id on public.user_city (city_id);
 -- An SQL function without SET or STRICT, so PostgreSQL inlines it into the caller's query and
 -- plans it with the query's value. The folded query is a scalar subquery: computed once, it can
 -- drive an index even in a generic plan. Each branch runs only for its query length (a one-time
--- filter): a short query walks the name_key prefix range (B-tree, "C" collation), a longer one
--- the trigram index. city_fold leaves letters, digits and single spaces: no LIKE escaping.
+-- filter) and keeps the ids of its n best (narrow rows: the wide alt_names and search_keys are
+-- not carried through the sort), joined back to their rows at the end: a short query walks the
+-- name_key prefix range (B-tree, "C" collation) and ranks by exact name then population; a
+-- longer one uses the trigram index and ranks exact name, exact other name, start of the name,
+-- start of another name, start of a word, anywhere; then population. city_fold leaves letters,
+-- digits and single spaces, so the key needs no LIKE escaping.
 create or replace function public.search_cities(q text, n int default 10)
 returns setof public.cities
 language sql stable parallel safe
 as $$
   select c.*
-    from (select * from public.cities
-           where length((select public.city_fold(q))) between 1 and 2
-             and name_key >= (select public.city_fold(q))
-             and name_key < (select public.city_fold(q) || chr(1114111))
+    from ((select id, case when name_key = (select public.city_fold(q)) then 0 else 2 end as r, population
+             from public.cities
+            where length((select public.city_fold(q))) between 1 and 2
+              and name_key >= (select public.city_fold(q))
+              and name_key < (select public.city_fold(q) || chr(1114111))
+              and retired_at is null
+            order by 2, population desc nulls last, id
+            limit greatest(coalesce(n, 10), 0))
           union all
-          select * from public.cities
-           where length((select public.city_fold(q))) >= 3
-             and search_keys like (select '%' || public.city_fold(q) || '%')) as c
-   where c.retired_at is null
-   order by case
-              when c.name_key = (select public.city_fold(q)) then 0                            -- the name
-              when position((select '|' || public.city_fold(q) || '|') in c.search_keys) > 0 then 1  -- another name
-              when starts_with(c.name_key, (select public.city_fold(q))) then 2                -- start of the name
-              when position((select '|' || public.city_fold(q)) in c.search_keys) > 0 then 3   -- start of another name
-              when position((select ' ' || public.city_fold(q)) in c.search_keys) > 0 then 4   -- start of a word
-              else 5                                                                           -- anywhere
-            end,
-            c.population desc nulls last,
-            c.id
-   limit greatest(coalesce(n, 10), 0)
+          (select id, case
+                        when name_key = (select public.city_fold(q)) then 0
+                        when position((select '|' || public.city_fold(q) || '|') in search_keys) > 0 then 1
+                        when starts_with(name_key, (select public.city_fold(q))) then 2
+                        when position((select '|' || public.city_fold(q)) in search_keys) > 0 then 3
+                        when position((select ' ' || public.city_fold(q)) in search_keys) > 0 then 4
+                        else 5
+                      end, population
+             from public.cities
+            where length((select public.city_fold(q))) >= 3
+              and search_keys like (select '%' || public.city_fold(q) || '%')
+              and retired_at is null
+            order by 2, population desc nulls last, id
+            limit greatest(coalesce(n, 10), 0))) as best
+    join public.cities c on c.id = best.id
+   order by best.r, best.population desc nulls last, best.id
 $$;
 
 -- Readable by everyone, writable by no client role: only the owner (the seed) writes.

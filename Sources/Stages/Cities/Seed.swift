@@ -75,20 +75,26 @@ extension CitiesStage {
             + countries.map { String($0.id) }.joined(separator: ",") + "}'::bigint[]);\n\n"
 
         let cities = cities.sorted { $0.id < $1.id }
+        // The rows go into a byte buffer: 34,000 rows of string interpolation cost seconds.
+        var rows: [UInt8] = []
+        rows.reserveCapacity(cities.count * 200)
+        func add(_ s: String) { rows.append(contentsOf: s.utf8) }
         var start = 0
         while start < cities.count {
             let end = min(start + batchRows, cities.count)
-            out += "insert into public.cities as t (id, \(cityColumns.joined(separator: ", "))) values\n"
+            add("insert into public.cities as t (id, \(cityColumns.joined(separator: ", "))) values\n")
             for i in start..<end {
                 let c = cities[i]
-                out += "(\(c.id), \(try SQL.literal(c.displayName)), \(try SQL.literal(c.plainName)), \(try text(c.admin)), "
-                out += "\(try SQL.literal(c.country)), \(c.countryID), \(c.population), \(c.latitude), \(c.longitude), "
-                out += "\(try text(c.altNames.joined(separator: "|"))))"
-                out += i == end - 1 ? "\n" : ",\n"
+                add("("); add(String(c.id)); add(", "); add(try SQL.literal(c.displayName)); add(", ")
+                add(try SQL.literal(c.plainName)); add(", "); add(try text(c.admin)); add(", ")
+                add(try SQL.literal(c.country)); add(", "); add(String(c.countryID)); add(", "); add(String(c.population)); add(", ")
+                add(String(c.latitude)); add(", "); add(String(c.longitude)); add(", ")
+                add(try text(c.altNames.joined(separator: "|"))); add(i == end - 1 ? ")\n" : "),\n")
             }
-            out += upsert(cityColumns, extraSet: ", retired_at = null", extraWhere: " or t.retired_at is not null")
+            add(upsert(cityColumns, extraSet: ", retired_at = null", extraWhere: " or t.retired_at is not null"))
             start = end
         }
+        out += String(decoding: rows, as: UTF8.self)
         out += """
 
         -- Cities that left the source are kept (a user_city row may point at them) and marked;

@@ -35,27 +35,47 @@ extension CitiesStage {
 
     /// The rows of a tab-separated file: `#` lines are comments, the first other line the
     /// header, which must hold `required` (in any order). Each row comes with its line number.
-    static func rows(_ path: String, required: [String]) throws -> (header: [String: Int], rows: [(line: Int, cols: [Substring])]) {
+    /// Split on bytes (tab and line feed are single bytes in UTF-8): much faster than splitting
+    /// Strings by Character on a 34,000-line file.
+    static func rows(_ path: String, required: [String]) throws -> (header: [String: Int], rows: [(line: Int, cols: [String])]) {
+        var bytes = try FileIO.readBytes(path)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         var header: [String: Int]?
         var width = 0
-        var out: [(Int, [Substring])] = []
-        for (n, l) in try FileIO.readLines(path).enumerated() {
-            if l.isEmpty || l.hasPrefix("#") { continue }
-            let cols = l.split(separator: "\t", omittingEmptySubsequences: false)
+        var out: [(Int, [String])] = []
+        var lineNo = 0
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+            lineNo += 1
+            var stop = end
+            if stop > start && bytes[stop - 1] == 0x0D { stop -= 1 }   // CRLF
+            defer { start = end + 1 }
+            if stop == start || bytes[start] == 0x23 { continue }       // blank or '#'
+            var cols: [String] = []
+            var f = start
+            for i in start...stop where i == stop || bytes[i] == 0x09 {
+                guard let field = String(validating: bytes[f..<i], as: UTF8.self) else {
+                    throw InputError(file: path, "line \(lineNo): is not valid UTF-8 text")
+                }
+                cols.append(field)
+                f = i + 1
+            }
             guard header != nil else {
                 var h: [String: Int] = [:]
-                for (i, c) in cols.enumerated() { h[String(c)] = i }
+                for (i, c) in cols.enumerated() { h[c] = i }
                 let missing = required.filter { h[$0] == nil }
                 if !missing.isEmpty {
-                    throw InputError(file: path, "line \(n + 1): the header lacks the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
+                    throw InputError(file: path, "line \(lineNo): the header lacks the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
                 }
                 header = h; width = cols.count
                 continue
             }
             guard cols.count == width else {
-                throw InputError(file: path, "line \(n + 1): has \(cols.count) column\(cols.count == 1 ? "" : "s"), the header has \(width) (a broken row: tabs or line breaks inside a field?)")
+                throw InputError(file: path, "line \(lineNo): has \(cols.count) column\(cols.count == 1 ? "" : "s"), the header has \(width) (a broken row: tabs or line breaks inside a field?)")
             }
-            out.append((n + 1, cols))
+            out.append((lineNo, cols))
         }
         guard let h = header else { throw InputError(file: path, "has no header row") }
         return (h, out)
@@ -70,7 +90,7 @@ extension CitiesStage {
         var firstLine: [Int64: Int] = [:]
         firstLine.reserveCapacity(rows.count)
         for (line, cols) in rows {
-            func col(_ name: String) -> String { String(cols[h[name]!]) }
+            func col(_ name: String) -> String { cols[h[name]!] }
             let idText = col("geonameid"), name = col("name")
             func fail(_ problem: String) -> InputError {
                 var w = JSONWriter(); w.string(name)
@@ -91,7 +111,7 @@ extension CitiesStage {
             guard CountryID.isValid(cc) else { throw fail("country code \(cc.debugDescription) is not two upper-case letters") }
             let popText = col("population")
             guard let pop = Int64(popText), pop >= 0 else { throw fail("population \(popText.debugDescription) is not a whole number ≥ 0") }
-            let alts = col("alternate_names").split(separator: "|").map(String.init).filter { !$0.isEmpty }
+            let alts = col("alternate_names").utf8.split(separator: UInt8(ascii: "|")).map { String(Substring($0)) }
             out.append(SourceCity(id: id, name: name, latitude: lat, longitude: lon, countryCode: cc,
                                   admin1Code: col("admin1_code"), population: pop, alternateNames: alts))
         }
@@ -104,7 +124,7 @@ extension CitiesStage {
         let (h, rows) = try rows(path, required: ["country_code", "admin1_code", "name"])
         var out: [String: String] = [:]
         for (line, cols) in rows {
-            let cc = String(cols[h["country_code"]!]), code = String(cols[h["admin1_code"]!]), name = String(cols[h["name"]!])
+            let cc = cols[h["country_code"]!], code = cols[h["admin1_code"]!], name = cols[h["name"]!]
             guard !name.isEmpty else { throw InputError(file: path, "line \(line): (\(cc), \(code)) has no name") }
             let key = cc + "\t" + code
             guard out[key] == nil else { throw InputError(file: path, "line \(line): (\(cc), \(code)) appears twice") }
@@ -118,7 +138,7 @@ extension CitiesStage {
         let (h, rows) = try rows(path, required: ["iso", "geonameid", "population"])
         var out: [String: SourceCountry] = [:]
         for (line, cols) in rows {
-            let iso = String(cols[h["iso"]!])
+            let iso = cols[h["iso"]!]
             guard CountryID.isValid(iso) else { throw InputError(file: path, "line \(line): \(iso.debugDescription) is not two upper-case letters") }
             guard let gid = Int64(cols[h["geonameid"]!]), gid > 0 else { throw InputError(file: path, "line \(line) (\(iso)): the GeoNames id is not a positive integer") }
             guard let pop = Int64(cols[h["population"]!]), pop >= 0 else { throw InputError(file: path, "line \(line) (\(iso)): the population is not a whole number ≥ 0") }
@@ -136,7 +156,7 @@ extension CitiesStage {
         var out: [String: Territory] = [:]
         var unused: [String] = []
         for (line, cols) in rows {
-            let code = String(cols[h["code"]!]), sovereign = String(cols[h["sovereign"]!]), name = String(cols[h["name"]!])
+            let code = cols[h["code"]!], sovereign = cols[h["sovereign"]!], name = cols[h["name"]!]
             guard CountryID.isValid(code), CountryID.isValid(sovereign) else {
                 throw InputError(file: path, "line \(line): \(code.debugDescription) and \(sovereign.debugDescription) must be two upper-case letters")
             }
