@@ -143,6 +143,8 @@ expect "'paris' puts Paris, France before Paris, Texas" "t" \
 expect "'paris' finds Paris, France first" "2988507" "select id from public.search_cities('paris') limit 1"
 expect "a prepared statement with a generic plan (as PostgREST sends) finds Munich" "$MUNICH" \
   "set plan_cache_mode = force_generic_plan; prepare s(text, int) as select id from public.search_cities(\$1, \$2); execute s('münchen', 1)"
+expect "an exact other name ranks by population with exact names: 'mexico' finds Mexico City first" "3530597" "select id from public.search_cities('mexico') limit 1"
+expect "'peking' finds Beijing first" "1816670" "select id from public.search_cities('peking') limit 1"
 expect "n limits the rows" "3" "select count(*) from public.search_cities('san', 3)"
 expect "a 2-letter query ranks by population" "5128581" "select id from public.search_cities('ne') limit 1"
 expect "punctuation and empty queries are harmless" "0|0" "select (select count(*) from public.search_cities('%')), (select count(*) from public.search_cities(''))"

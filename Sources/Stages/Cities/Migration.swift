@@ -17,11 +17,11 @@ extension CitiesStage {
 -- Safe to apply more than once. The rows come from seed.sql.
 --
 -- Search: search_cities(q, n) folds the query like the stored keys (lower case, no diacritics,
--- punctuation as spaces), then ranks exact name, exact other name, name prefix, other-name
--- prefix, word prefix, anywhere; then population. Queries of 3 characters or more use the
--- trigram index on search_keys; shorter ones the prefix index on name_key. Cities that left
--- the source (retired_at set) stay in the table for the users who point at them, but are no
--- longer offered by the search.
+-- punctuation as spaces), then ranks exact name (the name or another name), name prefix,
+-- other-name prefix, word prefix, anywhere; then population. Queries of 3 characters or more
+-- use the trigram index on search_keys; shorter ones the prefix index on name_key. Cities that
+-- left the source (retired_at set) stay in the table for the users who point at them, but are
+-- no longer offered by the search.
 
 create schema if not exists extensions;
 create extension if not exists pg_trgm with schema extensions;
@@ -109,8 +109,9 @@ create index if not exists user_city_city_id on public.user_city (city_id);
 -- filter) and keeps the ids of its n best (narrow rows: the wide alt_names and search_keys are
 -- not carried through the sort), joined back to their rows at the end: a short query walks the
 -- name_key prefix range (B-tree, "C" collation) and ranks by exact name then population; a
--- longer one uses the trigram index and ranks exact name, exact other name, start of the name,
--- start of another name, start of a word, anywhere; then population. city_fold leaves letters,
+-- longer one uses the trigram index and ranks an exact name (the name or another name: "mexico"
+-- finds Mexico City before Mexico, Pampanga), start of the name, start of another name, start
+-- of a word, anywhere; then population. city_fold leaves letters,
 -- digits and single spaces, so the key needs no LIKE escaping.
 create or replace function public.search_cities(q text, n int default 10)
 returns setof public.cities
@@ -127,8 +128,7 @@ as $$
             limit greatest(coalesce(n, 10), 0))
           union all
           (select id, case
-                        when name_key = (select public.city_fold(q)) then 0
-                        when position((select '|' || public.city_fold(q) || '|') in search_keys) > 0 then 1
+                        when position((select '|' || public.city_fold(q) || '|') in search_keys) > 0 then 0
                         when starts_with(name_key, (select public.city_fold(q))) then 2
                         when position((select '|' || public.city_fold(q)) in search_keys) > 0 then 3
                         when position((select ' ' || public.city_fold(q)) in search_keys) > 0 then 4
