@@ -5,9 +5,13 @@ import GeoGEOS
 /// The ingest stage: Natural Earth admin-0 units → one feature per country of the app's set,
 /// with the app's ids and properties (CONTRACTS §1). Geometry is dissolved per country but
 /// not yet repaired or simplified (that is the world stage's job).
-public enum IngestStage {
-    public struct Options: Sendable {
+public enum IngestStage: PipelineStage {
+    public static let name = "ingest"
+
+    public struct Options: StageOptions {
         public var unitsPath: String
+        /// Where `run` writes the country file.
+        public var output = "build/ingest/countries.geojson"
         public var placesPath: String
         /// The country set (one ISO code a line); nil with `allUnits`.
         public var countrySetPath: String?
@@ -38,9 +42,19 @@ public enum IngestStage {
                     capitalsPath: "\(dataDir)/capitals.tsv",
                     namesPath: "\(dataDir)/names.tsv")
         }
+
+        /// The repository's data files, as `make ingest` uses them.
+        public init() { self = .standard(units: "data/natural-earth/ne_10m_admin_0_map_units.geojson") }
+
+        public func validate() throws {
+            guard !unitsPath.isEmpty else { throw OptionsError("the units file must be named") }
+            guard !output.isEmpty else { throw OptionsError("--output must not be empty") }
+        }
     }
 
-    public struct Report: Sendable {
+    public struct Report: StageReport {
+        public var output = ""
+        public var countries = 0
         public var unitsRead = 0
         public var unitsUsed = 0
         /// Country id → the SU_A3 codes of the units dissolved into it (only where more than one).
@@ -55,6 +69,25 @@ public enum IngestStage {
         public var unionFallbacks: [(id: String, reason: String)] = []
         public var warnings: [String] = []
         public var vertices = 0
+
+        public var summary: String {
+            "\(unitsRead) units read, \(unitsUsed) used, \(remapped.count) remapped, \(skipped.count) skipped → \(countries) countries (\(dissolved.count) dissolved, \(pointsFromCapital.count) points), \(formatCount(vertices)) vertices → \(output)"
+        }
+    }
+
+    /// Builds the country set and writes it to `o.output`.
+    public static func run(_ o: Options, log: StageLog) throws -> Report {
+        var (features, report) = try build(o, log: log)
+        for (id, parts) in report.dissolved { log.info("dissolved \(id) from \(parts.joined(separator: "+"))") }
+        for (id, reason) in report.unionFallbacks { log.info("\(id): coverage union not possible (\(reason)); used a general union") }
+        if !report.pointsFromCapital.isEmpty {
+            log.info("no polygon in the input, Point at the capital: \(report.pointsFromCapital.joined(separator: " "))")
+        }
+        for w in report.warnings { log.info("warning: \(w)") }
+        try log.step("write \(o.output)") { try GeoJSON.write(features, to: o.output) }
+        report.output = o.output
+        report.countries = features.count
+        return report
     }
 
     static let appContinents: Set<String> = ["Africa", "Asia", "Europe", "North America", "South America", "Oceania", "Antarctica"]
@@ -72,8 +105,8 @@ public enum IngestStage {
         var ref: FeatureRef { FeatureRef(index: index, name: feature.string("NAME"), id: suA3) }
     }
 
-    /// Runs the stage; returns the features sorted by id.
-    public static func run(_ o: Options, log: StageLog) throws -> (features: [Feature], report: Report) {
+    /// The country set in memory, sorted by id, and what was done to make it.
+    public static func build(_ o: Options, log: StageLog) throws -> (features: [Feature], report: Report) {
         var report = Report()
         let remaps = try DataTables.loadTable(o.remapsPath, key: "su_a3", required: ["id", "reason"])
         let continents = try DataTables.loadTable(o.continentsPath, key: "id", required: ["continent", "reason"])

@@ -105,7 +105,7 @@ import Testing
     @Test func pointsByAreaAndFromTheInputAt110m() throws {
         var o = IngestStage.Options.standard(dataDir: Repo.path("data"), units: Repo.countries110m)
         o.pointsFromPath = Repo.units50m
-        let input = try IngestStage.run(o, log: StageLog(stage: "test", quiet: true)).features
+        let input = try IngestStage.build(o, log: StageLog(stage: "test", quiet: true)).features
         let (_, report, _) = try WorldRun.world(input) { $0.toleranceKm = 0 }
         let tsv = WorldStage.reportTSV(report)
         #expect(tsv.contains("# points_by_area\tLU\n"))

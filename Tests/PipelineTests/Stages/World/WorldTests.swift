@@ -20,7 +20,7 @@ enum WorldRun {
         let dir = temporaryDirectory()
         var o = IngestStage.Options.standard(dataDir: Repo.path("data"), units: try Slices.file(file, units, in: dir))
         o.countrySetPath = writeFile(dir, "set.txt", codes.joined(separator: "\n") + "\n")
-        return try IngestStage.run(o, log: StageLog(stage: "test", quiet: true)).features
+        return try IngestStage.build(o, log: StageLog(stage: "test", quiet: true)).features
     }
 
     static func world(_ input: [Feature], _ configure: (inout WorldStage.Options) -> Void = { _ in }) throws -> (out: [String: Feature], report: WorldStage.Report, features: [Feature]) {
@@ -211,7 +211,7 @@ enum WorldRun {
     @Test func wholeWorldAt110m() throws {
         var o = IngestStage.Options.standard(dataDir: Repo.path("data"), units: Repo.countries110m)
         o.pointsFromPath = Repo.units50m
-        let input = try IngestStage.run(o, log: StageLog(stage: "test", quiet: true)).features
+        let input = try IngestStage.build(o, log: StageLog(stage: "test", quiet: true)).features
         let (out, report, features) = try WorldRun.world(input) { $0.toleranceKm = 0 }
         try WorldRun.expectValid(out)
         #expect(Set(report.repairs.map(\.id)) == ["SD", "US"])
@@ -250,7 +250,7 @@ enum WorldRun {
 /// The whole 1:10m world at the default budget: the acceptance bar.
 @Suite struct WorldWholeWorldTests {
     @Test func wholeWorldAt10mMeetsTheAcceptanceBar() throws {
-        let input = try IngestStage.run(IngestStage.Options.standard(dataDir: Repo.path("data"), units: Repo.units10m),
+        let input = try IngestStage.build(IngestStage.Options.standard(dataDir: Repo.path("data"), units: Repo.units10m),
                                    log: StageLog(stage: "test", quiet: true)).features
         let (out, report, features) = try WorldRun.world(input) { $0.toleranceKm = nil; $0.targetVertices = 175_000 }
         try WorldRun.expectValid(out)
