@@ -5,18 +5,21 @@
 # Report: build/cities/report.tsv (every city whose country polygons and GeoNames disagree on).
 
 
-# Another country's polygon holds the city but GeoNames' country is this close (km): kept.
-CITIES_BORDER_KM ?= 10
-# A city in no polygon (outside the simplified coast) goes to a country this close (km).
-CITIES_COASTAL_KM ?= 30
-# A city GeoNames puts in a point country stays in it within this distance (km) of its point.
-CITIES_POINT_RADIUS_KM ?= 50
+# The defaults live in the stage (CitiesStage.Options, shown by `geo-cities --help`): a variable
+# left empty passes no flag, so the stage's own default applies. Set one to override it.
+# Another country's polygon holds the city but GeoNames' country is this close (km): kept (10).
+CITIES_BORDER_KM ?=
+# A city in no polygon (outside the simplified coast) goes to a country this close (km) (30).
+CITIES_COASTAL_KM ?=
+# A city GeoNames puts in a point country stays in it within this distance (km) of its point (50).
+CITIES_POINT_RADIUS_KM ?=
 
 CITIES_SOURCES := $(DATA)/geonames/cities15000.tsv $(DATA)/geonames/admin1_names.tsv $(DATA)/geonames/country_population.tsv $(DATA)/territories.tsv
 CITIES_DIR := $(DIST)/supabase/cities
 CITIES_SEED := $(CITIES_DIR)/seed.sql
 CITIES_REPORT := $(BUILD)/cities/report.tsv
-CITIES_FLAGS = --border-tolerance $(CITIES_BORDER_KM) --coastal-tolerance $(CITIES_COASTAL_KM) --point-radius $(CITIES_POINT_RADIUS_KM)
+CITIES_FLAGS := $(call flag,--border-tolerance,$(CITIES_BORDER_KM)) $(call flag,--coastal-tolerance,$(CITIES_COASTAL_KM)) \
+  $(call flag,--point-radius,$(CITIES_POINT_RADIUS_KM))
 
 .PHONY: cities
 cities: $(CITIES_SEED)

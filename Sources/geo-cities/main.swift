@@ -67,13 +67,19 @@ struct CitiesCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
-    func run() throws {
+    var options: CitiesStage.Options {
         var o = CitiesStage.Options()
         o.cities = cities; o.admin1 = admin1; o.countryTable = countryTable; o.territories = territories; o.world = world
         o.outDir = outDir; o.report = report
         o.borderToleranceKm = borderTolerance; o.coastalToleranceKm = coastalTolerance; o.pointRadiusKm = pointRadius
-        try CitiesStage.execute(o, quiet: quiet)
+        return o
     }
+
+    func validate() throws {
+        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
+    }
+
+    func run() throws { try CitiesStage.execute(options, quiet: quiet) }
 }
 
 CitiesCommand.main()
