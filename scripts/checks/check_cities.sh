@@ -184,6 +184,12 @@ for role in anon authenticated; do
   done
 done
 expect "nothing was written by the client roles" "$c_before" "$snapshot public.cities"
+for role in anon authenticated; do
+  got=$(sql "set role $role; insert into public.user_city (user_id, city_id) values ('00000000-0000-0000-0000-000000000002', $MUNICH)" 2>&1 || true)
+  case "$got" in *"permission denied"*|*"row-level security"*) ok "$role cannot write user_city rows the migration's table has no policy for";;
+    *) bad "$role could write user_city ($got)";; esac
+done
+expect "user_city made by the migration has row-level security" "t" "select relrowsecurity from pg_class where oid = 'public.user_city'::regclass"
 
 # A city that leaves the source while a user references it.
 without() {  # without ID: the seed with the row of that id (city or country) and its id in the id lists removed
