@@ -34,6 +34,8 @@ create extension if not exists unaccent with schema extensions;
 -- (ASCII punctuation, symbols, general punctuation, modifier letters) becomes one space.
 -- The extension's schema is looked up, since a database may have installed it elsewhere
 -- (Supabase keeps extensions in the schema "extensions") before this migration ran.
+-- name_key and search_keys are stored: a later migration that changes city_fold or city_keys
+-- must also recompute them (update public.cities set plain_name = plain_name).
 do $migration$
 declare s text;
 begin
