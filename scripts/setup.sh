@@ -25,9 +25,9 @@ fi
 
 if [ "${1:-}" = "--test" ]; then
   PY=${PYTHON:-python3}
-  if ! $PY -c "import shapely, pygltflib, trimesh" 2>/dev/null; then
-    echo "setup: installing Python test readers (shapely, pygltflib, trimesh)"
-    $PY -m pip install -q shapely pygltflib trimesh numpy 2>/dev/null \
-      || $PY -m pip install -q --break-system-packages shapely pygltflib trimesh numpy
+  if ! $PY -c "import shapely, pygltflib, trimesh, h3; assert h3.__version__ == '4.5.0'" 2>/dev/null; then
+    echo "setup: installing Python test readers (shapely, pygltflib, trimesh, h3 4.5.0)"
+    $PY -m pip install -q shapely pygltflib trimesh numpy h3==4.5.0 2>/dev/null \
+      || $PY -m pip install -q --break-system-packages shapely pygltflib trimesh numpy h3==4.5.0
   fi
 fi

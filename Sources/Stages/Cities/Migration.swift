@@ -5,9 +5,11 @@ import GeoModel
 import GeoFormats
 
 extension CitiesStage {
-    /// The migration's file name: the timestamp orders it among the app's other migrations.
-    /// A change to the schema is a new migration file, never an edit of this one once shipped.
-    public static let migrationName = "20261122000000_cities.sql"
+    /// The migration's file name: the timestamp orders it among the app's other migrations and
+    /// is its version for the Supabase CLI, so it must differ from every other migration's (the
+    /// challenges stage's is 20261122000000). A change to the schema is a new migration file,
+    /// never an edit of this one once shipped.
+    public static let migrationName = "20261122000100_cities.sql"
 
     public static let attribution = "Contains data from GeoNames (www.geonames.org), CC BY 4.0."
 
