@@ -29,7 +29,7 @@ for scale in $SCALES; do
     t1=$(now)
     printf '%s\tpipeline\t%s\n' "$scale" "$(secs "$t0" "$t1")" >> "$totals"
   done
-  du -b dist/world.geojson dist/globe.glb dist/country_highlights.json dist/supabase/seed.sql 2>/dev/null \
+  du -b dist/world.geojson dist/globe.glb dist/country_highlights.json dist/supabase/seed.sql dist/supabase/cities/seed.sql 2>/dev/null \
     | awk -v s="$scale" '{ printf "%s\tsize\t%s\t%s\n", s, $2, $1 }' >> "$totals" || true
   for d in dist/silhouettes dist/map; do
     [ -d "$d" ] && printf '%s\tsize\t%s/\t%s\n' "$scale" "$d" "$(du -sb "$d" | cut -f1)" >> "$totals"

@@ -11,9 +11,9 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 # silhouettes), libsqlite3 (the focus app's content database).
 for p in pkg-config libgeos-dev libproj-dev proj-data zlib1g-dev libsqlite3-dev time librsvg2-bin; do have_pkg "$p" || need_apt+=("$p"); done
 if [ "${1:-}" = "--test" ]; then
-  # Test consumers: xmllint (XML), PostgreSQL (SQL), sqlite3 (the routes database), Python
-  # readers (GeoJSON, glTF).
-  for p in libxml2-utils postgresql sqlite3 python3-pip; do have_pkg "$p" || need_apt+=("$p"); done
+  # Test consumers: xmllint (XML), PostgreSQL with contrib (SQL; pg_trgm and unaccent for the
+  # cities search), sqlite3 (the routes database), Python readers (GeoJSON, glTF).
+  for p in libxml2-utils postgresql postgresql-contrib sqlite3 python3-pip; do have_pkg "$p" || need_apt+=("$p"); done
 fi
 
 if [ ${#need_apt[@]} -gt 0 ]; then
