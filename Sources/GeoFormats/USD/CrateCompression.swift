@@ -25,41 +25,62 @@ enum CrateCompression {
 
     /// The integer coding before LZ4 (Sdf's `_EncodeIntegers`).
     static func encodeIntegers(_ values: [Int32]) -> [UInt8] {
-        guard !values.isEmpty else { return [] }
+        let n = values.count
+        guard n > 0 else { return [] }
         // The most common delta; ties go to the larger value, as in OpenUSD, so that the bytes
-        // match what its own writer would produce.
-        var counts: [Int32: Int] = [:]
-        var common: Int32 = 0, commonCount = 0
-        var prev: Int32 = 0
-        for v in values {
-            let d = v &- prev
-            let c = (counts[d] ?? 0) + 1
-            counts[d] = c
-            if c > commonCount || (c == commonCount && d > common) { common = d; commonCount = c }
-            prev = v
-        }
-        let codeBytes = (values.count * 2 + 7) / 8
-        var out = [UInt8]()
-        out.reserveCapacity(4 + codeBytes + values.count)
-        appendLE(&out, UInt32(bitPattern: common))
-        let codesStart = out.count
-        out += [UInt8](repeating: 0, count: codeBytes)
-        prev = 0
-        for (i, v) in values.enumerated() {
-            let d = v &- prev
-            prev = v
-            let code: UInt8
-            if d == common {
-                code = 0
-            } else if d >= -128 && d <= 127 {
-                code = 1; out.append(UInt8(bitPattern: Int8(d)))
-            } else if d >= -32768 && d <= 32767 {
-                code = 2; appendLE(&out, UInt16(bitPattern: Int16(d)))
-            } else {
-                code = 3; appendLE(&out, UInt32(bitPattern: d))
+        // match what its own writer would produce. Deltas in ±2^15 are counted in an array
+        // (the common case: indexes into nearby vertices), the rest in a dictionary.
+        let window = 1 << 15
+        var small = [Int](repeating: 0, count: 2 * window)
+        var large: [Int32: Int] = [:]
+        values.withUnsafeBufferPointer { v in
+            small.withUnsafeMutableBufferPointer { counts in
+                var prev: Int32 = 0
+                for x in v {
+                    let d = x &- prev
+                    prev = x
+                    if d > -Int32(window) && d < Int32(window) { counts[Int(d) + window] += 1 } else { large[d, default: 0] += 1 }
+                }
             }
-            out[codesStart + i / 4] |= code << (2 * UInt8(i % 4))
         }
+        var common: Int32 = 0, commonCount = 0
+        for (i, c) in small.enumerated() where c > 0 && c >= commonCount {
+            common = Int32(i - window); commonCount = c   // ascending, so ties keep the larger
+        }
+        for (d, c) in large where c > commonCount || (c == commonCount && d > common) { common = d; commonCount = c }
+
+        let codeBytes = (n * 2 + 7) / 8
+        var out = [UInt8](repeating: 0, count: 4 + codeBytes + 4 * n)
+        let used = out.withUnsafeMutableBufferPointer { o -> Int in
+            let c = UInt32(bitPattern: common)
+            for k in 0..<4 { o[k] = UInt8((c >> (8 * UInt32(k))) & 0xFF) }
+            var vi = 4 + codeBytes
+            var prev: Int32 = 0
+            values.withUnsafeBufferPointer { v in
+                for i in 0..<n {
+                    let d = v[i] &- prev
+                    prev = v[i]
+                    let code: UInt8
+                    if d == common {
+                        code = 0
+                    } else if d >= -128 && d <= 127 {
+                        code = 1; o[vi] = UInt8(bitPattern: Int8(d)); vi += 1
+                    } else if d >= -32768 && d <= 32767 {
+                        code = 2
+                        let u = UInt16(bitPattern: Int16(d))
+                        o[vi] = UInt8(u & 0xFF); o[vi + 1] = UInt8(u >> 8); vi += 2
+                    } else {
+                        code = 3
+                        let u = UInt32(bitPattern: d)
+                        for k in 0..<4 { o[vi + k] = UInt8((u >> (8 * UInt32(k))) & 0xFF) }
+                        vi += 4
+                    }
+                    o[4 + i / 4] |= code << (2 * UInt8(i % 4))
+                }
+            }
+            return vi
+        }
+        out.removeLast(out.count - used)
         return out
     }
 

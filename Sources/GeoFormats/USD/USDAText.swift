@@ -115,6 +115,13 @@ public enum USDAText {
                 s += "(\(float(f[3 * i])), \(float(f[3 * i + 1])), \(float(f[3 * i + 2])))"
             }
             return s + "]"
+        case .half3Array(let h):
+            var s = "["
+            for i in 0..<(h.count / 3) {
+                if i > 0 { s += ", " }
+                s += "(\(float(Half.float(h[3 * i]))), \(float(Half.float(h[3 * i + 1]))), \(float(Half.float(h[3 * i + 2]))))"
+            }
+            return s + "]"
         case .tokenArray(let t): return "[" + t.map(quoted).joined(separator: ", ") + "]"
         }
     }

@@ -26,7 +26,7 @@ public enum USDCrate {
 
     enum TypeEnum: UInt64 {
         case bool = 1, int = 3, float = 8, double = 9, string = 10, token = 11
-        case vec3f = 24
+        case vec3f = 24, vec3h = 25
         case tokenListOp = 32, pathListOp = 34, tokenVector = 41, specifier = 42, variability = 44
     }
 
@@ -113,6 +113,13 @@ struct CrateWriter {
             u64(UInt64(f.count / 3))
             raw(f)
             return USDCrate.rep(.vec3f, payload: at, array: true)
+        case .half3Array(let h):
+            if h.isEmpty { return USDCrate.rep(.vec3h, payload: 0, array: true) }
+            align(8)
+            let at = UInt64(out.count)
+            u64(UInt64(h.count / 3))
+            raw(h)
+            return USDCrate.rep(.vec3h, payload: at, array: true)
         case .intArray(let a):
             if a.isEmpty { return USDCrate.rep(.int, payload: 0, array: true) }
             let at = UInt64(out.count)

@@ -38,6 +38,8 @@ public enum USDValue: Sendable, Equatable {
     case intArray([Int32])
     /// x, y, z per element, packed.
     case float3Array([Float])
+    /// half3 and its roles (vector3h, ...): x, y, z per element as IEEE half bit patterns.
+    case half3Array([UInt16])
     case tokenArray([String])
 }
 
@@ -159,8 +161,45 @@ extension USDLayer {
         case .float3(let x, let y, let z): ok = ["float3", "color3f", "vector3f", "point3f", "normal3f"].contains(a.typeName) && x.isFinite && y.isFinite && z.isFinite
         case .intArray: ok = a.typeName == "int[]"
         case .float3Array(let f): ok = isArray && ["float3[]", "color3f[]", "vector3f[]", "point3f[]", "normal3f[]"].contains(a.typeName) && f.count % 3 == 0 && f.allSatisfy(\.isFinite)
+        case .half3Array(let h): ok = ["half3[]", "color3h[]", "vector3h[]", "point3h[]", "normal3h[]"].contains(a.typeName) && h.count % 3 == 0 && h.allSatisfy { $0 & 0x7C00 != 0x7C00 }
         case .tokenArray: ok = a.typeName == "token[]"
         }
         if !ok { throw USDError("value of \(path).\(a.name) does not fit its type \(a.typeName) (or is not finite)") }
+    }
+}
+
+/// IEEE 754 half precision (binary16), converted by hand rather than with Float16, which some
+/// Swift platforms (macOS on Intel) do not have.
+public enum Half {
+    /// The nearest half (ties to even); beyond the half range, infinity.
+    public static func bits(_ f: Float) -> UInt16 {
+        let x = f.bitPattern
+        let sign = UInt16((x >> 16) & 0x8000)
+        let e = Int((x >> 23) & 0xFF)
+        var mant = x & 0x7F_FFFF
+        if e == 0xFF { return sign | 0x7C00 | (mant != 0 ? 0x200 : 0) }
+        let exp = e - 127 + 15
+        if exp >= 31 { return sign | 0x7C00 }
+        if exp <= 0 {
+            if exp < -10 { return sign }
+            mant |= 0x80_0000
+            let shift = UInt32(14 - exp)
+            var h = mant >> shift
+            let rem = mant & ((1 << shift) - 1), halfway = UInt32(1) << (shift - 1)
+            if rem > halfway || (rem == halfway && h & 1 == 1) { h += 1 }
+            return sign | UInt16(h)
+        }
+        var h = UInt32(exp) << 10 | (mant >> 13)
+        let rem = mant & 0x1FFF
+        if rem > 0x1000 || (rem == 0x1000 && h & 1 == 1) { h += 1 }   // a carry rounds up into the exponent
+        return sign | UInt16(h)
+    }
+
+    public static func float(_ h: UInt16) -> Float {
+        let sign: Float = h & 0x8000 != 0 ? -1 : 1
+        let e = Int((h >> 10) & 0x1F), m = Int(h & 0x3FF)
+        if e == 0 { return sign * Float(m) * Float(sign: .plus, exponent: -24, significand: 1) }
+        if e == 31 { return m == 0 ? sign * .infinity : .nan }
+        return Float(bitPattern: UInt32(h & 0x8000) << 16 | UInt32(e - 15 + 127) << 23 | UInt32(m) << 13)
     }
 }
