@@ -43,6 +43,9 @@ struct GlobeCommand: ParsableCommand {
     @Option(help: "Manifest JSON to write beside the .glb.")
     var manifest: String?
 
+    @Option(help: "Also write the scene as a USDZ package (one binary .usdc layer) for SceneKit/RealityKit.")
+    var usdz: String?
+
     @Option(help: "Largest angle in degrees any fill triangle edge or outline segment may span.")
     var maxEdge: Double = 2.5
 
@@ -82,6 +85,10 @@ struct GlobeCommand: ParsableCommand {
         guard maxEdge > 0.01 && maxEdge <= 45 else { throw ValidationError("--max-edge must be in (0.01, 45] degrees") }
         guard maxLonStep > 0.01 && maxLonStep <= 360 else { throw ValidationError("--max-lon-step must be in (0.01, 360] degrees") }
         guard sphereMaxEdge >= 0.1 && sphereMaxEdge <= 90 else { throw ValidationError("--sphere-max-edge must be in [0.1, 90] degrees") }
+        if let usdz {
+            guard usdz.hasSuffix(".usdz") else { throw ValidationError("--usdz must name a .usdz file (got \(usdz))") }
+            guard usdz != output && usdz != manifest else { throw ValidationError("--usdz must differ from --output and --manifest") }
+        }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
         guard rimRadius > discRadius else { throw ValidationError("--rim-radius must be larger than --disc-radius") }
         // The layers, inside out (CONTRACTS §2): each must lie above the one below it.
@@ -99,6 +106,7 @@ struct GlobeCommand: ParsableCommand {
         let log = StageLog(stage: "globe", quiet: quiet)
         var o = Globe.Options(input: input, output: output)
         o.manifest = manifest
+        o.usdz = usdz
         o.maxEdgeDegrees = maxEdge
         o.maxLonStep = maxLonStep
         o.fillRadius = fillRadius; o.outlineRadius = outlineRadius; o.pointRadius = pointRadius

@@ -187,9 +187,10 @@ miter_scale = (g.asset.extras or {}).get("miterScale", 2.0)
 mat_names = [m.name for m in g.materials]
 checked = {"fill": 0, "point": 0, "outline": 0, "other": 0}
 for i, n in ((i, g.nodes[i]) for i in world):
-    if n.mesh is None or n.name not in usd: continue
-    u = usd[n.name]
     kind = (n.extras or {}).get("kind", "")
+    if n.mesh is None or kind == "rim": continue       # rims: compared with their point country
+    if n.name not in usd: continue                      # reported with the node names
+    u = usd[n.name]
     pts, tris, nrm, mit, mats = [], [], [], [], []
     base = 0
     for prim in g.meshes[n.mesh].primitives:

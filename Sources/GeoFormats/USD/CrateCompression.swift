@@ -28,26 +28,32 @@ enum CrateCompression {
         let n = values.count
         guard n > 0 else { return [] }
         // The most common delta; ties go to the larger value, as in OpenUSD, so that the bytes
-        // match what its own writer would produce. Deltas in ±2^15 are counted in an array
-        // (the common case: indexes into nearby vertices), the rest in a dictionary.
-        let window = 1 << 15
-        var small = [Int](repeating: 0, count: 2 * window)
-        var large: [Int32: Int] = [:]
+        // match what its own writer would produce. Deltas are counted in an array over their
+        // range when it is small (indexes into nearby vertices), else in a dictionary.
+        var lo = Int32.max, hi = Int32.min
         values.withUnsafeBufferPointer { v in
-            small.withUnsafeMutableBufferPointer { counts in
-                var prev: Int32 = 0
-                for x in v {
-                    let d = x &- prev
-                    prev = x
-                    if d > -Int32(window) && d < Int32(window) { counts[Int(d) + window] += 1 } else { large[d, default: 0] += 1 }
-                }
-            }
+            var prev: Int32 = 0
+            for x in v { let d = x &- prev; prev = x; lo = min(lo, d); hi = max(hi, d) }
         }
         var common: Int32 = 0, commonCount = 0
-        for (i, c) in small.enumerated() where c > 0 && c >= commonCount {
-            common = Int32(i - window); commonCount = c   // ascending, so ties keep the larger
+        let span = Int(hi) - Int(lo) + 1
+        if span <= 4 * n + 4096 {
+            var counts = [Int](repeating: 0, count: span)
+            counts.withUnsafeMutableBufferPointer { c in
+                values.withUnsafeBufferPointer { v in
+                    var prev: Int32 = 0
+                    for x in v { c[Int(x &- prev) - Int(lo)] += 1; prev = x }
+                }
+                for i in 0..<span where c[i] >= commonCount && c[i] > 0 {   // ascending: ties keep the larger
+                    common = Int32(i + Int(lo)); commonCount = c[i]
+                }
+            }
+        } else {
+            var counts: [Int32: Int] = [:]
+            var prev: Int32 = 0
+            for x in values { counts[x &- prev, default: 0] += 1; prev = x }
+            for (d, c) in counts where c > commonCount || (c == commonCount && d > common) { common = d; commonCount = c }
         }
-        for (d, c) in large where c > commonCount || (c == commonCount && d > common) { common = d; commonCount = c }
 
         let codeBytes = (n * 2 + 7) / 8
         var out = [UInt8](repeating: 0, count: 4 + codeBytes + 4 * n)
@@ -97,29 +103,63 @@ enum LZ4Block {
     static let minMatch = 4, lastLiterals = 5, matchFindLimit = 12, maxOffset = 65535
     static let hashLog = 16
 
+    /// The worst case of the block format: every byte a literal.
+    static func bound(_ n: Int) -> Int { n + n / 255 + 16 }
+
     static func compress(_ input: [UInt8], into out: inout [UInt8]) {
-        let n = input.count
-        out.reserveCapacity(out.count + n / 2 + 16)
-        var anchor = 0
-        input.withUnsafeBufferPointer { src in
-            guard n > matchFindLimit else { return }
-            var table = [Int32](repeating: -1, count: 1 << hashLog)
-            @inline(__always) func read32(_ i: Int) -> UInt32 {
-                UInt32(src[i]) | UInt32(src[i + 1]) << 8 | UInt32(src[i + 2]) << 16 | UInt32(src[i + 3]) << 24
+        let start = out.count
+        out += [UInt8](repeating: 0, count: bound(input.count))
+        let written = input.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                compress(src, into: UnsafeMutableBufferPointer(rebasing: dst[start...]))
             }
-            @inline(__always) func hash(_ v: UInt32) -> Int { Int((v &* 2_654_435_761) >> UInt32(32 - hashLog)) }
+        }
+        out.removeLast(out.count - start - written)
+    }
+
+    /// Compresses `src` into `dst` (at least `bound(src.count)` bytes); returns the bytes written.
+    static func compress(_ src: UnsafeBufferPointer<UInt8>, into dst: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let n = src.count
+        var o = 0, anchor = 0
+        func length(_ value: Int) {
+            var v = value
+            while v >= 255 { dst[o] = 255; o += 1; v -= 255 }
+            dst[o] = UInt8(v); o += 1
+        }
+        func sequence(literalsTo end: Int, offset: Int, matchLength: Int) {
+            let lit = end - anchor
+            let m = matchLength > 0 ? matchLength - minMatch : 0
+            dst[o] = UInt8(min(lit, 15) << 4 | min(m, 15)); o += 1
+            if lit >= 15 { length(lit - 15) }
+            if lit > 0 {
+                UnsafeMutableRawPointer(dst.baseAddress! + o).copyMemory(from: src.baseAddress! + anchor, byteCount: lit)
+                o += lit
+            }
+            guard matchLength > 0 else { return }
+            dst[o] = UInt8(offset & 0xFF); dst[o + 1] = UInt8(offset >> 8); o += 2
+            if m >= 15 { length(m - 15) }
+        }
+        if n > matchFindLimit {
+            // A table no larger than the input needs (it is cleared for every call).
+            var bits = 8
+            while bits < hashLog && 1 << bits < n { bits += 1 }
+            let shift = UInt32(32 - bits)
+            let table = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 1 << bits)
+            defer { table.deallocate() }
+            table.initialize(repeating: -1)
+            let raw = UnsafeRawPointer(src.baseAddress!)
             let matchStartLimit = n - matchFindLimit   // a match starts before this
             let matchEndLimit = n - lastLiterals       // and ends at or before this
             var i = 0
             while i < matchStartLimit {
-                let seq = read32(i)
-                let h = hash(seq)
+                let seq = raw.loadUnaligned(fromByteOffset: i, as: UInt32.self)
+                let h = Int((UInt32(littleEndian: seq) &* 2_654_435_761) >> shift)
                 let ref = Int(table[h])
                 table[h] = Int32(i)
-                if ref >= 0 && i - ref <= maxOffset && read32(ref) == seq {
+                if ref >= 0 && i - ref <= maxOffset && raw.loadUnaligned(fromByteOffset: ref, as: UInt32.self) == seq {
                     var len = minMatch
                     while i + len < matchEndLimit && src[ref + len] == src[i + len] { len += 1 }
-                    emit(src, literalsFrom: anchor, to: i, offset: i - ref, matchLength: len, into: &out)
+                    sequence(literalsTo: i, offset: i - ref, matchLength: len)
                     i += len
                     anchor = i
                 } else {
@@ -128,29 +168,8 @@ enum LZ4Block {
             }
         }
         // The last sequence: literals only.
-        input.withUnsafeBufferPointer { src in
-            emit(src, literalsFrom: anchor, to: n, offset: 0, matchLength: 0, into: &out)
-        }
-    }
-
-    @inline(__always)
-    static func emit(_ src: UnsafeBufferPointer<UInt8>, literalsFrom start: Int, to end: Int, offset: Int, matchLength: Int,
-                     into out: inout [UInt8]) {
-        let lit = end - start
-        let m = matchLength > 0 ? matchLength - minMatch : 0
-        out.append(UInt8(min(lit, 15) << 4 | min(m, 15)))
-        if lit >= 15 { appendLength(lit - 15, &out) }
-        out.append(contentsOf: src[start..<end])
-        guard matchLength > 0 else { return }
-        out.append(UInt8(offset & 0xFF)); out.append(UInt8(offset >> 8))
-        if m >= 15 { appendLength(m - 15, &out) }
-    }
-
-    @inline(__always)
-    static func appendLength(_ value: Int, _ out: inout [UInt8]) {
-        var v = value
-        while v >= 255 { out.append(255); v -= 255 }
-        out.append(UInt8(v))
+        sequence(literalsTo: n, offset: 0, matchLength: 0)
+        return o
     }
 
     /// A reference decoder of the block format (for tests; the pipeline only writes).

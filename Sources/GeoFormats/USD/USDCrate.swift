@@ -20,6 +20,7 @@ public enum USDCrate {
     public static func encode(_ layer: USDLayer) throws -> [UInt8] {
         try layer.validate()
         var w = CrateWriter()
+        w.out.reserveCapacity(CrateWriter.estimatedSize(layer.rootPrims))
         w.addSpecs(layer)
         return w.finish()
     }
@@ -60,6 +61,21 @@ struct CrateWriter {
         // Token 0 is one no property name can be: OpenUSD's compressed path encoding marks
         // property elements by negating the token index, which fails for index 0.
         _ = token(";-)")
+    }
+
+    /// Bytes the arrays take uncompressed (an upper bound for the values part of the file).
+    static func estimatedSize(_ prims: [USDPrim]) -> Int {
+        prims.reduce(4096) { sum, p in
+            sum + 256 + estimatedSize(p.children) + p.properties.reduce(0) { s, prop in
+                guard case .attribute(let a) = prop, let v = a.value else { return s + 64 }
+                switch v {
+                case .float3Array(let f): return s + 16 + 4 * f.count
+                case .half3Array(let h): return s + 16 + 2 * h.count
+                case .intArray(let i): return s + 16 + 2 * i.count
+                default: return s + 64
+                }
+            }
+        }
     }
 
     mutating func token(_ s: String) -> UInt32 {

@@ -149,6 +149,14 @@ extension USDLayer {
         }
     }
 
+    static func allFinite(_ f: [Float]) -> Bool {
+        f.withUnsafeBufferPointer { b in
+            var ok = true
+            for x in b where !x.isFinite { ok = false; break }
+            return ok
+        }
+    }
+
     static func checkValue(_ v: USDValue, _ a: USDAttribute, _ path: String) throws {
         let isArray = a.typeName.hasSuffix("[]")
         let ok: Bool
@@ -160,7 +168,7 @@ extension USDLayer {
         case .token: ok = a.typeName == "token"
         case .float3(let x, let y, let z): ok = ["float3", "color3f", "vector3f", "point3f", "normal3f"].contains(a.typeName) && x.isFinite && y.isFinite && z.isFinite
         case .intArray: ok = a.typeName == "int[]"
-        case .float3Array(let f): ok = isArray && ["float3[]", "color3f[]", "vector3f[]", "point3f[]", "normal3f[]"].contains(a.typeName) && f.count % 3 == 0 && f.allSatisfy(\.isFinite)
+        case .float3Array(let f): ok = isArray && ["float3[]", "color3f[]", "vector3f[]", "point3f[]", "normal3f[]"].contains(a.typeName) && f.count % 3 == 0 && allFinite(f)
         case .half3Array(let h): ok = ["half3[]", "color3h[]", "vector3h[]", "point3h[]", "normal3h[]"].contains(a.typeName) && h.count % 3 == 0 && h.allSatisfy { $0 & 0x7C00 != 0x7C00 }
         case .tokenArray: ok = a.typeName == "token[]"
         }
