@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import GeoCore
+import GeoModel
+import ChallengesStage
 
 struct ChallengesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,66 +31,47 @@ struct ChallengesCommand: ParsableCommand {
             --start 2026-01-01 --seed 20260101 --window 60 --report build/challenges/report.txt
         """)
 
+    static let defaults = ChallengesStage.Options()
+
     @Argument(help: "The country set: world.geojson.")
-    var world: String = "dist/world.geojson"
+    var world: String = defaults.world
 
     @Option(help: "Directory for schema.sql and seed.sql.")
-    var outDir: String = "dist/supabase"
+    var outDir: String = defaults.outDir
 
     @Option(help: "Where to write the human report (also printed on stderr).")
     var report: String?
 
     @Option(help: "Number of days to schedule.")
-    var days: Int = 365
+    var days: Int = defaults.days
 
     @Option(help: "First day, YYYY-MM-DD.")
-    var start: String = "2026-01-01"
+    var start: String = defaults.start
 
     @Option(help: "Seed of the schedule (an unsigned 64-bit integer).")
-    var seed: UInt64 = 20_260_101
+    var seed: UInt64 = defaults.seed
 
     @Option(help: "Minimum days between two uses of one answer (capped to what the pools allow).")
-    var window: Int = 60
+    var window: Int = defaults.window
 
     @Option(help: "Minimum area in km² of a polygon country for a silhouette question.")
-    var minSilhouetteArea: Double = 10_000
+    var minSilhouetteArea: Double = defaults.minSilhouetteAreaKm2
 
     @Option(help: "Countries under this area in km² (and point countries) count as small.")
-    var smallArea: Double = 20_000
+    var smallArea: Double = defaults.smallAreaKm2
 
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
-    func run() throws {
-        let log = StageLog(stage: "challenges", quiet: quiet)
-        guard let startDay = Day(iso: start), startDay.components.year >= 1 else {
-            throw ValidationError("--start must be a date YYYY-MM-DD from year 0001 on (got \"\(start)\")")
-        }
-        guard (1...100_000).contains(days) else { throw ValidationError("--days must be between 1 and 100000 (got \(days))") }
-        var rules = ScheduleRules()
-        rules.seed = seed; rules.start = startDay; rules.days = days; rules.window = window
-        rules.minSilhouetteAreaKm2 = minSilhouetteArea; rules.smallAreaKm2 = smallArea
-        let features = try log.step("read \(world)") { try GeoJSON.read(path: world) }
-        let countries = try Challenges.countries(from: features, file: world)
-        let schedule = try log.step("schedule \(days) days") { try Challenges.schedule(countries, rules: rules) }
-        let violations = schedule.violations(countries: countries)
-        let text = Challenges.report(schedule, countries: countries)
-        for line in text.split(separator: "\n") { log.info(String(line)) }
-        // Only the rules that may give way by design (recorded per day) are allowed; anything
-        // else found by the independent re-check is a bug and fails the stage.
-        let unexpected = violations.filter { v in !schedule.days.contains { !$0.relaxed.isEmpty && v.hasPrefix($0.day.iso) } }
-        if !unexpected.isEmpty {
-            throw StageError("the schedule breaks its rules:\n  " + unexpected.prefix(20).joined(separator: "\n  "))
-        }
-        if let report { try FileIO.writeAtomically(text, to: report) }
-        let schemaPath = outDir + "/schema.sql", seedPath = outDir + "/seed.sql"
-        try log.step("write \(schemaPath)") { try FileIO.writeAtomically(Challenges.schemaSQL(), to: schemaPath) }
-        let seedText = try Challenges.seedSQL(schedule, countries: countries)
-        try log.step("write \(seedPath)") { try FileIO.writeAtomically(seedText, to: seedPath) }
-        let counts = ChallengeType.allCases.map { "\($0.label) \(schedule.count(of: $0))" }.joined(separator: ", ")
-        let minGap = schedule.repeatGaps.min().map(String.init) ?? "none"
-        log.summary("\(countries.count) countries → \(schedule.days.count) days (\(counts)), min repeat gap \(minGap) (window \(schedule.window)), \(schedule.days.filter { !$0.relaxed.isEmpty }.count) relaxed → \(schemaPath), \(seedPath) (\(formatCount(seedText.utf8.count)) bytes)")
+    var options: ChallengesStage.Options {
+        var o = ChallengesStage.Options()
+        o.world = world; o.outDir = outDir; o.report = report
+        o.days = days; o.start = start; o.seed = seed; o.window = window
+        o.minSilhouetteAreaKm2 = minSilhouetteArea; o.smallAreaKm2 = smallArea
+        return o
     }
+
+    func run() throws { try ChallengesStage.execute(options, quiet: quiet) }
 }
 
 ChallengesCommand.main()

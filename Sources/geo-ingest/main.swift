@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import GeoCore
+import GeoModel
+import IngestStage
 
 struct IngestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +27,7 @@ struct IngestCommand: ParsableCommand {
     var units: String
 
     @Option(name: [.short, .customLong("output")], help: "Output GeoJSON file.")
-    var output: String = "build/ingest/countries.geojson"
+    var output: String = IngestStage.Options().output
 
     @Option(help: "Directory with the curated tables and the populated places.")
     var dataDir: String = "data"
@@ -46,23 +47,21 @@ struct IngestCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
-    func run() throws {
-        let log = StageLog(stage: "ingest", quiet: quiet)
-        var o = Ingest.Options.standard(dataDir: dataDir, units: units)
+    var options: IngestStage.Options {
+        var o = IngestStage.Options.standard(dataDir: dataDir, units: units)
+        o.output = output
         if let places { o.placesPath = places }
         if let countrySet { o.countrySetPath = countrySet }
         o.allUnits = allUnits
         o.pointsFromPath = pointsFrom
-        let (features, report) = try Ingest.run(o, log: log)
-        for (id, parts) in report.dissolved { log.info("dissolved \(id) from \(parts.joined(separator: "+"))") }
-        for (id, reason) in report.unionFallbacks { log.info("\(id): coverage union not possible (\(reason)); used a general union") }
-        if !report.pointsFromCapital.isEmpty {
-            log.info("no polygon in the input, Point at the capital: \(report.pointsFromCapital.joined(separator: " "))")
-        }
-        for w in report.warnings { log.info("warning: \(w)") }
-        try log.step("write \(output)") { try GeoJSON.write(features, to: output) }
-        log.summary("\(report.unitsRead) units read, \(report.unitsUsed) used, \(report.remapped.count) remapped, \(report.skipped.count) skipped → \(features.count) countries (\(report.dissolved.count) dissolved, \(report.pointsFromCapital.count) points), \(formatCount(report.vertices)) vertices → \(output)")
+        return o
     }
+
+    func validate() throws {
+        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
+    }
+
+    func run() throws { try IngestStage.execute(options, quiet: quiet) }
 }
 
 IngestCommand.main()
