@@ -24,9 +24,10 @@ fi
 
 if [ "${1:-}" = "--test" ]; then
   PY=${PYTHON:-python3}
-  if ! $PY -c "import shapely, pygltflib, trimesh" 2>/dev/null; then
-    echo "setup: installing Python test readers (shapely, pygltflib, trimesh)"
-    $PY -m pip install -q shapely pygltflib trimesh numpy 2>/dev/null \
-      || $PY -m pip install -q --break-system-packages shapely pygltflib trimesh numpy
+  # usd-core: Pixar's USD (module pxr), the reader and validators of dist/globe.usdz.
+  if ! $PY -c "import shapely, pygltflib, trimesh, pxr" 2>/dev/null; then
+    echo "setup: installing Python test readers (shapely, pygltflib, trimesh, usd-core)"
+    $PY -m pip install -q shapely pygltflib trimesh numpy usd-core 2>/dev/null \
+      || $PY -m pip install -q --break-system-packages shapely pygltflib trimesh numpy usd-core
   fi
 fi
