@@ -24,15 +24,18 @@ struct GlobeCommand: ParsableCommand {
           12 × 4 longitude × latitude nodes outline_sector_N;
         • unlit materials (KHR_materials_unlit) in the CONTRACTS §3 palette;
           normals as bytes (KHR_mesh_quantization) unless --float-normals.
+        With --usdz, also writes the same scene as a USDZ package (one binary
+        .usdc layer; UsdPreviewSurface materials emitting the palette colour) for
+        SceneKit/RealityKit, from the same meshes.
         Also writes a manifest (node → ISO, centroid, bbox, counts, areas,
-        parameters). The preview pictures are not made here: geo-preview renders
+        parameters; which file holds what). The preview pictures are not made here: geo-preview renders
         them from the written .glb (make globe runs both).
         Output is byte-identical run after run and written atomically (the
         .glb last). Errors name the file and the feature.
 
         Example:
           geo-globe dist/world.geojson -o dist/globe.glb \\
-            --manifest dist/globe.manifest.json
+            --manifest dist/globe.manifest.json --usdz dist/globe.usdz
         """)
 
     static let defaults = GlobeStage.Options()
