@@ -1,3 +1,5 @@
+import GeoCompression
+
 /// A USDZ package: a zip archive with the rules of Pixar's "Usdz file format specification":
 /// no compression (method 0, stored), no encryption, every file's data starting at a multiple
 /// of 64 bytes from the start of the archive (so a reader can map it in place), and the root
@@ -49,7 +51,7 @@ public enum USDZPackage {
                 u16(paddingExtraID, &extra); u16(UInt16(pad - 4), &extra)
                 extra += [UInt8](repeating: 0, count: pad - 4)
             }
-            let crc = CRC32.checksum(f.data)
+            let crc = Zlib.crc32(f.data)
             let size = UInt32(f.data.count)
             u32(0x0403_4B50, &out)          // local file header
             u16(20, &out)                   // version needed: 2.0
@@ -85,40 +87,5 @@ public enum USDZPackage {
         u32(UInt32(central.count), &out); u32(UInt32(cdOffset), &out)
         u16(0, &out)
         return out
-    }
-}
-
-/// CRC-32 (ISO-HDLC, as zip uses), table driven, eight bytes a step ("slicing by 8").
-public enum CRC32 {
-    static let tables: [UInt32] = {
-        var t = [UInt32](repeating: 0, count: 8 * 256)
-        for i in 0..<256 {
-            var c = UInt32(i)
-            for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-            t[i] = c
-        }
-        for k in 1..<8 {
-            for i in 0..<256 { t[256 * k + i] = (t[256 * (k - 1) + i] >> 8) ^ t[Int(t[256 * (k - 1) + i] & 0xFF)] }
-        }
-        return t
-    }()
-
-    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var c: UInt32 = 0xFFFF_FFFF
-        tables.withUnsafeBufferPointer { t in
-            bytes.withUnsafeBufferPointer { b in
-                var i = 0
-                let n = b.count
-                while i + 8 <= n {
-                    let lo = c ^ (UInt32(b[i]) | UInt32(b[i + 1]) << 8 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 3]) << 24)
-                    let hi = UInt32(b[i + 4]) | UInt32(b[i + 5]) << 8 | UInt32(b[i + 6]) << 16 | UInt32(b[i + 7]) << 24
-                    c = t[7 * 256 + Int(lo & 0xFF)] ^ t[6 * 256 + Int((lo >> 8) & 0xFF)] ^ t[5 * 256 + Int((lo >> 16) & 0xFF)] ^ t[4 * 256 + Int(lo >> 24)]
-                        ^ t[3 * 256 + Int(hi & 0xFF)] ^ t[2 * 256 + Int((hi >> 8) & 0xFF)] ^ t[256 + Int((hi >> 16) & 0xFF)] ^ t[Int(hi >> 24)]
-                    i += 8
-                }
-                while i < n { c = t[Int((c ^ UInt32(b[i])) & 0xFF)] ^ (c >> 8); i += 1 }
-            }
-        }
-        return c ^ 0xFFFF_FFFF
     }
 }

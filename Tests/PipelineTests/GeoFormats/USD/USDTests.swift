@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import GeoCompression
 @testable import GeoFormats
 
 /// A small scene with every kind of thing the globe writes: a transformed mesh with a material
@@ -139,7 +140,7 @@ func readCompressedInts(_ b: [UInt8], _ at: inout Int, count: Int) throws -> [In
 
 @Suite struct USDZPackageTests {
     @Test func storedAlignedRootLayerFirst() throws {
-        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(Zlib.crc32(Array("123456789".utf8)) == 0xCBF4_3926)
         let files: [(name: String, data: [UInt8])] = [("globe.usdc", Array("PXR-USDC".utf8) + [1, 2, 3]),
                                                       ("textures/a.png", [UInt8](repeating: 9, count: 1000)),
                                                       ("b.usda", Array("#usda 1.0\n".utf8))]
@@ -149,7 +150,7 @@ func readCompressedInts(_ b: [UInt8], _ at: inout Int, count: Int) throws -> [In
             #expect(le32(zip, at) == 0x0403_4B50)
             #expect(le16(zip, at + 8) == 0)                    // stored
             #expect(le16(zip, at + 6) & 1 == 0)                // not encrypted
-            #expect(le32(zip, at + 14) == Int(CRC32.checksum(f.data)))
+            #expect(le32(zip, at + 14) == Int(Zlib.crc32(f.data)))
             #expect(le32(zip, at + 18) == f.data.count && le32(zip, at + 22) == f.data.count)
             let n = le16(zip, at + 26), x = le16(zip, at + 28)
             #expect(String(decoding: zip[(at + 30)..<(at + 30 + n)], as: UTF8.self) == f.name)
