@@ -16,7 +16,7 @@ public enum GlobeStage: PipelineStage {
         public var manifest: String? = nil
         /// The same scene as USD (a .usdz package holding one binary .usdc layer), for the iOS app.
         public var usdz: String? = nil
-        public var maxEdgeDegrees = 2.5
+        public var maxEdgeDegrees = MeshOptions.contractMaxEdgeDegrees
         public var maxLonStep = 10.0
         public var oceanRadius = 1.0
         public var fillRadius = 1.003
@@ -27,7 +27,7 @@ public enum GlobeStage: PipelineStage {
         public var capitalRadius = 1.006
         public var starSize = 0.006
         public var atmosphereRadius = 1.08
-        public var sphereMaxEdgeDegrees = 2.5
+        public var sphereMaxEdgeDegrees = MeshOptions.contractMaxEdgeDegrees
         /// Normals as normalized bytes (KHR_mesh_quantization) instead of float32.
         public var quantizeNormals = true
         public var threads = 2
