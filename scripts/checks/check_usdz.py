@@ -30,6 +30,9 @@ USDZ, GLB, MANIFEST = (sys.argv[1:4] if len(sys.argv) >= 4 else
                        (dist("globe.usdz"), dist("globe.glb"), dist("globe.manifest.json")))
 
 # ---- 1. the zip package -----------------------------------------------------------------------
+for path in (USDZ, GLB, MANIFEST):
+    if not os.path.isfile(path): fail(f"{path} is missing (make globe writes it)")
+if not os.path.isfile(USDZ) or not os.path.isfile(GLB) or not os.path.isfile(MANIFEST): finish("usdz")
 raw = open(USDZ, "rb").read()
 with zipfile.ZipFile(USDZ) as z:
     infos = z.infolist()
