@@ -5,8 +5,9 @@ import GeoGEOS
 import GeoPROJ
 import GeoFormats
 
-/// The globe stage: dist/world.geojson → dist/globe.glb (+ manifest). The preview pictures are
-/// their own stage (PreviewStage, geo-preview), rendered from the written .glb.
+/// The globe stage: dist/world.geojson → dist/globe.glb (+ manifest, + dist/globe.usdz with
+/// `usdz`: the same scene as USD, encoded from the same meshes by GlobeUSD). The preview
+/// pictures are their own stage (PreviewStage, geo-preview), rendered from the written .glb.
 public enum GlobeStage: PipelineStage {
     public static let name = "globe"
 
