@@ -180,12 +180,13 @@ enum GlobeUSD {
         for (k, part) in s.parts.enumerated() {
             let iEnd = k + 1 < s.parts.count ? s.parts[k + 1].index : s.strip.count
             let base = Int32(part.vertex)
-            let strip = s.strip[part.index..<iEnd].map { $0 + base }
-            guard strip.count >= 3 else { continue }
-            for t in 0..<(strip.count - 2) {
-                let a = strip[t], b = strip[t + 1], c = strip[t + 2]
+            guard iEnd - part.index >= 3 else { continue }
+            for t in part.index..<(iEnd - 2) {
+                let a = s.strip[t] + base, b = s.strip[t + 1] + base, c = s.strip[t + 2] + base
                 if a == b || b == c || a == c { continue }
-                if t % 2 == 0 { tris += [a, b, c] } else { tris += [b, a, c] }
+                // Parity counts from the part's first index, where the glTF primitive starts.
+                if (t - part.index) % 2 == 0 { tris.append(a); tris.append(b) } else { tris.append(b); tris.append(a) }
+                tris.append(c)
             }
         }
         return tris
