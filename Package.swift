@@ -36,8 +36,10 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "GeoModel", targets: ["GeoModel"]),
+        .library(name: "H3", targets: ["H3"]),
     ] + stages.map { .executable(name: $0.front, targets: [$0.front]) }
-      + [.executable(name: "geo-project", targets: ["geo-project"])],
+      + [.executable(name: "geo-project", targets: ["geo-project"]),
+         .executable(name: "geo-hexagons", targets: ["geo-hexagons"])],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
@@ -50,6 +52,10 @@ let package = Package(
         .target(name: "GeoPROJ", dependencies: ["GeoModel", "CPROJ"]),
         .target(name: "GeoCompression", dependencies: ["CZlib"]),
         .target(name: "GeoFormats", dependencies: ["GeoModel", "GeoCompression"]),
+        // H3 grid in pure Swift (issue #13): standard library and Foundation only, for the iOS apps too.
+        .target(name: "H3"),
+        .testTarget(name: "H3Tests", dependencies: ["H3"]),
+        .executableTarget(name: "geo-hexagons", dependencies: ["H3", argumentParser]),
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",

@@ -57,3 +57,6 @@ t = time.perf_counter(); Usd.Stage.Open(sys.argv[1]); print(f"{time.perf_counter
   done
 done
 ${PYTHON:-python3} scripts/bench_table.py "$log" "$totals" | tee "$out/report.txt"
+# The pure-Swift H3 library next to the Python reference (issue #13 targets).
+echo
+${PYTHON:-python3} scripts/bench_h3.py | tee "$out/h3.txt" || echo "H3: a speed target was missed (see above)"

@@ -6,15 +6,23 @@ import ChallengesStage
 struct ChallengesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geo-challenges",
-        abstract: "world.geojson → the daily-challenge table (schema.sql) and its seed (seed.sql) for Supabase/PostgreSQL.",
+        abstract: "world.geojson → the daily-challenge table's migration and seed for Supabase/PostgreSQL.",
         discussion: """
-        Reads dist/world.geojson (CONTRACTS §1) and writes, in --out-dir:
-          • schema.sql: the daily_challenges table of CONTRACTS §6 plus a unique date, a check that
-            exactly one question type is true and a check that the answer is an ISO code
-            (idempotent; adds the constraints to a table created earlier);
-          • seed.sql: one row per day, ids derived from the date, `on conflict (date) do update`
-            only where the question differs, so loading it twice leaves the same rows;
-        and a human report (--report): type counts, repeat gaps, per-continent counts.
+        Reads dist/world.geojson (CONTRACTS §1) and writes, in --out-dir (the Supabase CLI layout):
+          • migrations/\(ChallengesStage.migrationName): the daily_challenges table of
+            CONTRACTS §6 plus a unique date, a check that exactly one question type is true and a
+            check that the answer is an ISO code (idempotent; adds the constraints to a table
+            created earlier, and refuses, listing the dates and changing nothing, a table that
+            already has two rows on one date);
+          • seed.sql: one row per scheduled day, ids derived from the date;
+        and a human report (--report): changes, type counts, repeat gaps, per-continent counts.
+
+        The live table (--existing): its rows before --from never change, and by default no
+        existing row changes at all: only days without a question are filled (`on conflict (date)
+        do nothing`). --replan-future re-plans existing days from --from on; the update is
+        restricted to dates on or after --from in the SQL itself. The rules hold across the
+        boundary: the existing rows count for the repeat window, the neighbouring types and the
+        small-country rule. --dry-run prints days added, days replanned and past rows touched.
 
         The schedule is deterministic: the same inputs and --seed give the same bytes, and day k
         depends only on the seed and days before k, so a longer --days keeps every earlier row.
@@ -26,9 +34,11 @@ struct ChallengesCommand: ParsableCommand {
         is used again; a small country (a point country or under --small-area km²) is never
         followed by another small one.
 
-        Example:
+        Examples:
           geo-challenges dist/world.geojson --out-dir dist/supabase --days 365 \\
-            --start 2026-01-01 --seed 20260101 --window 60 --report build/challenges/report.txt
+            --from 2026-01-01 --seed 20260101 --window 60 --report build/challenges/report.txt
+          psql … -c "\\\\copy (select date, is_guess_country, is_guess_capital, is_guess_flag, answer from daily_challenges order by date) to 'live.csv' csv header"
+          geo-challenges dist/world.geojson --existing live.csv --dry-run
         """)
 
     static let defaults = ChallengesStage.Options()
@@ -36,17 +46,29 @@ struct ChallengesCommand: ParsableCommand {
     @Argument(help: "The country set: world.geojson.")
     var world: String = defaults.world
 
-    @Option(help: "Directory for schema.sql and seed.sql.")
+    @Option(help: "Directory for migrations/ and seed.sql (a Supabase folder).")
     var outDir: String = defaults.outDir
 
     @Option(help: "Where to write the human report (also printed on stderr).")
     var report: String?
 
-    @Option(help: "Number of days to schedule.")
+    @Option(help: "The live table's schedule, as `psql \\copy (select date, is_guess_country, is_guess_capital, is_guess_flag, answer from daily_challenges order by date) to FILE csv header` writes it.")
+    var existing: String?
+
+    @Option(help: "First day to schedule, YYYY-MM-DD. Default: the day after the last existing date, or tomorrow (UTC) without --existing.")
+    var from: String?
+
+    @Option(help: ArgumentHelp("Deprecated: the old name of --from.", visibility: .hidden))
+    var start: String?
+
+    @Option(help: "Number of days to schedule from --from.")
     var days: Int = defaults.days
 
-    @Option(help: "First day, YYYY-MM-DD.")
-    var start: String = defaults.start
+    @Flag(help: "Re-plan existing days from --from on (never before it). Default: only days without a question are filled.")
+    var replanFuture = false
+
+    @Flag(help: "Print what the seed would change (days added, days replanned, past rows touched) and write nothing.")
+    var dryRun = false
 
     @Option(help: "Seed of the schedule (an unsigned 64-bit integer).")
     var seed: UInt64 = defaults.seed
@@ -65,13 +87,20 @@ struct ChallengesCommand: ParsableCommand {
 
     var options: ChallengesStage.Options {
         var o = ChallengesStage.Options()
-        o.world = world; o.outDir = outDir; o.report = report
-        o.days = days; o.start = start; o.seed = seed; o.window = window
+        o.world = world; o.outDir = outDir; o.report = report; o.existing = existing
+        o.from = from ?? start; o.days = days; o.replanFuture = replanFuture; o.dryRun = dryRun
+        o.seed = seed; o.window = window
         o.minSilhouetteAreaKm2 = minSilhouetteArea; o.smallAreaKm2 = smallArea
         return o
     }
 
-    func run() throws { try ChallengesStage.execute(options, quiet: quiet) }
+    func run() throws {
+        if start != nil {
+            FileHandle.standardError.write(Data("geo-challenges: --start is deprecated; use --from\n".utf8))
+            if from != nil { throw ValidationError("give --from only (--start is its deprecated name)") }
+        }
+        try ChallengesStage.execute(options, quiet: quiet)
+    }
 }
 
 ChallengesCommand.main()
