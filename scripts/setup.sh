@@ -25,9 +25,10 @@ fi
 
 if [ "${1:-}" = "--test" ]; then
   PY=${PYTHON:-python3}
-  if ! $PY -c "import shapely, pygltflib, trimesh, h3; assert h3.__version__ == '4.5.0'" 2>/dev/null; then
-    echo "setup: installing Python test readers (shapely, pygltflib, trimesh, h3 4.5.0)"
-    $PY -m pip install -q shapely pygltflib trimesh numpy h3==4.5.0 2>/dev/null \
-      || $PY -m pip install -q --break-system-packages shapely pygltflib trimesh numpy h3==4.5.0
+  # usd-core: Pixar's USD (module pxr), the reader and validators of dist/globe.usdz.
+  if ! $PY -c "import shapely, pygltflib, trimesh, pxr, h3; assert h3.__version__ == '4.5.0'" 2>/dev/null; then
+    echo "setup: installing Python test readers (shapely, pygltflib, trimesh, h3 4.5.0, usd-core)"
+    $PY -m pip install -q shapely pygltflib trimesh numpy h3==4.5.0 usd-core 2>/dev/null \
+      || $PY -m pip install -q --break-system-packages shapely pygltflib trimesh numpy h3==4.5.0 usd-core
   fi
 fi
