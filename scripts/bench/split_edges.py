@@ -16,7 +16,9 @@ def split_ring(ring, n):
     for a, b in zip(ring, ring[1:]):
         out.append(a)
         p, q, flip = (a, b, False) if (a[0], a[1]) <= (b[0], b[1]) else (b, a, True)
-        inner = [[p[0] + (q[0] - p[0]) * k / n, p[1] + (q[1] - p[1]) * k / n] for k in range(1, n)]
+        # Rounded to 9 decimals (Natural Earth has 6): shortest forms of at most 15 digits,
+        # as in real data, instead of 17-digit floats that would only measure strtod.
+        inner = [[round(p[0] + (q[0] - p[0]) * k / n, 9), round(p[1] + (q[1] - p[1]) * k / n, 9)] for k in range(1, n)]
         out.extend(reversed(inner) if flip else inner)
     out.append(ring[-1])
     return out
