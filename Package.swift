@@ -29,6 +29,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GeoCore", dependencies: ["CGEOS", "CPROJ", "CZlib"]),
         .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
+        .target(name: "TerritoryStage", dependencies: ["GeoCore"], path: "Sources/Stages/Territory",
+                exclude: ["Loop.swift", "Outputs.swift", "Preview.swift", "TerritoryStage.swift"]),
+        .testTarget(name: "TerritoryStageTests", dependencies: ["TerritoryStage", "GeoCore", "CPROJ"]),
     ] + stages.map {
         .executableTarget(name: $0, dependencies: [
             "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
