@@ -94,14 +94,15 @@ public enum TerritoryStage {
         let tonight = Set(runs.map(\.id))
         let won = owned.filter { tonight.contains($0.run) }
 
-        try log.step("write \(o.outDir)") {
+        // Every file is made before the first is written: a failure leaves none behind.
+        let files: [(String, [UInt8])] = try log.step("format outputs") {
             let out = TerritoryOutputs(judged: judged, owned: owned, won: won, resolution: o.resolution, input: o.input, shard: shard)
-            try FileIO.writeAtomically(try out.sql(), to: "\(o.outDir)/territory_hex.sql")
-            try FileIO.writeAtomically(try out.territoryGeoJSON(), to: "\(o.outDir)/territory.geojson")
-            try FileIO.writeAtomically(try out.loopsGeoJSON(), to: "\(o.outDir)/loops.geojson")
-            try FileIO.writeAtomically(out.runsTSV(), to: "\(o.outDir)/runs.tsv")
-            try FileIO.writeAtomically(try out.usersTSV(), to: "\(o.outDir)/users.tsv")
-            try FileIO.writeAtomically(try out.previewSVG(), to: "\(o.outDir)/preview.svg")
+            return [("territory_hex.sql", try out.sql()), ("territory.geojson", try out.territoryGeoJSON()),
+                    ("loops.geojson", try out.loopsGeoJSON()), ("runs.tsv", Array(out.runsTSV().utf8)),
+                    ("users.tsv", Array(try out.usersTSV().utf8)), ("preview.svg", Array(try out.previewSVG().utf8))]
+        }
+        try log.step("write \(o.outDir)") {
+            for (name, bytes) in files { try FileIO.writeAtomically(bytes, to: "\(o.outDir)/\(name)") }
         }
         var r = Report()
         r.runs = runs.count
