@@ -11,8 +11,9 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 # silhouettes).
 for p in pkg-config libgeos-dev libproj-dev proj-data zlib1g-dev time librsvg2-bin; do have_pkg "$p" || need_apt+=("$p"); done
 if [ "${1:-}" = "--test" ]; then
-  # Test consumers: xmllint (XML), PostgreSQL (SQL), Python readers (GeoJSON, glTF).
-  for p in libxml2-utils postgresql python3-pip; do have_pkg "$p" || need_apt+=("$p"); done
+  # Test consumers: xmllint (XML), PostgreSQL with PostGIS (SQL; the territory check loads
+  # geometries), Python readers (GeoJSON, glTF, H3).
+  for p in libxml2-utils postgresql postgresql-15-postgis-3 python3-pip; do have_pkg "$p" || need_apt+=("$p"); done
 fi
 
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -24,9 +25,9 @@ fi
 
 if [ "${1:-}" = "--test" ]; then
   PY=${PYTHON:-python3}
-  if ! $PY -c "import shapely, pygltflib, trimesh" 2>/dev/null; then
-    echo "setup: installing Python test readers (shapely, pygltflib, trimesh)"
-    $PY -m pip install -q shapely pygltflib trimesh numpy 2>/dev/null \
-      || $PY -m pip install -q --break-system-packages shapely pygltflib trimesh numpy
+  if ! $PY -c "import shapely, pygltflib, trimesh, numpy; import h3; assert h3.__version__ == '4.5.0'" 2>/dev/null; then
+    echo "setup: installing Python test readers (shapely, pygltflib, trimesh, numpy, h3 4.5.0)"
+    $PY -m pip install -q shapely pygltflib trimesh numpy h3==4.5.0 2>/dev/null \
+      || $PY -m pip install -q --break-system-packages shapely pygltflib trimesh numpy h3==4.5.0
   fi
 fi
