@@ -50,9 +50,12 @@ $(SETUP_STAMP): scripts/setup.sh
 	bash scripts/setup.sh
 	@mkdir -p $(@D) && touch $@
 
-CORE_SOURCES := Package.swift $(shell find Sources/GeoCore Sources/CGEOS Sources/CPROJ Sources/CZlib -type f 2>/dev/null)
+# Libraries and stages (every Sources/ folder but the fronts): a stage binary depends on them
+# and on its own front. (Finer tracking would follow Package.swift's dependency lists; the
+# build itself is incremental, this only decides whether `swift build` is asked.)
+CORE_SOURCES := Package.swift $(shell find Sources -path 'Sources/geo-*' -prune -o -type f -print 2>/dev/null)
 
-# One binary per stage; it depends on its own sources and the core library's.
+# One binary per stage; it depends on its own front's sources and the libraries'.
 $(BIN)/geo-%: $(CORE_SOURCES) $$(shell find Sources/geo-$$* -type f) | $(SETUP_STAMP)
 	swift build -c release --product geo-$*
 	@touch $@

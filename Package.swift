@@ -1,25 +1,45 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// One core library (GeoCore) over the system GEOS and PROJ C libraries, and one thin
-// executable per pipeline stage (Sources/<stage>/main.swift). The Makefile chains the
-// stages through build/ and dist/.
-let stages = [
-    "geo-ingest",       // Natural Earth → build/ingest/countries.geojson
-    "geo-world",        // repair + coverage simplification → dist/world.geojson
-    "geo-globe",        // world.geojson → dist/globe.glb (+ manifest)
-    "geo-preview",      // globe.glb → dist/preview/*.png (orthographic pictures)
-    "geo-project",      // world.geojson → dist/map/ (PROJ flat maps)
-    "geo-silhouettes",  // world.geojson → dist/silhouettes/<ISO>.svg
-    "geo-highlights",   // curated highlights → dist/country_highlights.json
-    "geo-challenges",   // world.geojson → dist/supabase/{schema,seed}.sql
+// Layers, with dependencies that run one way (docs/ARCHITECTURE.md draws them):
+//   GeoModel                      geometry, JSON/GeoJSON, errors, files, progress, sphere math,
+//                                 the stage contract; imports no C library
+//   GeoGEOS, GeoPROJ              the only code that imports CGEOS / CPROJ (handles owned by Swift types)
+//   GeoCompression                the only code that imports CZlib
+//   GeoFormats                    glTF, SVG, PNG, SQL writers and readers
+//   Stages/<Name> → <Name>Stage   one target per pipeline stage: Options, validate(), run → Report
+//   geo-<name>                    one thin command-line front per stage (argument parsing only)
+// A stage lists only the layers it uses, so the compiler enforces the layering: the preview
+// stage, which needs no GEOS, does not link it.
+
+struct StageTarget {
+    let name: String          // folder under Sources/Stages/ and the stage's type: <name>Stage
+    let front: String         // executable under Sources/<front>/
+    let uses: [Target.Dependency]
+}
+
+let stages: [StageTarget] = [
+    .init(name: "Ingest", front: "geo-ingest", uses: ["GeoModel", "GeoGEOS"]),                              // Natural Earth → build/ingest/countries.geojson
+    .init(name: "World", front: "geo-world", uses: ["GeoModel", "GeoGEOS", "GeoPROJ"]),                     // repair + coverage simplification → dist/world.geojson
+    .init(name: "Globe", front: "geo-globe", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"]),       // world.geojson → dist/globe.glb (+ manifest)
+    .init(name: "Preview", front: "geo-preview", uses: ["GeoModel", "GeoFormats"]),                         // globe.glb → dist/preview/*.png
+    .init(name: "Map", front: "geo-map", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"]),           // world.geojson → dist/map/ (PROJ flat maps)
+    .init(name: "Silhouettes", front: "geo-silhouettes", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"]), // → dist/silhouettes/<ISO>.svg
+    .init(name: "Highlights", front: "geo-highlights", uses: ["GeoModel", "GeoGEOS", "GeoPROJ"]),           // curated highlights → dist/country_highlights.json
+    .init(name: "Challenges", front: "geo-challenges", uses: ["GeoModel", "GeoPROJ", "GeoFormats"]),        // world.geojson → dist/supabase/
 ]
+// TEMPORARY (until branch h3 is merged): the territory stage without its H3 parts.
+let territoryPending = true
+
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 
 let package = Package(
     name: "GeoPipeline",
     platforms: [.macOS(.v13)],
-    products: [.library(name: "GeoCore", targets: ["GeoCore"])]
-        + stages.map { .executable(name: $0, targets: [$0]) },
+    products: [
+        .library(name: "GeoModel", targets: ["GeoModel"]),
+    ] + stages.map { .executable(name: $0.front, targets: [$0.front]) }
+      + [.executable(name: "geo-project", targets: ["geo-project"])],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
@@ -27,15 +47,23 @@ let package = Package(
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "GeoCore", dependencies: ["CGEOS", "CPROJ", "CZlib"]),
-        .testTarget(name: "GeoCoreTests", dependencies: ["GeoCore"]),
-        .target(name: "TerritoryStage", dependencies: ["GeoCore"], path: "Sources/Stages/Territory",
-                exclude: ["Loop.swift", "Outputs.swift", "Preview.swift", "TerritoryStage.swift"]),
-        .testTarget(name: "TerritoryStageTests", dependencies: ["TerritoryStage", "GeoCore", "CPROJ"]),
+        .target(name: "GeoModel"),
+        .target(name: "GeoGEOS", dependencies: ["GeoModel", "CGEOS"]),
+        .target(name: "GeoPROJ", dependencies: ["GeoModel", "CPROJ"]),
+        .target(name: "GeoCompression", dependencies: ["CZlib"]),
+        .target(name: "GeoFormats", dependencies: ["GeoModel", "GeoCompression"]),
+        // The old name of geo-map: runs it with a deprecation note.
+        .executableTarget(name: "geo-project"),
+        .testTarget(name: "PipelineTests",
+                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats"]
+                        + stages.map { .target(name: $0.name + "Stage") } + ["TerritoryStage"]),
     ] + stages.map {
-        .executableTarget(name: $0, dependencies: [
-            "GeoCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ])
-    },
+        .target(name: $0.name + "Stage", dependencies: $0.uses, path: "Sources/Stages/\($0.name)")
+    } + stages.map {
+        .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), argumentParser])
+    } + [
+        .target(name: "TerritoryStage", dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"], path: "Sources/Stages/Territory",
+                exclude: ["Loop.swift", "Outputs.swift", "Preview.swift", "TerritoryStage.swift"]),
+    ],
     swiftLanguageModes: [.v5]
 )

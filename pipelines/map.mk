@@ -18,8 +18,8 @@ MAP_PNG := $(MAP_DIR)/world.png
 map: $(MAP_GEOJSON) $(MAP_SVG) $(MAP_PNG)
 
 # One run writes both files (a grouped target, GNU make ≥ 4.3).
-$(MAP_SVG) $(MAP_GEOJSON) &: $(WORLD_OUT) $(BIN)/geo-project $(call params,map,$(WORLD_OUT) $(MAP_PROJECTION) $(MAP_WIDTH) $(MAP_BORDER_WIDTH)) pipelines/map.mk
-	$(STAGE) $(BIN)/geo-project $(WORLD_OUT) --projection '$(MAP_PROJECTION)' --width $(MAP_WIDTH) \
+$(MAP_SVG) $(MAP_GEOJSON) &: $(WORLD_OUT) $(BIN)/geo-map $(call params,map,$(WORLD_OUT) $(MAP_PROJECTION) $(MAP_WIDTH) $(MAP_BORDER_WIDTH)) pipelines/map.mk
+	$(STAGE) $(BIN)/geo-map $(WORLD_OUT) --projection '$(MAP_PROJECTION)' --width $(MAP_WIDTH) \
 	  --border-width $(MAP_BORDER_WIDTH) --geojson $(MAP_GEOJSON) --svg $(MAP_SVG)
 
 $(MAP_PNG): $(MAP_SVG) $(call params,map-png,$(MAP_PNG_WIDTH)) pipelines/map.mk

@@ -22,9 +22,6 @@ TERRITORY_FLAGS = $(if $(TERRITORY_EXISTING),--existing $(TERRITORY_EXISTING)) $
 .PHONY: territory
 territory: $(TERRITORY_OUT)
 
-# The stage's binary also depends on its stage library and the H3 library.
-$(BIN)/geo-territory: $(shell find Sources/Stages/Territory Sources/H3 -type f 2>/dev/null)
-
 $(TERRITORY_OUT) &: $(TERRITORY_RUNS) $(TERRITORY_EXISTING) $(BIN)/geo-territory $(call params,territory,$(TERRITORY_RUNS) $(TERRITORY_FLAGS)) pipelines/territory.mk
 	$(STAGE) $(BIN)/geo-territory $(TERRITORY_RUNS) --out-dir $(TERRITORY_DIR) $(TERRITORY_FLAGS)
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import GeoCore
+import GeoModel
+import ChallengesStage
 
 struct ChallengesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -70,10 +71,10 @@ struct ChallengesCommand: ParsableCommand {
         rules.seed = seed; rules.start = startDay; rules.days = days; rules.window = window
         rules.minSilhouetteAreaKm2 = minSilhouetteArea; rules.smallAreaKm2 = smallArea
         let features = try log.step("read \(world)") { try GeoJSON.read(path: world) }
-        let countries = try Challenges.countries(from: features, file: world)
-        let schedule = try log.step("schedule \(days) days") { try Challenges.schedule(countries, rules: rules) }
+        let countries = try ChallengesStage.countries(from: features, file: world)
+        let schedule = try log.step("schedule \(days) days") { try ChallengesStage.schedule(countries, rules: rules) }
         let violations = schedule.violations(countries: countries)
-        let text = Challenges.report(schedule, countries: countries)
+        let text = ChallengesStage.report(schedule, countries: countries)
         for line in text.split(separator: "\n") { log.info(String(line)) }
         // Only the rules that may give way by design (recorded per day) are allowed; anything
         // else found by the independent re-check is a bug and fails the stage.
@@ -83,8 +84,8 @@ struct ChallengesCommand: ParsableCommand {
         }
         if let report { try FileIO.writeAtomically(text, to: report) }
         let schemaPath = outDir + "/schema.sql", seedPath = outDir + "/seed.sql"
-        try log.step("write \(schemaPath)") { try FileIO.writeAtomically(Challenges.schemaSQL(), to: schemaPath) }
-        let seedText = try Challenges.seedSQL(schedule, countries: countries)
+        try log.step("write \(schemaPath)") { try FileIO.writeAtomically(ChallengesStage.schemaSQL(), to: schemaPath) }
+        let seedText = try ChallengesStage.seedSQL(schedule, countries: countries)
         try log.step("write \(seedPath)") { try FileIO.writeAtomically(seedText, to: seedPath) }
         let counts = ChallengeType.allCases.map { "\($0.label) \(schedule.count(of: $0))" }.joined(separator: ", ")
         let minGap = schedule.repeatGaps.min().map(String.init) ?? "none"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import GeoCore
+import GeoModel
+import GlobeStage
 
 struct GlobeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -97,7 +98,7 @@ struct GlobeCommand: ParsableCommand {
 
     func run() throws {
         let log = StageLog(stage: "globe", quiet: quiet)
-        var o = Globe.Options(input: input, output: output)
+        var o = GlobeStage.Options(input: input, output: output)
         o.manifest = manifest
         o.maxEdgeDegrees = maxEdge
         o.maxLonStep = maxLonStep
@@ -107,7 +108,7 @@ struct GlobeCommand: ParsableCommand {
         o.sphereMaxEdgeDegrees = sphereMaxEdge
         o.quantizeNormals = !floatNormals
         o.threads = threads
-        let r = try Globe.run(o, log: log)
+        let r = try GlobeStage.run(o, log: log)
         log.summary("\(r.meshes.count) country fills (\(formatCount(r.vertexCount)) vertices, \(formatCount(r.triangleCount)) triangles, meshed in \(String(format: "%.2fs", r.meshSeconds))), \(r.points.count) point countries, \(r.capitals.count) capitals, \(formatCount(r.sectors.reduce(0) { $0 + $1.segmentCount })) outline segments → \(output) (\(formatCount(r.glb.count)) bytes)")
     }
 }

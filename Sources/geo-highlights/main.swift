@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import GeoCore
+import GeoModel
+import HighlightsStage
 
 struct HighlightsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -58,12 +59,12 @@ struct HighlightsCommand: ParsableCommand {
 
     func run() throws {
         let log = StageLog(stage: "highlights", quiet: quiet)
-        var o = Highlights.Options()
+        var o = HighlightsStage.Options()
         o.sourcePath = source; o.worldPath = world; o.placesPath = places
         o.aliasesPath = aliases.isEmpty ? nil : aliases
         o.cities.coastalToleranceKm = coastalTolerance
         o.cities.pointRadiusKm = pointRadius
-        let (bytes, r) = try Highlights.run(o, log: log)
+        let (bytes, r) = try HighlightsStage.run(o, log: log)
         let text = r.text
         for line in text.split(separator: "\n") { log.info(String(line)) }
         if let report { try FileIO.writeAtomically(text, to: report) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import GeoCore
+import GeoModel
+import IngestStage
 
 struct IngestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -48,12 +49,12 @@ struct IngestCommand: ParsableCommand {
 
     func run() throws {
         let log = StageLog(stage: "ingest", quiet: quiet)
-        var o = Ingest.Options.standard(dataDir: dataDir, units: units)
+        var o = IngestStage.Options.standard(dataDir: dataDir, units: units)
         if let places { o.placesPath = places }
         if let countrySet { o.countrySetPath = countrySet }
         o.allUnits = allUnits
         o.pointsFromPath = pointsFrom
-        let (features, report) = try Ingest.run(o, log: log)
+        let (features, report) = try IngestStage.run(o, log: log)
         for (id, parts) in report.dissolved { log.info("dissolved \(id) from \(parts.joined(separator: "+"))") }
         for (id, reason) in report.unionFallbacks { log.info("\(id): coverage union not possible (\(reason)); used a general union") }
         if !report.pointsFromCapital.isEmpty {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import GeoCore
+import GeoModel
+import PreviewStage
 
 struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,9 +66,9 @@ struct PreviewCommand: ParsableCommand {
 
     func run() throws {
         let log = StageLog(stage: "preview", quiet: quiet)
-        var o = GlobePreview.Options()
+        var o = PreviewStage.Options()
         o.size = size; o.supersample = supersample; o.outlineWidth = outlineWidth; o.fill = fill; o.threads = threads
-        let s = try GlobePreview.run(input: input, outputDir: outDir, options: o, log: log)
+        let s = try PreviewStage.run(input: input, outputDir: outDir, options: o, log: log)
         let names = s.files.map { ($0.path as NSString).lastPathComponent + " " + formatCount($0.bytes) + " B" }.joined(separator: ", ")
         log.summary("\(s.files.count) views \(size)×\(size) of \(input) (\(s.scene.meshNodes) mesh nodes, \(formatCount(s.scene.triangleCount)) triangles) → \(outDir): \(names)")
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import GeoCore
+import GeoModel
+import SilhouettesStage
 
 struct SilhouettesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -82,7 +83,7 @@ struct SilhouettesCommand: ParsableCommand {
 
     func run() throws {
         let log = StageLog(stage: "silhouettes", quiet: quiet)
-        var o = SilhouetteStage.Options(input: input, outputDir: output)
+        var o = SilhouettesStage.Options(input: input, outputDir: output)
         o.silhouette.size = size
         o.silhouette.padding = padding
         o.silhouette.minPartShare = minPartShare
@@ -93,7 +94,7 @@ struct SilhouettesCommand: ParsableCommand {
         o.silhouette.remoteDistance = remoteDistance
         o.silhouette.maxBytes = maxBytes
         o.threads = threads
-        let r = try SilhouetteStage.run(o, log: log)
+        let r = try SilhouettesStage.run(o, log: log)
         let sorted = r.bytes.sorted()
         let largest = zip(r.drawn, r.bytes).max { $0.1 < $1.1 }!
         if !r.removedStale.isEmpty { log.info("removed stale silhouettes: \(r.removedStale.joined(separator: " "))") }

@@ -1,6 +1,4 @@
 import ArgumentParser
-import Foundation
-import GeoCore
 import TerritoryStage
 
 struct TerritoryCommand: ParsableCommand {
@@ -52,11 +50,9 @@ struct TerritoryCommand: ParsableCommand {
 
     func run() throws {
         var o = TerritoryStage.Options()
-        o.input = input; o.existing = existing; o.outDir = outDir; o.shard = shard; o.threads = threads; o.quiet = quiet
+        o.input = input; o.existing = existing; o.outDir = outDir; o.shard = shard; o.threads = threads
         do { try o.validate() } catch { throw ValidationError("\(error)") }
-        let log = StageLog(stage: "territory", quiet: quiet)
-        let report = try TerritoryStage.run(o, log: log)
-        log.summary(report.summary)
+        try TerritoryStage.execute(o, quiet: quiet)
     }
 }
 

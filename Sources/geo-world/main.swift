@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import GeoCore
+import GeoModel
+import WorldStage
 
 struct WorldCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -151,12 +151,12 @@ def main():
 
         # A Pacific-centred map from the stage binary: rings crossing its edge (150°W… no: 30°W)
         # are cut, Fiji and Chukotka joined, nothing smeared.
-        exe = os.path.join(BIN, "geo-project")
+        exe = os.path.join(BIN, "geo-map")
         if os.path.exists(exe):
             g, s = os.path.join(tmp, "pacific.geojson"), os.path.join(tmp, "pacific.svg")
             r = subprocess.run([exe, WORLD, "--projection", "+proj=robin +lon_0=150", "--geojson", g, "--svg", s, "-q"], capture_output=True, text=True)
             if r.returncode != 0:
-                fail(f"geo-project (Pacific-centred): {r.stderr.strip()}")
+                fail(f"geo-map (Pacific-centred): {r.stderr.strip()}")
             else:
                 check_svg(s, world)
                 pac = json.load(open(g, encoding="utf-8"))
@@ -176,7 +176,7 @@ def main():
             g, s = os.path.join(tmp, "moll90.geojson"), os.path.join(tmp, "moll90.svg")
             r = subprocess.run([exe, WORLD, "--projection", "+proj=moll +lon_0=90", "--geojson", g, "--svg", s, "-q"], capture_output=True, text=True)
             if r.returncode != 0:
-                fail(f"geo-project (+proj=moll +lon_0=90): {r.stderr.strip()}")
+                fail(f"geo-map (+proj=moll +lon_0=90): {r.stderr.strip()}")
             else:
                 moll = json.load(open(g, encoding="utf-8"))
                 bad = [(f["id"], explain_validity(shape(f["geometry"]))) for f in moll["features"]

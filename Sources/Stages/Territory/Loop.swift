@@ -1,4 +1,6 @@
-import GeoCore
+import GeoGEOS
+import GeoModel
+import GeoPROJ
 import H3
 
 /// The loop a valid run encloses: its kept fixes, closed back to the first, made valid by

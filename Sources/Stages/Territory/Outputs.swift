@@ -1,5 +1,7 @@
 import Foundation
-import GeoCore
+import GeoFormats
+import GeoModel
+import GeoPROJ
 import H3
 
 /// The stage's files. Everything is sorted (cells by index, runs by input order, users by id)
@@ -116,7 +118,7 @@ struct TerritoryOutputs {
 
     func cellPolygon(_ cell: UInt64) throws -> Polygon {
         var ring = try H3.cellToBoundary(H3Index(cell)).map { Point($0.lngDegrees, $0.latDegrees) }
-        if GeoCore.Geodesic.wgs84.ringArea(ring) < 0 { ring.reverse() }
+        if Geodesic.wgs84.ringArea(ring) < 0 { ring.reverse() }
         ring.append(ring[0])
         return Polygon(rings: [ring])
     }
@@ -169,7 +171,7 @@ struct TerritoryOutputs {
         for c in owned { owns[c.run, default: 0] += 1 }
         var s = "run_id\tuser_id\tvalid\tfixes\tkept_fixes\tdistance_m\tduration_s\tclosure_m\tmax_speed_kmh\tmax_jump_m\tloop_parts\tloop_area_m2\tcells_claimed\tcells_owned\treasons\n"
         func f(_ x: Double, _ d: Int) -> String { x.isFinite ? String(format: "%.\(d)f", x) : "inf" }
-        let geodesic = GeoCore.Geodesic.wgs84
+        let geodesic = Geodesic.wgs84
         for j in judged {
             let v = j.verdict
             let area = j.loop.reduce(0.0) { $0 + geodesic.area($1) }

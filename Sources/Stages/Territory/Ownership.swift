@@ -1,4 +1,5 @@
-import GeoCore
+import Foundation
+import GeoModel
 
 /// One cell's owner: who, by which run, since when (the run's end time, µs).
 public struct Claim: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
-import GeoCore
+import GeoFormats
+import GeoModel
 import H3
 
 extension TerritoryOutputs {

@@ -1,4 +1,6 @@
-import GeoCore
+import Foundation
+import GeoModel
+import GeoPROJ
 
 /// The game's rules (CONTRACTS §8), with every threshold in one place. A run is judged on the
 /// fixes whose accuracy is at most `maxAccuracy`; the others are ignored as if never recorded.

@@ -1,5 +1,5 @@
 import Foundation
-import GeoCore
+import GeoModel
 
 /// One submitted run (CONTRACTS §8), as read: every fix, in order.
 public struct Run: Sendable {

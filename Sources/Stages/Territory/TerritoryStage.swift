@@ -1,10 +1,13 @@
 import Foundation
-import GeoCore
+import GeoGEOS
+import GeoModel
 import H3
 
 /// Runs → validated loops → claimed H3 cells (CONTRACTS §8), for the running game's nightly job.
-public enum TerritoryStage {
-    public struct Options: Sendable {
+public enum TerritoryStage: PipelineStage {
+    public static let name = "territory"
+
+    public struct Options: StageOptions {
         /// The runs FeatureCollection (CONTRACTS §8).
         public var input = "data/territory/runs.geojson"
         /// The current territory (`psql \copy territory_hex to … csv header`), for an
@@ -15,19 +18,18 @@ public enum TerritoryStage {
         /// cells of shard i (see `Shard`); nil handles everything.
         public var shard: String? = nil
         public var threads = Parallel.defaultWorkers
-        public var quiet = false
         public var rules = Rules()
         /// H3 resolution of the game's cells.
         public var resolution = 9
         public init() {}
 
         public func validate() throws {
-            guard threads >= 1 else { throw StageError("--threads must be ≥ 1") }
+            guard threads >= 1 else { throw OptionsError("--threads must be ≥ 1 (got \(threads))") }
             if let s = shard { _ = try Shard(parsing: s) }
         }
     }
 
-    public struct Report: Sendable {
+    public struct Report: StageReport {
         public var runs = 0
         public var valid = 0
         public var cells = 0
@@ -129,7 +131,7 @@ public struct Shard: Sendable, CustomStringConvertible, Equatable {
     public init(parsing s: String) throws {
         let parts = s.split(separator: "/")
         guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, i >= 0, i < n else {
-            throw StageError("--shard must be i/n with 0 ≤ i < n (got \"\(s)\")")
+            throw OptionsError("--shard must be i/n with 0 ≤ i < n (got \"\(s)\")")
         }
         index = i; count = n
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 // Times as integer microseconds since 1970-01-01T00:00:00Z: exact comparisons (ownership
 // ties), PostgreSQL's own precision (timestamptz keeps microseconds), no floating point.
 

@@ -1,0 +1,217 @@
+// Deterministic JSON output: the same value always gives the same bytes. Object keys keep
+// their order; numbers are written by rules that do not depend on locale or platform.
+
+public struct JSONWriter {
+    public var bytes: [UInt8] = []
+    /// Decimal places for coordinates (GeoJSON positions); 6 is about 0.1 m.
+    public var coordinateDecimals: Int
+
+    public init(coordinateDecimals: Int = 6, reserve: Int = 1 << 16) {
+        self.coordinateDecimals = coordinateDecimals
+        bytes.reserveCapacity(reserve)
+    }
+
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    @inline(__always) public mutating func raw(_ s: StaticString) {
+        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    public mutating func raw(_ s: String) { bytes.append(contentsOf: s.utf8) }
+
+    /// A JSON string literal with the escapes RFC 8259 requires (and nothing else escaped,
+    /// so non-ASCII names stay readable).
+    public mutating func string(_ s: String) {
+        bytes.append(0x22)
+        for c in s.utf8 {
+            switch c {
+            case 0x22: raw("\\\"")
+            case 0x5C: raw("\\\\")
+            case 0x0A: raw("\\n")
+            case 0x0D: raw("\\r")
+            case 0x09: raw("\\t")
+            case 0x08: raw("\\b")
+            case 0x0C: raw("\\f")
+            case 0..<0x20:
+                raw("\\u00")
+                bytes.append(JSONWriter.hexDigits[Int(c >> 4)])
+                bytes.append(JSONWriter.hexDigits[Int(c & 0xF)])
+            default: bytes.append(c)
+            }
+        }
+        bytes.append(0x22)
+    }
+
+    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Integers as integers, other numbers in Swift's shortest round-trip form.
+    /// Non-finite numbers have no JSON form and are written as null.
+    public mutating func number(_ d: Double) {
+        guard d.isFinite else { raw("null"); return }
+        if d == d.rounded(), abs(d) < 1e15 {
+            integer(Int64(d))
+        } else {
+            raw(d.description)
+        }
+    }
+
+    public mutating func integer(_ i: Int64) {
+        if i == 0 { bytes.append(0x30); return }
+        if i < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(i.magnitude, minimumWidth: 1)
+    }
+
+    /// Decimal digits of `v`, left-padded with zeros to `minimumWidth`, without allocating.
+    @inline(__always) private mutating func appendDigits(_ v: UInt64, minimumWidth: Int) {
+        var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch: enough for 20 digits
+        var n = 0
+        withUnsafeMutableBytes(of: &tmp) { scratch in
+            var v = v
+            repeat { scratch[23 - n] = UInt8(v % 10) + 0x30; v /= 10; n += 1 } while v > 0 || n < minimumWidth
+            bytes.append(contentsOf: scratch[(24 - n)...])
+        }
+    }
+
+    /// A number rounded to `decimals` places with trailing zeros trimmed: 12.5, 3, -0.000001.
+    public mutating func fixed(_ d: Double, decimals: Int) {
+        guard d.isFinite else { raw("null"); return }
+        let scaled = (d * PowersOfTen.table[decimals]).rounded()
+        guard abs(scaled) < 9e18 else { number(d); return }
+        scaledDecimal(Int64(scaled), decimals: decimals)
+    }
+
+    /// The number `n` × 10^-decimals with trailing zeros trimmed (`n` already on the decimal
+    /// grid, as SVG path coordinates are): 1250 at 2 decimals is 12.5.
+    public mutating func scaledDecimal(_ n: Int64, decimals: Int) {
+        if n == 0 { bytes.append(0x30); return }
+        if n < 0 { bytes.append(UInt8(ascii: "-")) }
+        let m = n.magnitude
+        let unit = UInt64(PowersOfTen.table[decimals])
+        appendDigits(m / unit, minimumWidth: 1)
+        var frac = m % unit
+        if frac == 0 { return }
+        var places = decimals
+        while frac % 10 == 0 { frac /= 10; places -= 1 }
+        bytes.append(UInt8(ascii: "."))
+        appendDigits(frac, minimumWidth: places)
+    }
+
+
+    public mutating func position(_ p: Point) {
+        bytes.append(UInt8(ascii: "["))
+        fixed(p.x, decimals: coordinateDecimals)
+        bytes.append(UInt8(ascii: ","))
+        fixed(p.y, decimals: coordinateDecimals)
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    public mutating func ring(_ r: Ring) {
+        bytes.append(UInt8(ascii: "["))
+        for (i, p) in r.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            position(p)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    public mutating func polygonCoordinates(_ poly: Polygon) {
+        bytes.append(UInt8(ascii: "["))
+        for (i, r) in poly.rings.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            ring(r)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    public mutating func geometry(_ g: Geometry) {
+        raw("{\"type\":")
+        string(g.typeName)
+        raw(",\"coordinates\":")
+        switch g {
+        case .point(let p): position(p)
+        case .polygon(let poly): polygonCoordinates(poly)
+        case .multiPolygon(let polys):
+            bytes.append(UInt8(ascii: "["))
+            for (i, poly) in polys.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                polygonCoordinates(poly)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Any JSON value, compact. `indent` > 0 pretty-prints objects and arrays.
+    public mutating func value(_ v: JSONValue, indent: Int = 0, level: Int = 0) {
+        switch v {
+        case .null: raw("null")
+        case .bool(let b): if b { raw("true") } else { raw("false") }
+        case .number(let d): number(d)
+        case .string(let s): string(s)
+        case .coordinates(let tree): coordinateTree(tree)
+        case .array(let items):
+            if items.isEmpty { raw("[]"); return }
+            bytes.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                newline(indent, level + 1)
+                value(item, indent: indent, level: level + 1)
+            }
+            newline(indent, level)
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let o):
+            if o.count == 0 { raw("{}"); return }
+            bytes.append(UInt8(ascii: "{"))
+            for (i, e) in o.entries.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                newline(indent, level + 1)
+                string(e.key)
+                bytes.append(UInt8(ascii: ":"))
+                if indent > 0 { bytes.append(0x20) }
+                value(e.value, indent: indent, level: level + 1)
+            }
+            newline(indent, level)
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private mutating func newline(_ indent: Int, _ level: Int) {
+        guard indent > 0 else { return }
+        bytes.append(0x0A)
+        bytes.append(contentsOf: repeatElement(0x20, count: indent * level))
+    }
+
+    private mutating func coordinateTree(_ t: CoordinateTree) {
+        var positionIndex = 0
+        var countIndex = Array(repeating: 0, count: t.counts.count)
+        func level(_ k: Int, _ w: inout JSONWriter) {
+            if k == t.depth - 1 || t.depth == 0 {
+                w.position(t.positions[positionIndex]); positionIndex += 1; return
+            }
+            let n = t.counts[k][countIndex[k]]; countIndex[k] += 1
+            w.bytes.append(UInt8(ascii: "["))
+            for i in 0..<n {
+                if i > 0 { w.bytes.append(UInt8(ascii: ",")) }
+                level(k + 1, &w)
+            }
+            w.bytes.append(UInt8(ascii: "]"))
+        }
+        level(0, &self)
+    }
+}
+
+/// Exact powers of ten 10^0 … 10^22 (all exactly representable as Double), shared by the
+/// JSON reader's fast path, the JSON writer and the SVG path writer.
+public enum PowersOfTen {
+    public static let table: [Double] = (0...22).map { var s = 1.0; for _ in 0..<$0 { s *= 10 }; return s }
+}
+
+/// Numbers as text for attributes and messages (SVG viewBox, PROJ strings, logs): `decimals`
+/// places, trailing zeros trimmed, the same digits the JSON writer produces.
+public enum DecimalText {
+    public static func fixed(_ d: Double, decimals: Int) -> String {
+        var w = JSONWriter()
+        w.fixed(d, decimals: decimals)
+        return w.string
+    }
+}

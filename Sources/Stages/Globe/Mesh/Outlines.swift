@@ -1,0 +1,160 @@
+import Foundation
+import GeoModel
+import GeoGEOS
+import GeoPROJ
+import GeoFormats
+
+/// Border outlines as ribbons of zero width: each centre-line vertex appears twice (left and
+/// right) at the same position, carrying ± its miter direction (a tangent vector to the
+/// sphere, of length 1/cos(half the turning angle), capped), so a vertex shader widens the
+/// line to a constant on-screen width: `position + miter · halfWidth · (world units per pixel)`.
+/// The ribbon is a triangle strip L0 R0 L1 R1 … per run (its triangles face outward once
+/// widened); runs in one primitive are joined by repeating the last and the next first index,
+/// which only makes zero-area triangles and keeps the strip's parity.
+public struct OutlineSector: Sendable {
+    public var index: Int
+    /// Unit vectors on the centre line (scale by the outline radius when writing).
+    public var positions: [Vec3] = []
+    public var miters: [Vec3] = []
+    /// Triangle-strip indices, relative to each part's first vertex.
+    public var strip: [Int32] = []
+    /// The runs (polylines) drawn in this sector: first vertex (a left/right pair per point) and point count.
+    public var runs: [(vertex: Int, points: Int)] = []
+    /// Centre-line segments in this sector.
+    public var segmentCount = 0
+    /// Where each primitive's vertices and indices start: a sector is cut into parts of at
+    /// most 65,535 vertices so that 16-bit indices suffice (indices are per part, from 0).
+    public var parts: [(vertex: Int, index: Int)] = [(0, 0)]
+    public init(index: Int) { self.index = index }
+}
+
+public enum Outlines {
+    public static let lonBands = 12, latBands = 4
+    /// Miters longer than this (very sharp turns) are capped; also the scale of the stored _MITER.
+    public static let maxMiterLength = 2.0
+    public static let maxPartVertices = 65535
+
+    /// Sector N = latBand · 12 + lonBand, lonBand = ⌊(lon + 180) / 30⌋, latBand = ⌊(lat + 90) / 45⌋
+    /// (the last band of each closed at 180 / 90).
+    @inlinable public static func sector(lon: Double, lat: Double) -> Int {
+        let lb = min(lonBands - 1, max(0, Int(((lon + 180) / 30).rounded(.down))))
+        let tb = min(latBands - 1, max(0, Int(((lat + 90) / 45).rounded(.down))))
+        return tb * lonBands + lb
+    }
+
+    struct SegmentKey: Hashable {
+        var ax: Double, ay: Double, bx: Double, by: Double
+        init(_ a: Point, _ b: Point) {
+            if (a.x, a.y) < (b.x, b.y) { ax = a.x; ay = a.y; bx = b.x; by = b.y } else { ax = b.x; ay = b.y; bx = a.x; by = a.y }
+        }
+    }
+
+    /// A segment that draws nothing real: the antimeridian cut (both ends on the same ±180
+    /// meridian, either sign), the pole line (both ends at, or within `PolarCap.poleTolerance` of, the same
+    /// pole: Natural Earth's 1:50m pole line is at −89.998926), or a segment whose two ends are
+    /// (nearly) the same point on the sphere (±180 twins, points that differ only in longitude
+    /// at a pole).
+    static func isArtificial(_ a: Point, _ b: Point) -> Bool {
+        if a == b { return true }
+        if abs(a.x) == 180 && abs(b.x) == 180 { return true }
+        if PolarCap.onPoleLine(a) && PolarCap.onPoleLine(b) && (a.y > 0) == (b.y > 0) { return true }
+        return (SphereMap.unit(a) - SphereMap.unit(b)).length < sameUnitTolerance
+    }
+
+    /// Ends closer than this on the unit sphere (≈ 6 mm on the Earth) are the same point.
+    public static let sameUnitTolerance = 1e-9
+
+    /// The outlines of the prepared rings of `meshes` (taken in the given order), each shared
+    /// border once, split into the 48 sectors.
+    public static func build(_ meshes: [CountryMesh]) -> [OutlineSector] {
+        var sectors = (0..<(lonBands * latBands)).map { OutlineSector(index: $0) }
+        var seen = Set<SegmentKey>()
+        for m in meshes {
+            for ring in m.rings {
+                // Runs of consecutive segments that are new and real.
+                var run: [Point] = []
+                var runs: [[Point]] = []
+                let n = ring.count - 1
+                var allNew = true
+                for i in 0..<n {
+                    let a = ring[i], b = ring[i + 1]
+                    if isArtificial(a, b) || !seen.insert(SegmentKey(a, b)).inserted {
+                        allNew = false
+                        if run.count >= 2 { runs.append(run) }
+                        run = []
+                        continue
+                    }
+                    if run.isEmpty { run.append(a) }
+                    run.append(b)
+                }
+                if run.count >= 2 { runs.append(run) }
+                let closed = allNew && runs.count == 1
+                for r in runs { emit(r, closed: closed, into: &sectors) }
+            }
+        }
+        return sectors
+    }
+
+    static func emit(_ run: [Point], closed: Bool, into sectors: inout [OutlineSector]) {
+        let units = run.map(SphereMap.unit)
+        let n = units.count
+        // Side (left) normals of each segment, in the tangent plane at each end.
+        func side(_ p: Vec3, _ q: Vec3, at v: Vec3) -> Vec3 {
+            let d = q - p
+            let t = (d - v * d.dot(v)).normalized
+            return v.cross(t).normalized
+        }
+        var miters = [Vec3](repeating: Vec3(0, 0, 0), count: n)
+        for i in 0..<n {
+            let v = units[i]
+            var prev: Vec3? = i > 0 ? units[i - 1] : nil
+            var next: Vec3? = i < n - 1 ? units[i + 1] : nil
+            if closed {
+                if i == 0 { prev = units[n - 2] }
+                if i == n - 1 { next = units[1] }
+            }
+            let s1 = prev.map { side($0, v, at: v) }
+            let s2 = next.map { side(v, $0, at: v) }
+            switch (s1, s2) {
+            case let (a?, b?):
+                let sum = a + b
+                if sum.length < 1e-9 { miters[i] = a; break }
+                let m = sum.normalized
+                let c = m.dot(a)
+                miters[i] = m * min(maxMiterLength, 1 / max(c, 1 / maxMiterLength))
+            case let (a?, nil): miters[i] = a
+            case let (nil, b?): miters[i] = b
+            default: miters[i] = Vec3(0, 0, 0)
+            }
+        }
+        // Split the run where its segments change sector; pieces share their end vertex.
+        var start = 0
+        var current = -1
+        for i in 0..<(n - 1) {
+            let a = run[i], b = run[i + 1]
+            let s = sector(lon: (a.x + b.x) / 2, lat: (a.y + b.y) / 2)
+            if s != current {
+                if current >= 0 { append(units, miters, start, i, to: &sectors[current]) }
+                current = s; start = i
+            }
+        }
+        if current >= 0 { append(units, miters, start, n - 1, to: &sectors[current]) }
+    }
+
+    static func append(_ units: [Vec3], _ miters: [Vec3], _ from: Int, _ to: Int, to sector: inout OutlineSector) {
+        if sector.positions.count - sector.parts.last!.vertex + 2 * (to - from + 1) > maxPartVertices {
+            sector.parts.append((sector.positions.count, sector.strip.count))
+        }
+        let base = Int32(sector.positions.count - sector.parts.last!.vertex)
+        sector.runs.append((sector.positions.count, to - from + 1))
+        for i in from...to {
+            sector.positions.append(units[i]); sector.miters.append(miters[i])
+            sector.positions.append(units[i]); sector.miters.append(miters[i] * -1)
+        }
+        if sector.strip.count > sector.parts.last!.index {
+            sector.strip += [sector.strip[sector.strip.count - 1], base]
+        }
+        for k in 0..<Int32(2 * (to - from + 1)) { sector.strip.append(base + k) }
+        sector.segmentCount += to - from
+    }
+}

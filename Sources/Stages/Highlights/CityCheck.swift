@@ -1,0 +1,186 @@
+// Locating highlight cities in the Natural Earth populated places and checking them against
+// the country polygons of world.geojson.
+
+import Foundation
+import GeoModel
+import GeoGEOS
+import GeoPROJ
+
+extension HighlightsStage {
+    public struct CityOptions: Sendable {
+        /// A located city outside its (simplified) polygon still passes within this distance.
+        public var coastalToleranceKm: Double = 25
+        /// A city of a point country passes within this distance of the country's point.
+        public var pointRadiusKm: Double = 150
+        public init() {}
+    }
+
+    public enum CityStatus: Sendable, Equatable {
+        case inside
+        case nearBorder(km: Double)       // outside the simplified polygon, within tolerance
+        case nearPoint(km: Double)        // point country, within the radius
+        case outside(km: Double)          // farther than the tolerance, in no other country
+        case inOtherCountry(String)       // inside another country's polygon, beyond the tolerance: an error
+        case notLocated
+    }
+
+    public struct CityResult: Sendable {
+        public var id: String
+        public var city: String
+        public var place: Places.Place?
+        /// How the place was found: "code" (its ISO code), "position" (the name anywhere,
+        /// lying in this country), "alias" added when the name came from the alias table.
+        public var foundBy: String
+        public var status: CityStatus
+        /// The other country whose polygon holds the city, if any.
+        public var alsoIn: String? = nil
+    }
+
+    /// Names to try for a city, folded so that "Québec City" meets "Quebec", "Mazar-e Sharif"
+    /// meets "Mazar e sharif", "Al Aqabah"… (only for comparison; nothing is rewritten).
+    static func keys(_ name: String) -> Set<String> {
+        let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        var out: Set<String> = []
+        // Apostrophes both dropped and spaced: "Xi'an" meets "Xian", "N'Djamena" "Ndjamena".
+        for apostrophe in ["", " "] {
+            var s = folded
+            for ch in ["'", "’", "`"] { s = s.replacingOccurrences(of: ch, with: apostrophe) }
+            for ch in ["-", ".", ",", "(", ")"] { s = s.replacingOccurrences(of: ch, with: " ") }
+            let words = s.split(separator: " ").map(String.init)
+            guard !words.isEmpty else { continue }
+            out.formUnion(variants(words))
+        }
+        return out
+    }
+
+    static func variants(_ words: [String]) -> Set<String> {
+        var out: Set<String> = [words.joined(separator: " ")]
+        if words.count > 1 && words.last == "city" { out.insert(words.dropLast().joined(separator: " ")) }
+        if words.count > 1 && ["al", "an", "ad", "as", "ar", "el", "la", "le"].contains(words[0]) { out.insert(words.dropFirst().joined(separator: " ")) }
+        if words.first == "st" { out.insert((["saint"] + words.dropFirst()).joined(separator: " ")) }
+        if words.first == "saint" { out.insert((["st"] + words.dropFirst()).joined(separator: " ")) }
+        return out
+    }
+
+    static func keys(of place: Places.Place) -> Set<String> {
+        var out = keys(place.name)
+        if let a = place.asciiName { out.formUnion(keys(a)) }
+        for alt in place.alternateNames { out.formUnion(keys(alt)) }
+        return out
+    }
+
+    /// One country of world.geojson prepared for point tests.
+    final class Shape {
+        let id: String
+        let point: Point?
+        let geometry: GEOSGeometry
+        let prepared: GEOSPreparedGeometry?
+        let box: BoundingBox?
+        init(_ f: Feature, id: String, geos: GEOSContext) throws {
+            self.id = id
+            geometry = try geos.geometry(f.geometry)
+            if case .point(let p) = f.geometry {
+                point = p; prepared = nil; box = nil
+            } else {
+                point = nil; prepared = try GEOSPreparedGeometry(geometry); box = f.geometry.boundingBox
+            }
+        }
+        func contains(_ p: Point, _ g: GEOSGeometry) throws -> Bool {
+            guard let prepared, let box, p.x >= box.minX, p.x <= box.maxX, p.y >= box.minY, p.y <= box.maxY else { return false }
+            return try prepared.contains(g)
+        }
+        /// Geodesic km from `p` to the nearest point of this country.
+        func distanceKm(_ p: Point, _ g: GEOSGeometry) throws -> Double {
+            if let point { return Geodesic.wgs84.distance(p, point) / 1000 }
+            let (near, _) = try geometry.nearestPoints(g)
+            return Geodesic.wgs84.distance(p, near) / 1000
+        }
+    }
+
+    /// Locates every city of `entries` and checks where it lies. `aliases` maps (id, city) to
+    /// the Natural Earth names to look for instead.
+    public static func checkCities(_ entries: [Entry], world: [Feature], places: Places,
+                                   aliases: [String: [String]], options: CityOptions) throws -> [CityResult] {
+        let geos = GEOSContext()
+        var shapes: [String: Shape] = [:]
+        for f in world { if let id = f.id { shapes[id] = try Shape(f, id: id, geos: geos) } }
+        let polygonIDs = shapes.keys.sorted().filter { shapes[$0]!.point == nil }
+        var keyIndex: [String: [Int]] = [:]
+        for (i, p) in places.all.enumerated() {
+            for key in keys(of: p) { keyIndex[key, default: []].append(i) }
+        }
+        func best(_ indices: [Int]) -> Places.Place? {
+            indices.map { places.all[$0] }.max { ($0.population, $1.name) < ($1.population, $0.name) }
+        }
+        var results: [CityResult] = []
+        for e in entries {
+            guard let shape = shapes[e.id] else { continue }
+            for city in e.cities {
+                let alias = aliases[e.id + "\t" + city]
+                let wanted = (alias ?? [city]).reduce(into: Set<String>()) { $0.formUnion(keys($1)) }
+                let matches = Set(wanted.flatMap { keyIndex[$0] ?? [] }).sorted()
+                var place: Places.Place?
+                var foundBy = ""
+                if let p = best(matches.filter { places.all[$0].iso == e.id }) {
+                    place = p; foundBy = "code"
+                } else {
+                    // Natural Earth's code can be missing (-99) or another country's: take the
+                    // name anywhere if the place lies in (or next to) this country.
+                    var near: [Int] = []
+                    for i in matches {
+                        let p = places.all[i]
+                        let g = try geos.point(p.position)
+                        if try shape.contains(p.position, g) { near.append(i); continue }
+                        let tolerance = shape.point == nil ? options.coastalToleranceKm : options.pointRadiusKm
+                        if try shape.distanceKm(p.position, g) <= tolerance { near.append(i) }
+                    }
+                    if let p = best(near) { place = p; foundBy = "position" }
+                }
+                if alias != nil && place != nil { foundBy += "+alias" }
+                guard let p = place else {
+                    results.append(CityResult(id: e.id, city: city, place: nil, foundBy: "", status: .notLocated, alsoIn: nil)); continue
+                }
+                let g = try geos.point(p.position)
+                func otherContaining(_ q: Point, _ qg: GEOSGeometry) throws -> String? {
+                    for id in polygonIDs where id != e.id { if try shapes[id]!.contains(q, qg) { return id } }
+                    return nil
+                }
+                let status: CityStatus
+                var other: String?
+                if shape.point != nil {
+                    let km = try shape.distanceKm(p.position, g)
+                    status = km <= options.pointRadiusKm ? .nearPoint(km: km) : .outside(km: km)
+                } else if try shape.contains(p.position, g) {
+                    status = .inside
+                } else {
+                    // Within the tolerance of its own country, a city that falls in a neighbour's
+                    // polygon is on a simplified border (Brazzaville on the Congo river); farther
+                    // away it is listed under the wrong country.
+                    let km = try shape.distanceKm(p.position, g)
+                    other = try otherContaining(p.position, g)
+                    if km <= options.coastalToleranceKm { status = .nearBorder(km: km) }
+                    else if let other { status = .inOtherCountry(other) }
+                    else { status = .outside(km: km) }
+                }
+                results.append(CityResult(id: e.id, city: city, place: p, foundBy: foundBy, status: status, alsoIn: other))
+            }
+        }
+        return results
+    }
+
+    /// Reads the alias table: id, city, the Natural Earth names to look for ("|"-separated),
+    /// and a reason.
+    public static func readAliases(_ path: String, names: [String: String]) throws -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for (n, row) in try FileIO.readTSV(path).enumerated() {
+            guard let id = row["id"], let city = row["city"], let place = row["place"], !id.isEmpty, !city.isEmpty, !place.isEmpty else {
+                throw InputError(file: path, "row \(n + 1): needs id, city and place")
+            }
+            guard names[id] != nil else { throw InputError(file: path, "row \(n + 1): \(id) is not a country of the country set") }
+            guard (row["reason"] ?? "").count > 0 else { throw InputError(file: path, "row \(n + 1) (\(id) \(city)): give a reason") }
+            guard out[id + "\t" + city] == nil else { throw InputError(file: path, "row \(n + 1): \(id) \(city) appears twice") }
+            out[id + "\t" + city] = place.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        return out
+    }
+}

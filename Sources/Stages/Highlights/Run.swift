@@ -1,0 +1,90 @@
+// The highlights stage from end to end, for the executable and the tests.
+
+import Foundation
+import GeoModel
+import GeoGEOS
+import GeoPROJ
+
+extension HighlightsStage {
+    public struct Options: Sendable {
+        public var sourcePath = "data/country_highlights.json"
+        public var worldPath = "dist/world.geojson"
+        public var placesPath = "data/natural-earth/ne_10m_populated_places.geojson"
+        public var aliasesPath: String? = "data/highlight_places.tsv"
+        public var cities = CityOptions()
+        public init() {}
+    }
+
+    public struct Report: Sendable {
+        public var entries: [Entry] = []
+        public var results: [CityResult] = []
+        public var count: (cities: Int, attractions: Int) = (0, 0)
+        public func with(_ f: (CityStatus) -> Bool) -> [CityResult] { results.filter { f($0.status) } }
+        public var inside: Int { with { $0 == .inside }.count }
+        public var nearBorder: [CityResult] { with { if case .nearBorder = $0 { return true } else { return false } } }
+        public var nearPoint: [CityResult] { with { if case .nearPoint = $0 { return true } else { return false } } }
+        public var outside: [CityResult] { with { if case .outside = $0 { return true } else { return false } } }
+        public var inOther: [CityResult] { with { if case .inOtherCountry = $0 { return true } else { return false } } }
+        public var notLocated: [CityResult] { with { $0 == .notLocated } }
+        public var located: Int { results.count - notLocated.count }
+
+        public var text: String {
+            var l: [String] = []
+            l.append("highlights: \(entries.count) countries, \(count.cities) cities, \(count.attractions) attractions")
+            let byPosition = results.filter { $0.foundBy.hasPrefix("position") }.count
+            let byAlias = results.filter { $0.foundBy.hasSuffix("alias") }.count
+            l.append("cities located in Natural Earth populated places: \(located) of \(results.count) (\(located - byPosition) by country code, \(byPosition) by position where NE's code differs; \(byAlias) through the alias table)")
+            l.append("  inside their country's polygon: \(inside)")
+            l.append("  outside the simplified polygon but within the coastal tolerance: \(nearBorder.count)" + list(nearBorder))
+            l.append("  point countries, within the radius of the point: \(nearPoint.count)")
+            l.append("  outside (farther than the tolerance, in no other country): \(outside.count)" + list(outside))
+            l.append("  inside ANOTHER country (errors): \(inOther.count)" + list(inOther))
+            l.append("cities not located: \(notLocated.count)" + (notLocated.isEmpty ? "" : "\n    " + notLocated.map { "\($0.id) \($0.city)" }.joined(separator: ", ")))
+            return l.joined(separator: "\n") + "\n"
+        }
+
+        func list(_ r: [CityResult]) -> String {
+            guard !r.isEmpty else { return "" }
+            return "\n" + r.map { c -> String in
+                let pos = c.place.map { String(format: " [NE %@ at %.3f, %.3f]", $0.name, $0.position.y, $0.position.x) } ?? ""
+                switch c.status {
+                case .nearBorder(let km), .outside(let km), .nearPoint(let km):
+                    return "    \(c.id) \(c.city)\(pos): \(String(format: "%.1f", km)) km" + (c.alsoIn.map { ", inside \($0)'s simplified polygon" } ?? "")
+                case .inOtherCountry(let o): return "    \(c.id) \(c.city)\(pos): inside \(o)"
+                default: return "    \(c.id) \(c.city)\(pos)"
+                }
+            }.joined(separator: "\n")
+        }
+    }
+
+    /// Reads, validates and checks; returns the output bytes and the report. Throws on any
+    /// validation problem and on a city that lies inside another country.
+    public static func run(_ o: Options, log: StageLog) throws -> (bytes: [UInt8], report: Report) {
+        let world = try log.step("read \(o.worldPath)") { try CountryFile.read(path: o.worldPath) }
+        var names: [String: String] = [:]
+        for f in world { names[f.id!] = f.string("name")! }
+        let entries = try log.step("validate \(o.sourcePath)") { try load(bytes: try FileIO.readBytes(o.sourcePath), file: o.sourcePath, names: names) }
+        var aliases: [String: [String]] = [:]
+        if let a = o.aliasesPath {
+            aliases = try readAliases(a, names: names)
+            let listed = Set(entries.flatMap { e in e.cities.map { e.id + "\t" + $0 } })
+            for key in aliases.keys.sorted() where !listed.contains(key) {
+                throw InputError(file: a, "\(key.replacingOccurrences(of: "\t", with: " ")) is not a city of \(o.sourcePath); remove the row")
+            }
+        }
+        let places = try log.step("read \(o.placesPath)") { try Places(path: o.placesPath) }
+        let results = try log.step("locate cities") { try checkCities(entries, world: world, places: places, aliases: aliases, options: o.cities) }
+        var report = Report()
+        report.entries = entries
+        report.results = results
+        report.count = (entries.reduce(0) { $0 + $1.cities.count }, entries.reduce(0) { $0 + $1.attractions.count })
+        let errors = report.inOther
+        if !errors.isEmpty {
+            throw HighlightsError(file: o.sourcePath, problems: errors.map { c in
+                guard case .inOtherCountry(let other) = c.status, let p = c.place else { return "" }
+                return "\(c.id) (\(names[c.id]!)): city \"\(c.city)\" (Natural Earth \"\(p.name)\" at \(p.position.y), \(p.position.x)) lies inside \(other) (\(names[other]!)), not in \(c.id)"
+            })
+        }
+        return (encode(entries), report)
+    }
+}
