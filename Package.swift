@@ -27,9 +27,8 @@ let stages: [StageTarget] = [
     .init(name: "Silhouettes", front: "geo-silhouettes", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"]), // → dist/silhouettes/<ISO>.svg
     .init(name: "Highlights", front: "geo-highlights", uses: ["GeoModel", "GeoGEOS", "GeoPROJ"]),           // curated highlights → dist/country_highlights.json
     .init(name: "Challenges", front: "geo-challenges", uses: ["GeoModel", "GeoPROJ", "GeoFormats"]),        // world.geojson → dist/supabase/
+    .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3"]), // runs → dist/territory/ (claimed H3 cells)
 ]
-// TEMPORARY (until branch h3 is merged): the territory stage without its H3 parts.
-let territoryPending = true
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 
@@ -38,7 +37,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "GeoModel", targets: ["GeoModel"]),
+        .library(name: "H3", targets: ["H3"]),
     ] + stages.map { .executable(name: $0.front, targets: [$0.front]) }
+      + [.executable(name: "geo-hexagons", targets: ["geo-hexagons"])]
       + [.executable(name: "geo-project", targets: ["geo-project"])],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -56,14 +57,15 @@ let package = Package(
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
                     dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats"]
-                        + stages.map { .target(name: $0.name + "Stage") } + ["TerritoryStage"]),
+                        + stages.map { .target(name: $0.name + "Stage") }),
+        // H3 grid in pure Swift (issue #13): Foundation only, embeddable in the iOS apps.
+        .target(name: "H3"),
+        .testTarget(name: "H3Tests", dependencies: ["H3"]),
+        .executableTarget(name: "geo-hexagons", dependencies: ["H3", argumentParser]),
     ] + stages.map {
         .target(name: $0.name + "Stage", dependencies: $0.uses, path: "Sources/Stages/\($0.name)")
     } + stages.map {
         .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), argumentParser])
-    } + [
-        .target(name: "TerritoryStage", dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"], path: "Sources/Stages/Territory",
-                exclude: ["Loop.swift", "Outputs.swift", "Preview.swift", "TerritoryStage.swift"]),
-    ],
+    },
     swiftLanguageModes: [.v5]
 )
