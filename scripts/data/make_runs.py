@@ -283,7 +283,7 @@ def speed_burst(fixes, shape, first, count, fast, slow, interval):
 
 def scale(rng, count, fixes_per_run):
     """`count` runs over one city (a 40 × 40 km box around Berlin), vectorised with numpy:
-    ellipse loops of 0.3–3.6 km with about `fixes_per_run` fixes a second apart and 2 m GPS
+    ellipse loops of 0.3–3.6 km with about `fixes_per_run` fixes a second apart and 3 m GPS
     noise, 2,000 users, over one week; 3 % not closed and 3 % with a teleport. Yields each
     run's JSON text."""
     import numpy as np
@@ -302,8 +302,10 @@ def scale(rng, count, fixes_per_run):
         laps = 0.7 if r < 0.03 else 1.0
         th = math.radians(rng.uniform(0, 360)) + np.linspace(0, 2 * math.pi * laps, nf)
         x, y = a * np.cos(th), b * np.sin(th)
-        e = ce + x * math.sin(br) + y * math.cos(br) + nrng.normal(0, 2.0, nf)
-        no = cn + x * math.cos(br) - y * math.sin(br) + nrng.normal(0, 2.0, nf)
+        # GPS error that wanders: white noise smoothed over 10 s (σ 3 m), as a phone's fix does
+        kern = np.ones(10) / math.sqrt(10)
+        e = ce + x * math.sin(br) + y * math.cos(br) + np.convolve(nrng.normal(0, 3.0, nf + 9), kern, "valid")
+        no = cn + x * math.cos(br) - y * math.sin(br) + np.convolve(nrng.normal(0, 3.0, nf + 9), kern, "valid")
         if 0.03 <= r < 0.06:
             e[nf // 2] += 2500.0
         lat = city[0] + np.degrees(no / m)

@@ -14,12 +14,20 @@ public enum Loop {
         if ring.last != first { ring.append(first) }
         guard ring.count >= 4 else { return [] }
         let g = try geos.polygon(Polygon(rings: [ring]))
-        let valid = try g.isValid() ? g : try g.makeValid()
-        // Deterministic order of the parts: largest first (the one runs.loop_polygon keeps).
-        let geodesic = Geodesic.wgs84
-        return try valid.polygons().map { ($0, geodesic.area($0)) }
+        let valid = try g.makeValid()
+        // Parts with area, largest first (the one runs.loop_polygon keeps); ties by first
+        // vertex, so the order never depends on GEOS's. Planar area in degrees is enough to
+        // order a few km of loop.
+        func area(_ p: Polygon) -> Double {
+            p.rings.enumerated().reduce(0.0) { acc, r in
+                var a = 0.0
+                for (u, v) in zip(r.element, r.element.dropFirst()) { a += u.x * v.y - v.x * u.y }
+                return acc + (r.offset == 0 ? abs(a) : -abs(a)) / 2
+            }
+        }
+        return try valid.polygons().map { ($0, area($0)) }
             .filter { $0.1 > 0 }
-            .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : "\($0.0.exterior.first!)" < "\($1.0.exterior.first!)" }
+            .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : ($0.0.exterior[0].x, $0.0.exterior[0].y) < ($1.0.exterior[0].x, $1.0.exterior[0].y) }
             .map(\.0)
     }
 

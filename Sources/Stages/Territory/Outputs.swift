@@ -55,7 +55,7 @@ struct TerritoryOutputs {
                     w.raw("'SRID=4326;LINESTRING(")
                     for (i, f) in v.kept.enumerated() {
                         if i > 0 { w.raw(",") }
-                        w.raw(r.lon[f].description); w.raw(" "); w.raw(r.lat[f].description)
+                        w.exact(r.lon[f]); w.raw(" "); w.exact(r.lat[f])
                     }
                     w.raw(")', ")
                 } else { w.raw("null, ") }
@@ -68,7 +68,7 @@ struct TerritoryOutputs {
                         w.raw("(")
                         for (i, q) in ring.enumerated() {
                             if i > 0 { w.raw(",") }
-                            w.raw(q.x.description); w.raw(" "); w.raw(q.y.description)
+                            w.exact(q.x); w.raw(" "); w.exact(q.y)
                         }
                         w.raw(")")
                     }
@@ -143,7 +143,7 @@ struct TerritoryOutputs {
                         w.raw("[")
                         for (k, q) in r.enumerated() {
                             if k > 0 { w.raw(",") }
-                            w.raw("["); w.raw(q.x.description); w.raw(","); w.raw(q.y.description); w.raw("]")
+                            w.raw("["); w.exact(q.x); w.raw(","); w.exact(q.y); w.raw("]")
                         }
                         w.raw("]")
                     }
@@ -196,5 +196,32 @@ struct TerritoryOutputs {
             s += "\(id)\t\(u.runs)\t\(u.valid)\t\(u.cells)\t\(String(format: "%.4f", u.km2))\n"
         }
         return s
+    }
+}
+
+extension JSONWriter {
+    /// A coordinate that reads back as exactly the same double. Fixes come with at most 7
+    /// decimals, and a double that is the nearest to k·10⁻⁷ is written as those 7 decimals
+    /// (fast integer formatting, the same round trip); anything else (a crossing GEOS
+    /// computed) in Swift's shortest round-trip form.
+    @inline(__always) mutating func exact(_ d: Double) {
+        let k = (d * 1e7).rounded()
+        guard abs(k) < 9e15, k / 1e7 == d else { raw(d.description); return }
+        // k × 10⁻⁷ with trailing zeros trimmed, formatted right to left in a scratch buffer
+        // and appended once (this writes tens of millions of coordinates on a big night).
+        var scratch: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &scratch) { s in
+            var i = 32
+            let m = Int64(k).magnitude
+            var ip = m / 10_000_000, frac = m % 10_000_000, places = 7
+            if frac == 0 { places = 0 } else { while frac % 10 == 0 { frac /= 10; places -= 1 } }
+            if places > 0 {
+                for _ in 0..<places { i -= 1; s[i] = UInt8(frac % 10) + 0x30; frac /= 10 }
+                i -= 1; s[i] = 0x2E
+            }
+            repeat { i -= 1; s[i] = UInt8(ip % 10) + 0x30; ip /= 10 } while ip > 0
+            if k < 0 { i -= 1; s[i] = 0x2D }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: s[i..<32]))
+        }
     }
 }

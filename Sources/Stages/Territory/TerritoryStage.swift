@@ -99,9 +99,12 @@ public enum TerritoryStage: PipelineStage {
         // Every file is made before the first is written: a failure leaves none behind.
         let files: [(String, [UInt8])] = try log.step("format outputs") {
             let out = TerritoryOutputs(judged: judged, owned: owned, won: won, resolution: o.resolution, input: o.input, shard: shard)
-            return [("territory_hex.sql", try out.sql()), ("territory.geojson", try out.territoryGeoJSON()),
-                    ("loops.geojson", try out.loopsGeoJSON()), ("runs.tsv", Array(out.runsTSV().utf8)),
-                    ("users.tsv", Array(try out.usersTSV().utf8)), ("preview.svg", Array(try out.previewSVG().utf8))]
+            let makers: [(String, () throws -> [UInt8])] = [
+                ("territory_hex.sql", out.sql), ("loops.geojson", out.loopsGeoJSON), ("territory.geojson", out.territoryGeoJSON),
+                ("preview.svg", { Array(try out.previewSVG().utf8) }), ("runs.tsv", { Array(out.runsTSV().utf8) }),
+                ("users.tsv", { Array(try out.usersTSV().utf8) }),
+            ]
+            return try Parallel.map(makers, workers: o.threads, makeState: { () }) { m, _ in (m.0, try m.1()) }
         }
         try log.step("write \(o.outDir)") {
             for (name, bytes) in files { try FileIO.writeAtomically(bytes, to: "\(o.outDir)/\(name)") }
