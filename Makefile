@@ -67,7 +67,7 @@ build: | $(SETUP_STAMP)
 
 include pipelines/*.mk
 
-PRODUCT_TARGETS := ingest world globe map silhouettes highlights challenges all
+PRODUCT_TARGETS := ingest world globe map silhouettes highlights challenges territory all
 .PHONY: $(PRODUCT_TARGETS)
 all: $(ALL_PRODUCTS)
 $(PRODUCT_TARGETS):
