@@ -10,8 +10,9 @@ ellipsoidal distance.
   - runs.tsv: one row per input run; in the sample each run's sample_kind says whether it is
     valid and, if not, which reason it must carry; distances agree with an independent
     ellipsoidal sum; users.tsv cells and km² agree with territory.geojson and h3.cell_area;
-  - shards: geo-territory --shard i/3 for i = 0..2; the runs rows are split exactly, and the
-    shards' cells merged by the ownership order equal the unsharded territory.
+  - shards: geo-territory --shard i/4 for i = 0..3 (on the sample, a Hyde Park cell south of
+    a resolution-3 border is claimed from two shards); the runs rows are split exactly, and
+    the shards' cells merged by the ownership order equal the unsharded territory.
 """
 import csv
 import io
@@ -171,7 +172,7 @@ def main():
         check(False, f"{exe} is missing: cannot run the shard check")
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            n = 3
+            n = 4
             shard_rows, merged, seen = [], {}, {}
             for i in range(n):
                 d = os.path.join(tmp, f"s{i}")

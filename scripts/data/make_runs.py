@@ -261,6 +261,14 @@ def sample(rng):
             f[3] = 65.0
         return fixes
     add(run_feature(rng, U["fumi"], DAAN_PARK, daan, t(21, 11, 0, 0), speed=3.0, kind="invalid: bad accuracy (all fixes)", edits=fog))
+
+    # London again, last so that every run above keeps its random draws: a loop from
+    # Knightsbridge up into Hyde Park's south edge. It starts south of a resolution-3 H3 border
+    # that runs along the park (83194a… below, 83195d… above) and steals park cells claimed
+    # by a run that started north of it: the case where two shards claim one cell.
+    knightsbridge = corners_loop(HYDE_PARK, [(51.4975, -0.1585), (51.4975, -0.1540), (51.5055, -0.1540),
+                                             (51.5055, -0.1640), (51.4975, -0.1640)])
+    add(run_feature(rng, U["dara"], HYDE_PARK, knightsbridge, t(21, 18, 40, 0), speed=3.1, kind="valid: crosses a resolution-3 border"))
     return runs
 
 
