@@ -171,15 +171,33 @@ struct TerritoryOutputs {
         for c in owned { owns[c.run, default: 0] += 1 }
         var s = "run_id\tuser_id\tvalid\tfixes\tkept_fixes\tdistance_m\tduration_s\tclosure_m\tmax_speed_kmh\tmax_jump_m\tloop_parts\tloop_area_m2\tcells_claimed\tcells_owned\treasons\n"
         func f(_ x: Double, _ d: Int) -> String { x.isFinite ? String(format: "%.\(d)f", x) : "inf" }
-        let geodesic = Geodesic.wgs84
         for j in judged {
             let v = j.verdict
-            let area = j.loop.reduce(0.0) { $0 + geodesic.area($1) }
+            let area = j.loop.reduce(0.0) { $0 + Self.localArea($1) }
             s += [j.run.id, j.run.userID, v.valid ? "true" : "false", "\(v.fixes)", "\(v.kept.count)", f(v.distance, 1), f(v.duration, 1),
                   v.closure.map { f($0, 1) } ?? "", f(v.maxSpeedKmh, 1), f(v.maxJump, 1), "\(j.loop.count)", f(area, 0),
                   "\(j.cells.count)", "\(owns[j.run.id] ?? 0)", v.reasons.map(\.description).joined(separator: "; ")].joined(separator: "\t") + "\n"
         }
         return s
+    }
+
+    /// Area (m²) of a loop a few km across, in a local plane scaled by WGS 84's radii of
+    /// curvature at its mean latitude: within 0.1 % of the geodesic area at these sizes, and
+    /// a thousand times cheaper than PROJ's polygon area on a 1,000-vertex loop.
+    static func localArea(_ p: Polygon) -> Double {
+        let ring = p.exterior
+        guard ring.count >= 4 else { return 0 }
+        let lat0 = ring.reduce(0.0) { $0 + $1.y } / Double(ring.count) * .pi / 180
+        let e2 = 0.0066943799901413165, a = 6378137.0
+        let w = (1 - e2 * sin(lat0) * sin(lat0)).squareRoot()
+        let m = a * (1 - e2) / (w * w * w), n = a / w
+        let kx = n * cos(lat0) * .pi / 180, ky = m * .pi / 180
+        func shoelace(_ r: Ring) -> Double {
+            var s = 0.0
+            for (u, v) in zip(r, r.dropFirst()) { s += (u.x - r[0].x) * (v.y - r[0].y) - (v.x - r[0].x) * (u.y - r[0].y) }
+            return abs(s) / 2 * kx * ky
+        }
+        return p.rings.enumerated().reduce(0.0) { $0 + ($1.offset == 0 ? 1 : -1) * shoelace($1.element) }
     }
 
     /// Per runner: runs, valid loops, cells owned and their area (km², H3's exact cell areas).

@@ -104,7 +104,14 @@ public enum TerritoryStage: PipelineStage {
                 ("preview.svg", { Array(try out.previewSVG().utf8) }), ("runs.tsv", { Array(out.runsTSV().utf8) }),
                 ("users.tsv", { Array(try out.usersTSV().utf8) }),
             ]
-            return try Parallel.map(makers, workers: o.threads, makeState: { () }) { m, _ in (m.0, try m.1()) }
+            return try Parallel.map(makers, workers: o.threads, makeState: { () }) { m, _ -> (String, [UInt8], Double) in
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                let bytes = try m.1()
+                return (m.0, bytes, Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
+            }.map { name, bytes, secs in
+                log.info("  \(name): \(formatCount(bytes.count)) bytes in \(String(format: "%.2f", secs)) s")
+                return (name, bytes)
+            }
         }
         try log.step("write \(o.outDir)") {
             for (name, bytes) in files { try FileIO.writeAtomically(bytes, to: "\(o.outDir)/\(name)") }
