@@ -8,6 +8,21 @@
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
+
+# One make at a time in a checkout: the make you type takes an exclusive lock (.make.lock,
+# flock) and runs the real build as its child; a second make started meanwhile refuses at
+# once with a clear message instead of interleaving writes. The child and everything it
+# starts (bench and determinism runs included) see GEO_MAKE_LOCK_HELD and do not lock again.
+ifeq ($(GEO_MAKE_LOCK_HELD),)
+LOCKED_GOALS := $(or $(MAKECMDGOALS),globe)
+.PHONY: $(LOCKED_GOALS)
+$(firstword $(LOCKED_GOALS)):
+	@GEO_MAKE_LOCK_HELD=1 flock -n -E 75 .make.lock $(MAKE) --no-print-directory $(MAKECMDGOALS) || { rc=$$?; \
+	  if [ $$rc -eq 75 ]; then echo "make: another make is running in this checkout (it holds .make.lock); wait for it to finish" >&2; fi; exit $$rc; }
+$(wordlist 2,$(words $(LOCKED_GOALS)),$(LOCKED_GOALS)):
+	@:
+else
+export GEO_MAKE_LOCK_HELD
 .DELETE_ON_ERROR:
 .SUFFIXES:
 .SECONDEXPANSION:
@@ -44,6 +59,10 @@ endif
 # $(call params,NAME,VALUE) expands to the file's path.
 params = $(shell mkdir -p $(BUILD)/params && printf '%s\n' '$(2)' | cmp -s - $(BUILD)/params/$(1) || printf '%s\n' '$(2)' > $(BUILD)/params/$(1))$(BUILD)/params/$(1)
 
+# $(call flag,--name,VALUE) expands to "--name VALUE", or to nothing when VALUE is empty, so
+# that a parameter left empty in pipelines/*.mk leaves the stage's own default in force.
+flag = $(if $(strip $(2)),$(1) $(2))
+
 # --- set-up and the Swift build ---------------------------------------------------------
 SETUP_STAMP := $(BUILD)/.setup
 $(SETUP_STAMP): scripts/setup.sh
@@ -67,9 +86,11 @@ build: | $(SETUP_STAMP)
 
 include pipelines/*.mk
 
-PRODUCT_TARGETS := ingest world globe map silhouettes highlights challenges territory all
+PRODUCT_TARGETS := ingest world globe map silhouettes highlights challenges lookup routes territory all
 .PHONY: $(PRODUCT_TARGETS)
 all: $(ALL_PRODUCTS)
 $(PRODUCT_TARGETS):
 	@bash scripts/rebuilt.sh $(MAKE_RUN_ID)
 .DEFAULT_GOAL := globe
+
+endif

@@ -6,6 +6,8 @@ import PackageDescription
 //                                 the stage contract; imports no C library
 //   GeoGEOS, GeoPROJ              the only code that imports CGEOS / CPROJ (handles owned by Swift types)
 //   GeoCompression                the only code that imports CZlib
+//   GeoSQLite                     the only code that imports CSQLite (the focus app's content database)
+//   GeoLookup                     pure Swift (no C, no GeoModel): the offline lookup the apps embed
 //   GeoFormats                    glTF, SVG, PNG, SQL writers and readers
 //   Stages/<Name> → <Name>Stage   one target per pipeline stage: Options, validate(), run → Report
 //   geo-<name>                    one thin command-line front per stage (argument parsing only)
@@ -27,6 +29,8 @@ let stages: [StageTarget] = [
     .init(name: "Silhouettes", front: "geo-silhouettes", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"]), // → dist/silhouettes/<ISO>.svg
     .init(name: "Highlights", front: "geo-highlights", uses: ["GeoModel", "GeoGEOS", "GeoPROJ"]),           // curated highlights → dist/country_highlights.json
     .init(name: "Challenges", front: "geo-challenges", uses: ["GeoModel", "GeoPROJ", "GeoFormats"]),        // world.geojson → dist/supabase/
+    .init(name: "Lookup", front: "geo-lookup", uses: ["GeoModel", "GeoLookup"]),                            // countries.geojson + places → dist/lookup/lookup.bin
+    .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite"]),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
     .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3"]), // runs → dist/territory/ (claimed H3 cells)
 ]
 
@@ -38,9 +42,11 @@ let package = Package(
     products: [
         .library(name: "GeoModel", targets: ["GeoModel"]),
         .library(name: "H3", targets: ["H3"]),
+        // Pure Swift (standard library + Foundation only): the iOS apps embed it.
+        .library(name: "GeoLookup", targets: ["GeoLookup"]),
     ] + stages.map { .executable(name: $0.front, targets: [$0.front]) }
-      + [.executable(name: "geo-hexagons", targets: ["geo-hexagons"])]
-      + [.executable(name: "geo-project", targets: ["geo-project"])],
+      + [.executable(name: "geo-project", targets: ["geo-project"]),
+         .executable(name: "geo-hexagons", targets: ["geo-hexagons"])],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
@@ -48,20 +54,24 @@ let package = Package(
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "GeoModel"),
         .target(name: "GeoGEOS", dependencies: ["GeoModel", "CGEOS"]),
         .target(name: "GeoPROJ", dependencies: ["GeoModel", "CPROJ"]),
         .target(name: "GeoCompression", dependencies: ["CZlib"]),
+        .target(name: "GeoSQLite", dependencies: ["CSQLite"]),
         .target(name: "GeoFormats", dependencies: ["GeoModel", "GeoCompression"]),
-        // The old name of geo-map: runs it with a deprecation note.
-        .executableTarget(name: "geo-project"),
-        .testTarget(name: "PipelineTests",
-                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats"]
-                        + stages.map { .target(name: $0.name + "Stage") }),
-        // H3 grid in pure Swift (issue #13): Foundation only, embeddable in the iOS apps.
+        // H3 grid in pure Swift (issue #13): standard library and Foundation only, for the iOS apps too.
         .target(name: "H3"),
         .testTarget(name: "H3Tests", dependencies: ["H3"]),
         .executableTarget(name: "geo-hexagons", dependencies: ["H3", argumentParser]),
+        // The old name of geo-map: runs it with a deprecation note.
+        .executableTarget(name: "geo-project"),
+        .testTarget(name: "PipelineTests",
+                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite"]
+                        + stages.map { .target(name: $0.name + "Stage") }),
+        .target(name: "GeoLookup"),
+        .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup"]),
     ] + stages.map {
         .target(name: $0.name + "Stage", dependencies: $0.uses, path: "Sources/Stages/\($0.name)")
     } + stages.map {

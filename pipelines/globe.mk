@@ -4,28 +4,30 @@
 # stage it belongs to through its params file.
 
 
-GLOBE_MAX_EDGE ?= 2.5
-GLOBE_MAX_LON_STEP ?= 10
-GLOBE_OCEAN_RADIUS ?= 1.0
-GLOBE_FILL_RADIUS ?= 1.003
-GLOBE_OUTLINE_RADIUS ?= 1.004
-GLOBE_POINT_RADIUS ?= 1.005
-GLOBE_DISC_RADIUS ?= 0.012
-GLOBE_RIM_RADIUS ?= 0.014
-GLOBE_CAPITAL_RADIUS ?= 1.006
-GLOBE_STAR_SIZE ?= 0.006
-GLOBE_ATMOSPHERE_RADIUS ?= 1.08
-GLOBE_SPHERE_MAX_EDGE ?= 2.5
+# The defaults live in the stage (GlobeStage.Options, shown by `geo-globe --help`): a variable
+# left empty passes no flag, so the stage's own default applies. Set one to override it.
+GLOBE_MAX_EDGE ?=
+GLOBE_MAX_LON_STEP ?=
+GLOBE_OCEAN_RADIUS ?=
+GLOBE_FILL_RADIUS ?=
+GLOBE_OUTLINE_RADIUS ?=
+GLOBE_POINT_RADIUS ?=
+GLOBE_DISC_RADIUS ?=
+GLOBE_RIM_RADIUS ?=
+GLOBE_CAPITAL_RADIUS ?=
+GLOBE_STAR_SIZE ?=
+GLOBE_ATMOSPHERE_RADIUS ?=
+GLOBE_SPHERE_MAX_EDGE ?=
 GLOBE_THREADS ?= 2
 GLOBE_EXTRA_FLAGS ?=
 
-GLOBE_FLAGS := --max-edge $(GLOBE_MAX_EDGE) --max-lon-step $(GLOBE_MAX_LON_STEP) \
-  --ocean-radius $(GLOBE_OCEAN_RADIUS) --fill-radius $(GLOBE_FILL_RADIUS) \
-  --outline-radius $(GLOBE_OUTLINE_RADIUS) --point-radius $(GLOBE_POINT_RADIUS) \
-  --disc-radius $(GLOBE_DISC_RADIUS) --rim-radius $(GLOBE_RIM_RADIUS) \
-  --capital-radius $(GLOBE_CAPITAL_RADIUS) --star-size $(GLOBE_STAR_SIZE) \
-  --atmosphere-radius $(GLOBE_ATMOSPHERE_RADIUS) --sphere-max-edge $(GLOBE_SPHERE_MAX_EDGE) \
-  --threads $(GLOBE_THREADS) $(GLOBE_EXTRA_FLAGS)
+GLOBE_FLAGS := $(call flag,--max-edge,$(GLOBE_MAX_EDGE)) $(call flag,--max-lon-step,$(GLOBE_MAX_LON_STEP)) \
+  $(call flag,--ocean-radius,$(GLOBE_OCEAN_RADIUS)) $(call flag,--fill-radius,$(GLOBE_FILL_RADIUS)) \
+  $(call flag,--outline-radius,$(GLOBE_OUTLINE_RADIUS)) $(call flag,--point-radius,$(GLOBE_POINT_RADIUS)) \
+  $(call flag,--disc-radius,$(GLOBE_DISC_RADIUS)) $(call flag,--rim-radius,$(GLOBE_RIM_RADIUS)) \
+  $(call flag,--capital-radius,$(GLOBE_CAPITAL_RADIUS)) $(call flag,--star-size,$(GLOBE_STAR_SIZE)) \
+  $(call flag,--atmosphere-radius,$(GLOBE_ATMOSPHERE_RADIUS)) $(call flag,--sphere-max-edge,$(GLOBE_SPHERE_MAX_EDGE)) \
+  $(call flag,--threads,$(GLOBE_THREADS)) $(GLOBE_EXTRA_FLAGS)
 
 GLOBE_OUT := $(DIST)/globe.glb
 GLOBE_MANIFEST := $(DIST)/globe.manifest.json

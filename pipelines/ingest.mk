@@ -17,7 +17,8 @@ INGEST_FLAGS ?= $(INGEST_FLAGS_$(SCALE))
 INGEST_EXTRA_INPUTS ?= $(INGEST_EXTRA_INPUTS_$(SCALE))
 
 INGEST_TABLES := $(DATA)/app_country_codes.txt $(DATA)/id_remaps.tsv $(DATA)/continents.tsv \
-                 $(DATA)/capitals.tsv $(DATA)/names.tsv $(NE_PLACES)
+                 $(DATA)/capitals.tsv $(DATA)/names.tsv $(NE_PLACES) \
+                 $(DATA)/capital_aliases.tsv $(DATA)/name_aliases.tsv $(DATA)/geonames/countries.tsv
 INGEST_OUT := $(BUILD)/ingest/countries.geojson
 
 .PHONY: ingest

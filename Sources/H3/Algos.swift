@@ -224,7 +224,7 @@ extension H3 {
         let p = makeIndex(res: res, baseCell: 4, digit: 0)
         let c = vec3ToLatLng(faceIjkToVec3(h3ToFaceIjk(p), res))
         var b = CellBoundary()
-        boundary(p, &b)
+        boundary(p, &b, exact: true)
         return greatCircleDistanceKm(c, b[0])
     }
 
@@ -253,8 +253,12 @@ extension H3 {
     /// Cells whose centre lies inside the polygon (h3's default containment), sorted.
     /// Edges are straight lines in lat/lng; holes are excluded; the result equals h3's
     /// polygonToCells: edge cells are traced, then filled from them by neighbours.
-    public static func polygonToCells(_ polygon: GeoPolygon, res: Int) throws -> [H3Index] {
+    /// A loop may repeat its first vertex at the end (GeoJSON style); like h3-py, that closing
+    /// vertex is dropped.
+    public static func polygonToCells(_ polygonIn: GeoPolygon, res: Int) throws -> [H3Index] {
         try checkRes(res)
+        func open(_ l: [LatLng]) -> [LatLng] { l.count > 1 && l.first == l.last ? Array(l.dropLast()) : l }
+        let polygon = GeoPolygon(outer: open(polygonIn.outer), holes: polygonIn.holes.map(open))
         for p in polygon.outer + polygon.holes.joined() where !(p.lat.isFinite && p.lng.isFinite) {
             throw H3Error.invalidCoordinate(lat: p.lat, lng: p.lng)
         }

@@ -30,7 +30,7 @@ private struct Adder {
 
 func cellAreaRads2Bits(_ h: UInt64) -> Double {
     var b = CellBoundary()
-    H3.boundary(h, &b)
+    H3.boundary(h, &b, exact: true)  // tiny cells' areas cancel: keep upstream's bits
     var adder = Adder()
     for i in 0..<b.count {
         adder.add(cagnoli(b[i], b[(i + 1) % b.count]))

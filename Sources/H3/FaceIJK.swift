@@ -46,13 +46,19 @@ let unitScaleByCIIres: [Int] = [1, -1, 7, -1, 49, -1, 343, -1, 2401, -1, 16807, 
     var r = acos(1 - sqd * 0.5)
     if r < EPSILON_H3 { return (face, 0.0, 0.0) }
     let fc = H3Tables.faceCenterPoint[face]
-    var theta = posAngleRads(H3Tables.faceAxesAzRadsCII0[face] - posAngleRads(vec3AzimuthRads(fc, p)))
+    let basis = faceTangentBasis[face]
+    var theta = posAngleRads(H3Tables.faceAxesAzRadsCII0[face] - posAngleRads(vec3AzimuthRads(fc, basis.north, basis.east, p)))
     if isClassIII(res) { theta = posAngleRads(theta - M_AP7_ROT_RADS_H3) }
     r = tan(r)
     r *= INV_RES0_U_GNOMONIC_H3
     for _ in 0..<res { r *= M_SQRT7_H3 }
-    return (face, r * cos(theta), r * sin(theta))
+    let sc = sinCos(theta)
+    return (face, r * sc.cos, r * sc.sin)
 }
+
+/// Tangent basis at each face centre, computed once with the same arithmetic upstream
+/// repeats on every call (so the bits are the same).
+let faceTangentBasis: [(north: Vec3, east: Vec3)] = H3Tables.faceCenterPoint.map { tangentBasis($0) }
 
 @inline(__always) func vec3ToFaceIjk(_ p: Vec3, _ res: Int) -> FaceIJK {
     let (face, x, y) = vec3ToHex2d(p, res)
@@ -75,9 +81,52 @@ func hex2dToVec3(_ vx: Double, _ vy: Double, _ face: Int, _ res: Int, _ substrat
     r = atan(r)
     if !substrate && isClassIII(res) { theta = posAngleRads(theta + M_AP7_ROT_RADS_H3) }
     theta = posAngleRads(H3Tables.faceAxesAzRadsCII0[face] - theta)
-    let (north, east) = tangentBasis(fc)
-    let dir = linComb(cos(theta), north, sin(theta), east)
-    return normalized(linComb(cos(r), fc, sin(r), dir))
+    let (north, east) = faceTangentBasis[face]
+    let st = sinCos(theta), sr = sinCos(r)
+    let dir = linComb(st.cos, north, st.sin, east)
+    return normalized(linComb(sr.cos, fc, sr.sin, dir))
+}
+
+/// Cosine and sine of each face's i-axis azimuth (for the vertex path below).
+let faceAxisCosSin: [(cos: Double, sin: Double)] = H3Tables.faceAxesAzRadsCII0.map { (cos($0), sin($0)) }
+
+/// Substrate-grid vertex → sphere, the same geometry as `hex2dToVec3(..., substrate: true)`
+/// with the angles replaced by their cosines and sines (angle-difference identities,
+/// cos atan x = 1/√(1+x²)): four fewer libm calls per vertex, and the result differs from
+/// upstream's in the last bits only (≈1e-16 rad; the check bounds it by 1e-9 rad).
+/// Cell centres keep the exact path, since containment tests depend on their bits.
+@inline(__always) func substrateVertexToLatLng(_ vx: Double, _ vy: Double, _ face: Int, _ res: Int) -> LatLng {
+    let r0 = (vx * vx + vy * vy).squareRoot()
+    let fc = H3Tables.faceCenterPoint[face]
+    if r0 < EPSILON_H3 { return vec3ToLatLng(fc) }
+    var x = r0 * resScaleSubstrate[res]
+    x *= RES0_U_GNOMONIC_H3
+    let cosRho = 1.0 / (1.0 + x * x).squareRoot()
+    let sinRho = x * cosRho
+    let ct = vx / r0, st = vy / r0
+    let az = faceAxisCosSin[face]
+    let cosT = az.cos * ct + az.sin * st
+    let sinT = az.sin * ct - az.cos * st
+    let (north, east) = faceTangentBasis[face]
+    let dir = linComb(cosT, north, sinT, east)
+    let v = normalized(linComb(cosRho, fc, sinRho, dir))
+    // Near a pole a last-bit difference in x, y turns into a large longitude difference:
+    // there, take upstream's exact path.
+    if abs(v.z) > 0.99 { return vec3ToLatLng(hex2dToVec3(vx, vy, face, res, true)) }
+    return vec3ToLatLng(v)
+}
+
+@inline(__always) func vertexToLatLng(_ vx: Double, _ vy: Double, _ face: Int, _ res: Int, _ exact: Bool) -> LatLng {
+    exact ? vec3ToLatLng(hex2dToVec3(vx, vy, face, res, true)) : substrateVertexToLatLng(vx, vy, face, res)
+}
+
+/// (1/√7)^res · 1/3 (· 1/√7 for Class III), the substrate scale of hex2dToVec3.
+let resScaleSubstrate: [Double] = (0...16).map { res in
+    var r = 1.0
+    for _ in 0..<res { r *= M_RSQRT7_H3 }
+    r *= M_ONETHIRD_H3
+    if isClassIII(res) { r *= M_RSQRT7_H3 }
+    return r
 }
 
 @inline(__always) func faceIjkToVec3(_ h: FaceIJK, _ res: Int) -> Vec3 {
@@ -201,7 +250,7 @@ public struct CellBoundary {
     }
 }
 
-func faceIjkToCellBoundary(_ h: FaceIJK, _ res: Int, _ g: inout CellBoundary) {
+func faceIjkToCellBoundary(_ h: FaceIJK, _ res: Int, _ g: inout CellBoundary, exact: Bool) {
     var adjRes = res
     var center = h
     var verts = FixedVerts()
@@ -222,19 +271,19 @@ func faceIjkToCellBoundary(_ h: FaceIJK, _ res: Int, _ g: inout CellBoundary) {
             let (e0, e1) = faceEdge(Int(H3Tables.adjacentFaceDir[center.face * 20 + face2]), maxDimByCIIres[adjRes])
             let inter = v2dIntersect(orig0, orig1, e0, e1)
             if !(v2dAlmostEquals(orig0, inter) || v2dAlmostEquals(orig1, inter)) {
-                g.append(vec3ToLatLng(hex2dToVec3(inter.x, inter.y, center.face, adjRes, true)))
+                g.append(vertexToLatLng(inter.x, inter.y, center.face, adjRes, exact))
             }
         }
         if vert < 6 {
             let vec = fijk.coord.toHex2d()
-            g.append(vec3ToLatLng(hex2dToVec3(vec.x, vec.y, fijk.face, adjRes, true)))
+            g.append(vertexToLatLng(vec.x, vec.y, fijk.face, adjRes, exact))
         }
         lastFace = fijk.face
         lastOverage = overage
     }
 }
 
-func faceIjkPentToCellBoundary(_ h: FaceIJK, _ res: Int, _ g: inout CellBoundary) {
+func faceIjkPentToCellBoundary(_ h: FaceIJK, _ res: Int, _ g: inout CellBoundary, exact: Bool) {
     var adjRes = res
     var center = h
     var verts = FixedVerts()
@@ -257,11 +306,11 @@ func faceIjkPentToCellBoundary(_ h: FaceIJK, _ res: Int, _ g: inout CellBoundary
             let orig1 = tmp.coord.toHex2d()
             let (e0, e1) = faceEdge(Int(H3Tables.adjacentFaceDir[tmp.face * 20 + fijk.face]), maxDimByCIIres[adjRes])
             let inter = v2dIntersect(orig0, orig1, e0, e1)
-            g.append(vec3ToLatLng(hex2dToVec3(inter.x, inter.y, tmp.face, adjRes, true)))
+            g.append(vertexToLatLng(inter.x, inter.y, tmp.face, adjRes, exact))
         }
         if vert < 5 {
             let vec = fijk.coord.toHex2d()
-            g.append(vec3ToLatLng(hex2dToVec3(vec.x, vec.y, fijk.face, adjRes, true)))
+            g.append(vertexToLatLng(vec.x, vec.y, fijk.face, adjRes, exact))
         }
         lastFijk = fijk
     }

@@ -32,7 +32,9 @@ public enum H3 {
         return vec3ToLatLng(faceIjkToVec3(h3ToFaceIjk(h.value), h.value.h3Res))
     }
 
-    /// Boundary vertices, counter-clockwise, without repeating the first one.
+    /// Boundary vertices, counter-clockwise, without repeating the first one. Same vertices as
+    /// h3 (Class III face-crossing and pentagon distortion vertices included), each within
+    /// ≈1e-14 rad of h3's (a faster vertex formula; see docs/H3.md).
     public static func cellToBoundary(_ h: H3Index) throws -> [LatLng] {
         try checkCell(h)
         var b = CellBoundary()
@@ -47,12 +49,14 @@ public enum H3 {
         boundary(h.value, &b)
     }
 
-    @inline(__always) static func boundary(_ h: UInt64, _ b: inout CellBoundary) {
+    /// `exact`: upstream's arithmetic step for step (bit-identical vertices, used for areas and
+    /// size estimates); otherwise the faster vertex path, within ≈1e-16 rad of it.
+    @inline(__always) static func boundary(_ h: UInt64, _ b: inout CellBoundary, exact: Bool = false) {
         let fijk = h3ToFaceIjk(h)
         if isPentagonBits(h) {
-            faceIjkPentToCellBoundary(fijk, h.h3Res, &b)
+            faceIjkPentToCellBoundary(fijk, h.h3Res, &b, exact: exact)
         } else {
-            faceIjkToCellBoundary(fijk, h.h3Res, &b)
+            faceIjkToCellBoundary(fijk, h.h3Res, &b, exact: exact)
         }
     }
 
@@ -97,6 +101,9 @@ public enum H3 {
         let parentRes = h.value.h3Res
         guard res >= parentRes else { throw H3Error.resolutionMismatch(cell: h.description, res: res) }
         let n = res - parentRes
+        guard n <= 10 else {  // 7^11 ≈ 2e9 cells would not fit in memory
+            throw H3Error.failed("cellToChildren: \(h) has too many children at resolution \(res)")
+        }
         var pow7 = 1
         for _ in 0..<n { pow7 *= 7 }
         var out: [H3Index] = []

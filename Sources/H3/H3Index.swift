@@ -10,7 +10,9 @@ public struct H3Index: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Parses a hexadecimal id as h3 writes it (upper or lower case, no prefix).
     public init?(string: String) {
-        guard !string.isEmpty, string.utf8.count <= 16, let v = UInt64(string, radix: 16) else { return nil }
+        guard !string.isEmpty, string.utf8.count <= 16,
+              string.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) || ($0 >= 65 && $0 <= 70) }),
+              let v = UInt64(string, radix: 16) else { return nil }
         value = v
     }
 
@@ -160,6 +162,24 @@ func rotatePent60cw(_ h: UInt64) -> UInt64 {
     ((f.face * 3 + f.coord.i) * 3 + f.coord.j) * 3 + f.coord.k
 }
 
+/// lround(n / 7) as upstream computes it, `(double)n * M_ONESEVENTH` rounded half away from
+/// zero: n / 7 is never within 1/14 of a half-integer, so integer arithmetic is exact.
+@inline(__always) func roundDiv7(_ n: Int) -> Int {
+    n >= 0 ? (n + 3) / 7 : -((3 - n) / 7)
+}
+
+/// Digit of an axial unit vector (7 if it is none).
+@inline(__always) func axialDigit(_ da: Int, _ db: Int) -> Int {
+    // axial (a, b) of digits 1...6: (-1,-1) (0,1) (-1,0) (1,0) (0,-1) (1,1)
+    guard da >= -1 && da <= 1 && db >= -1 && db <= 1 else { return 7 }
+    return axialDigitTable[(da + 1) * 3 + (db + 1)]
+}
+
+private let axialDigitTable: [Int] = [1, 3, 7, 5, 0, 2, 7, 4, 6]
+/// Axial coordinates of the unit vector of each digit 0...6.
+let axialUnitA: [Int] = [0, -1, 0, -1, 1, 0, 1]
+let axialUnitB: [Int] = [0, -1, 1, 0, 0, -1, 1]
+
 /// FaceIJK → index (0 if the input is out of range).
 func faceIjkToH3(_ fijk: FaceIJK, _ res: Int) -> UInt64 {
     var h = H3_INIT
@@ -170,25 +190,31 @@ func faceIjkToH3(_ fijk: FaceIJK, _ res: Int) -> UInt64 {
         h.setH3BaseCell(Int(H3Tables.faceIjkBaseCell[faceIjkTableIndex(fijk)]))
         return h
     }
-    var bc = fijk
+    // Walk up the aperture-7 hierarchy in axial coordinates (a, b) = (i - k, j - k):
+    // normalisation never changes them, so this is the same integer arithmetic as
+    // upstream's ijk version with fewer operations.
+    var a = fijk.coord.i - fijk.coord.k
+    var b = fijk.coord.j - fijk.coord.k
     var r = res - 1
     while r >= 0 {
-        let last = bc.coord
-        var lastCenter: CoordIJK
+        let la = a, lb = b
+        let ca: Int, cb: Int
         if isClassIII(r + 1) {
-            bc.coord.upAp7()
-            lastCenter = bc.coord
-            lastCenter.downAp7()
+            a = roundDiv7(3 * la - lb)
+            b = roundDiv7(la + 2 * lb)
+            ca = 2 * a + b           // downAp7
+            cb = 3 * b - a
         } else {
-            bc.coord.upAp7r()
-            lastCenter = bc.coord
-            lastCenter.downAp7r()
+            a = roundDiv7(2 * la + lb)
+            b = roundDiv7(3 * lb - la)
+            ca = 3 * a - b           // downAp7r
+            cb = a + 2 * b
         }
-        var diff = last - lastCenter
-        diff.normalize()
-        h.setH3Digit(r + 1, diff.unitDigit)
+        h.setH3Digit(r + 1, axialDigit(la - ca, lb - cb))
         r -= 1
     }
+    var bc = FaceIJK(face: fijk.face, coord: CoordIJK(a, b, 0))
+    bc.coord.normalize()
     if bc.coord.i > 2 || bc.coord.j > 2 || bc.coord.k > 2 { return 0 }
     let t = faceIjkTableIndex(bc)
     let baseCell = Int(H3Tables.faceIjkBaseCell[t])
@@ -220,12 +246,24 @@ func h3ToFaceIjk(_ hIn: UInt64) -> FaceIJK {
     var fijk = FaceIJK(face: home.face, coord: CoordIJK(Int(home.i), Int(home.j), Int(home.k)))
     let res0 = h.h3Res
     let possibleOverage = isBaseCellPentagon(baseCell) || !(res0 == 0 || (fijk.coord.i == 0 && fijk.coord.j == 0 && fijk.coord.k == 0))
+    // Down the hierarchy in axial coordinates (see faceIjkToH3).
+    var a = fijk.coord.i - fijk.coord.k, b = fijk.coord.j - fijk.coord.k
     var r = 1
     while r <= res0 {
-        if isClassIII(r) { fijk.coord.downAp7() } else { fijk.coord.downAp7r() }
-        fijk.coord.neighbor(h.h3Digit(r))
+        if isClassIII(r) {
+            (a, b) = (2 * a + b, 3 * b - a)   // downAp7
+        } else {
+            (a, b) = (3 * a - b, a + 2 * b)   // downAp7r
+        }
+        let d = h.h3Digit(r)
+        if d > 0 && d < 7 {
+            a += axialUnitA[d]
+            b += axialUnitB[d]
+        }
         r += 1
     }
+    fijk.coord = CoordIJK(a, b, 0)
+    fijk.coord.normalize()
     if !possibleOverage { return fijk }
     let orig = fijk.coord
     var res = res0

@@ -66,6 +66,10 @@ struct Cell: ParsableCommand {
                 out.flush()
                 throw UsageError("stdin line \(n): expected \"lat,lon\" in degrees, got \"\(raw)\"")
             }
+            guard lat.isFinite && lon.isFinite else {
+                out.flush()
+                throw UsageError("stdin line \(n): latitude and longitude must be finite numbers, got \"\(raw)\"")
+            }
             do {
                 out.line(try H3.latLngToCell(LatLng(latDegrees: lat, lngDegrees: lon), res: res).description)
             } catch {
@@ -136,6 +140,7 @@ enum GeoJSONInput {
         case "Feature": try geometry(root["geometry"], "feature 0")
         default: try geometry(root, "geometry")
         }
+        guard !result.isEmpty else { throw UsageError("\(path): no Polygon or MultiPolygon geometry") }
         return result
     }
 }
@@ -222,13 +227,15 @@ enum BoundaryGeoJSON {
             let t = span == 0 ? 0 : (180 - last.lon) / span
             let latCross = last.lat + t * (first.lat - last.lat)
             ring.append((-180, latCross))
-            for p in seq { ring.append((p.lon, p.lat)) }
+            // a vertex on the pole itself lies on the pole edge added below
+            for p in seq where abs(p.lat) != 90 { ring.append((p.lon, p.lat)) }
             ring.append((180, latCross))
             let pole = north ? 90.0 : -90.0
             ring.append((180, pole))
             ring.append((-180, pole))
-            // RFC 7946: exterior rings counter-clockwise
-            if !north { } else { ring.reverse() }
+            // RFC 7946: exterior rings counter-clockwise (in lon/lat, the northern walk east
+            // then back along the pole already is; the southern one is clockwise)
+            if !north { ring.reverse() }
             return "{\"type\":\"Polygon\",\"coordinates\":[\(ringJSON(ring))]}"
         }
         let lons = un.map { $0.0 }
@@ -287,6 +294,7 @@ struct Disk: ParsableCommand {
 ///   c RES LATDEG LNGDEG     → id            l ID → lat lng (degrees, %.17g)
 ///   b ID  → n lat lng ...   (degrees)       a ID → area km² (%.17g)
 ///   d ID K → sorted ids     p ID RES → parent        ch ID RES → sorted children
+///   g ID1 ID2 → grid distance   v ID → 1 if a valid cell, else 0
 ///   P RES n lat lng ... [h n lat lng ...]*  (degrees) → sorted ids
 /// Errors answer "E message".
 struct CheckDump: ParsableCommand {
@@ -313,6 +321,10 @@ struct CheckDump: ParsableCommand {
                     out.line(g(try H3.cellAreaKm2(try parseCell(String(t[1])))))
                 case "d":
                     out.line(try H3.gridDisk(try parseCell(String(t[1])), k: Int(t[2])!).sorted().map(\.description).joined(separator: " "))
+                case "v":
+                    out.line(H3Index(string: String(t[1])).map { H3.isValidCell($0) ? "1" : "0" } ?? "0")
+                case "g":
+                    out.line(String(try H3.gridDistance(try parseCell(String(t[1])), try parseCell(String(t[2])))))
                 case "p":
                     out.line(try H3.cellToParent(try parseCell(String(t[1])), res: Int(t[2])!).description)
                 case "ch":
@@ -356,7 +368,12 @@ struct Bench: ParsableCommand {
             let z = Double.random(in: -1...1, using: &rng)
             pts.append(LatLng(lat: asin(z), lng: Double.random(in: -Double.pi..<Double.pi, using: &rng)))
         }
-        func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+        // CPU time of this thread: the machine is shared, wall time would measure the neighbours.
+        func now() -> Double {
+            var ts = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+            return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        }
         var t0 = now()
         var acc: UInt64 = 0
         for (i, p) in pts.enumerated() { acc ^= try H3.latLngToCell(p, res: i % 16).value }

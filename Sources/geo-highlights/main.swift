@@ -30,26 +30,28 @@ struct HighlightsCommand: ParsableCommand {
             -o dist/country_highlights.json --coastal-tolerance 25 --report build/highlights/report.txt
         """)
 
+    static let defaults = HighlightsStage.Options()
+
     @Argument(help: "The curated highlights source.")
-    var source: String = "data/country_highlights.json"
+    var source: String = defaults.sourcePath
 
     @Option(help: "The country set: world.geojson.")
-    var world: String = "dist/world.geojson"
+    var world: String = defaults.worldPath
 
     @Option(name: [.short, .customLong("output")], help: "Output JSON file.")
-    var output: String = "dist/country_highlights.json"
+    var output: String = defaults.output
 
     @Option(help: "Natural Earth populated places.")
-    var places: String = "data/natural-earth/ne_10m_populated_places.geojson"
+    var places: String = defaults.placesPath
 
     @Option(help: "Table of Natural Earth names for cities listed under another name (tab-separated: id, city, place, reason). Empty: none.")
-    var aliases: String = "data/highlight_places.tsv"
+    var aliases: String = defaults.aliasesPath ?? ""
 
     @Option(help: "A city outside its country's simplified polygon passes within this many km.")
-    var coastalTolerance: Double = 25
+    var coastalTolerance: Double = defaults.cities.coastalToleranceKm
 
     @Option(help: "A city of a point country passes within this many km of its point.")
-    var pointRadius: Double = 150
+    var pointRadius: Double = defaults.cities.pointRadiusKm
 
     @Option(help: "Where to write the report of the city checks (also printed on stderr).")
     var report: String?
@@ -57,20 +59,20 @@ struct HighlightsCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
-    func run() throws {
-        let log = StageLog(stage: "highlights", quiet: quiet)
+    var options: HighlightsStage.Options {
         var o = HighlightsStage.Options()
-        o.sourcePath = source; o.worldPath = world; o.placesPath = places
+        o.sourcePath = source; o.worldPath = world; o.placesPath = places; o.output = output; o.report = report
         o.aliasesPath = aliases.isEmpty ? nil : aliases
         o.cities.coastalToleranceKm = coastalTolerance
         o.cities.pointRadiusKm = pointRadius
-        let (bytes, r) = try HighlightsStage.run(o, log: log)
-        let text = r.text
-        for line in text.split(separator: "\n") { log.info(String(line)) }
-        if let report { try FileIO.writeAtomically(text, to: report) }
-        try log.step("write \(output)") { try FileIO.writeAtomically(bytes, to: output) }
-        log.summary("\(r.entries.count) countries, \(r.count.cities) cities, \(r.count.attractions) attractions; cities located \(r.located) (inside \(r.inside), near coast \(r.nearBorder.count), point countries \(r.nearPoint.count), outside \(r.outside.count)), not located \(r.notLocated.count) → \(output) (\(formatCount(bytes.count)) bytes)")
+        return o
     }
+
+    func validate() throws {
+        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
+    }
+
+    func run() throws { try HighlightsStage.execute(options, quiet: quiet) }
 }
 
 HighlightsCommand.main()

@@ -12,7 +12,12 @@ struct IngestCommand: ParsableCommand {
         writes the pipeline's first intermediate (build/ingest/countries.geojson in the Makefile):
           • id: ISO alpha-2 from ISO_A2_EH, with the unit remaps of data/id_remaps.tsv;
           • units sharing an id dissolved into one Polygon/MultiPolygon (GEOS coverage union);
-          • name, continent, capital, capitalLat, capitalLon, aliases, neUnits (CONTRACTS §1);
+          • name, continent, capital, capitalLat, capitalLon, capitalAliases, aliases, neUnits (CONTRACTS §1);
+          • capitals from data/capitals.tsv, else Natural Earth's populated places; every capital
+            where Natural Earth and GeoNames (data/geonames/countries.tsv) disagree is decided by a
+            row of capitals.tsv or reported; aliases add the forms without diacritics, with St. for
+            Saint and spaces for hyphens; no name or alias of one country may equal (ignoring
+            case, diacritics, hyphens, dots, apostrophes) one of another, nor capitals (an error);
           • RFC 7946 winding, features sorted by id, coordinates at 6 decimals.
         Geometry is not repaired or simplified here; geo-world does that.
         Errors name the file, the feature (index and Natural Earth NAME) and the problem; the output
@@ -27,7 +32,7 @@ struct IngestCommand: ParsableCommand {
     var units: String
 
     @Option(name: [.short, .customLong("output")], help: "Output GeoJSON file.")
-    var output: String = "build/ingest/countries.geojson"
+    var output: String = IngestStage.Options().output
 
     @Option(help: "Directory with the curated tables and the populated places.")
     var dataDir: String = "data"
@@ -38,6 +43,18 @@ struct IngestCommand: ParsableCommand {
     @Option(help: "The country set, one ISO code a line. Default: <data-dir>/app_country_codes.txt")
     var countrySet: String?
 
+    @Option(help: "The curated capitals (the truth; Natural Earth and GeoNames are its evidence). Default: <data-dir>/capitals.tsv")
+    var capitals: String?
+
+    @Option(help: "Other spellings of capitals a player may type (id, alias, reason). Default: <data-dir>/capital_aliases.tsv")
+    var capitalAliases: String?
+
+    @Option(help: "Other names of countries a player may type (id, alias, reason). Default: <data-dir>/name_aliases.tsv")
+    var nameAliases: String?
+
+    @Option(help: "GeoNames' country table, the second source for capitals. Default: <data-dir>/geonames/countries.tsv")
+    var geonames: String?
+
     @Flag(help: "Emit every unit with an ISO code instead of the country set.")
     var allUnits = false
 
@@ -47,23 +64,25 @@ struct IngestCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
-    func run() throws {
-        let log = StageLog(stage: "ingest", quiet: quiet)
+    var options: IngestStage.Options {
         var o = IngestStage.Options.standard(dataDir: dataDir, units: units)
+        o.output = output
         if let places { o.placesPath = places }
         if let countrySet { o.countrySetPath = countrySet }
+        if let capitals { o.capitalsPath = capitals }
+        if let capitalAliases { o.capitalAliasesPath = capitalAliases }
+        if let nameAliases { o.nameAliasesPath = nameAliases }
+        if let geonames { o.geonamesPath = geonames }
         o.allUnits = allUnits
         o.pointsFromPath = pointsFrom
-        let (features, report) = try IngestStage.run(o, log: log)
-        for (id, parts) in report.dissolved { log.info("dissolved \(id) from \(parts.joined(separator: "+"))") }
-        for (id, reason) in report.unionFallbacks { log.info("\(id): coverage union not possible (\(reason)); used a general union") }
-        if !report.pointsFromCapital.isEmpty {
-            log.info("no polygon in the input, Point at the capital: \(report.pointsFromCapital.joined(separator: " "))")
-        }
-        for w in report.warnings { log.info("warning: \(w)") }
-        try log.step("write \(output)") { try GeoJSON.write(features, to: output) }
-        log.summary("\(report.unitsRead) units read, \(report.unitsUsed) used, \(report.remapped.count) remapped, \(report.skipped.count) skipped → \(features.count) countries (\(report.dissolved.count) dissolved, \(report.pointsFromCapital.count) points), \(formatCount(report.vertices)) vertices → \(output)")
+        return o
     }
+
+    func validate() throws {
+        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
+    }
+
+    func run() throws { try IngestStage.execute(options, quiet: quiet) }
 }
 
 IngestCommand.main()

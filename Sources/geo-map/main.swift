@@ -3,7 +3,7 @@ import Foundation
 import GeoModel
 import MapStage
 
-struct ProjectCommand: ParsableCommand {
+struct MapCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geo-map",
         abstract: "world.geojson → a flat world map through PROJ: projected GeoJSON and an SVG in the app's palette.",
@@ -28,47 +28,46 @@ struct ProjectCommand: ParsableCommand {
             --geojson /tmp/pacific.geojson --svg /tmp/pacific.svg
         """)
 
+    static let defaults = MapStage.Options()
+
     @Argument(help: "The country set in lon/lat (dist/world.geojson).")
     var input: String
 
     @Option(help: "EPSG/ESRI code or PROJ string of the map projection.")
-    var projection: String = "EPSG:8857"
+    var projection: String = defaults.projection
 
     @Option(help: "Projected GeoJSON output.")
-    var geojson: String = "dist/map/world-projected.geojson"
+    var geojson: String = defaults.outputGeoJSON
 
     @Option(help: "SVG map output.")
-    var svg: String = "dist/map/world.svg"
+    var svg: String = defaults.outputSVG
 
     @Option(help: "SVG width in pixels (the height follows from the projection).")
-    var width: Double = 2000
+    var width: Double = defaults.width
 
     @Option(help: "Border stroke width in pixels.")
-    var borderWidth: Double = 0.4
+    var borderWidth: Double = defaults.borderWidth
 
     @Option(help: "Decimals of the projected GeoJSON coordinates (metres).")
-    var decimals: Int = 1
+    var decimals: Int = defaults.geojsonDecimals
 
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
-    func validate() throws {
-        guard width >= 100, width <= 100_000 else { throw ValidationError("--width must be between 100 and 100000 pixels") }
-        guard (0...6).contains(decimals) else { throw ValidationError("--decimals must be 0…6") }
-        guard borderWidth >= 0 else { throw ValidationError("--border-width must not be negative") }
-    }
-
-    func run() throws {
-        let log = StageLog(stage: "project", quiet: quiet)
+    var options: MapStage.Options {
         var o = MapStage.Options(input: input, outputGeoJSON: geojson, outputSVG: svg)
         o.projection = projection
         o.width = width
         o.borderWidth = borderWidth
         o.geojsonDecimals = decimals
-        let r = try MapStage.run(o, log: log)
-        if !r.countriesCut.isEmpty { log.info("cut or joined at the map's edge: \(r.countriesCut.joined(separator: " "))") }
-        log.summary("\(r.polygons) polygon countries + \(r.points) points, \(formatCount(r.verticesIn)) vertices → \(projection), SVG \(Int(r.svgWidth))×\(Int(r.svgHeight)) px (\(formatCount(r.verticesOut)) vertices, \(formatCount(r.svgBytes)) bytes) → \(geojson), \(svg)")
+        return o
     }
+
+    func validate() throws {
+        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
+    }
+
+    func run() throws { try MapStage.execute(options, quiet: quiet) }
 }
 
-ProjectCommand.main()
+MapCommand.main()

@@ -32,46 +32,44 @@ struct PreviewCommand: ParsableCommand {
           geo-preview dist/globe.glb --out-dir dist/preview --size 720
         """)
 
+    static let defaults = PreviewStage.Options()
+
     @Argument(help: "The globe, glTF 2.0 binary (.glb).")
     var input: String
 
     @Option(help: "Directory for the pictures (<view>.png).")
-    var outDir: String = "dist/preview"
+    var outDir: String = defaults.outputDir
 
     @Option(help: "Width and height of each picture in pixels.")
-    var size: Int = 720
+    var size: Int = defaults.size
 
     @Option(help: "Samples per pixel along each axis (1 = no anti-aliasing).")
-    var supersample: Int = 2
+    var supersample: Int = defaults.supersample
 
     @Option(help: "Border outline width in pixels.")
-    var outlineWidth: Double = 1.0
+    var outlineWidth: Double = defaults.outlineWidth
 
     @Option(help: "Fraction of the picture's width the scene's bounding sphere fills.")
-    var fill: Double = 0.9
+    var fill: Double = defaults.fill
 
     @Option(help: "Worker threads (one view each; at most 3 are used).")
-    var threads: Int = 3
+    var threads: Int = defaults.threads
 
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
-    func validate() throws {
-        guard size >= 16 && size <= 8192 else { throw ValidationError("--size must be in 16…8192 pixels") }
-        guard supersample >= 1 && supersample <= 4 else { throw ValidationError("--supersample must be 1…4") }
-        guard outlineWidth >= 0 && outlineWidth <= 20 else { throw ValidationError("--outline-width must be in 0…20 pixels") }
-        guard fill > 0.05 && fill <= 1 else { throw ValidationError("--fill must be in (0.05, 1]") }
-        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+    var options: PreviewStage.Options {
+        var o = PreviewStage.Options()
+        o.input = input; o.outputDir = outDir
+        o.size = size; o.supersample = supersample; o.outlineWidth = outlineWidth; o.fill = fill; o.threads = threads
+        return o
     }
 
-    func run() throws {
-        let log = StageLog(stage: "preview", quiet: quiet)
-        var o = PreviewStage.Options()
-        o.size = size; o.supersample = supersample; o.outlineWidth = outlineWidth; o.fill = fill; o.threads = threads
-        let s = try PreviewStage.run(input: input, outputDir: outDir, options: o, log: log)
-        let names = s.files.map { ($0.path as NSString).lastPathComponent + " " + formatCount($0.bytes) + " B" }.joined(separator: ", ")
-        log.summary("\(s.files.count) views \(size)×\(size) of \(input) (\(s.scene.meshNodes) mesh nodes, \(formatCount(s.scene.triangleCount)) triangles) → \(outDir): \(names)")
+    func validate() throws {
+        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
     }
+
+    func run() throws { try PreviewStage.execute(options, quiet: quiet) }
 }
 
 PreviewCommand.main()

@@ -29,60 +29,48 @@ struct SilhouettesCommand: ParsableCommand {
           geo-silhouettes dist/world.geojson -o /tmp/sil --size 512 --padding 16 --tolerance 0.5
         """)
 
+    static let defaults = SilhouettesStage.Options()
+
     @Argument(help: "The country set in lon/lat (dist/world.geojson).")
     var input: String
 
     @Option(name: [.short, .customLong("output")], help: "Output folder.")
-    var output: String = "dist/silhouettes"
+    var output: String = defaults.outputDir
 
     @Option(help: "Side of the square viewBox.")
-    var size: Double = 1000
+    var size: Double = defaults.silhouette.size
 
     @Option(help: "Empty margin on each side, in viewBox units.")
-    var padding: Double = 40
+    var padding: Double = defaults.silhouette.padding
 
     @Option(help: "Drop parts with less than this share of the country's area (0…1).")
-    var minPartShare: Double = 0.0005
+    var minPartShare: Double = defaults.silhouette.minPartShare
 
     @Option(help: "Simplification tolerance in viewBox units.")
-    var tolerance: Double = 0.7
+    var tolerance: Double = defaults.silhouette.tolerance
 
     @Option(help: "Decimals of path coordinates, in viewBox units.")
-    var decimals: Int = 0
+    var decimals: Int = defaults.silhouette.decimals
 
     @Option(help: "Drop rings smaller than this many square viewBox units.")
-    var minRingArea: Double = 2
+    var minRingArea: Double = defaults.silhouette.minRingArea
 
     @Option(help: "Parts under this share of the country's area are minor: dropped when remote (0…1).")
-    var remoteShare: Double = 0.02
+    var remoteShare: Double = defaults.silhouette.remoteShare
 
     @Option(help: "A minor part is remote when its bounding box is farther than this × √(country area) from every major part's.")
-    var remoteDistance: Double = 1.0
+    var remoteDistance: Double = defaults.silhouette.remoteDistance
 
     @Option(help: "Byte budget per SVG: simplify more (tolerance ×1.5, up to 5 times) while a file is larger; 0 = off.")
-    var maxBytes: Int = 10_000
+    var maxBytes: Int = defaults.silhouette.maxBytes
 
     @Option(help: "Worker threads.")
-    var threads: Int = 2
+    var threads: Int = defaults.threads
 
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
-    func validate() throws {
-        guard size >= 16, size <= 100_000 else { throw ValidationError("--size must be between 16 and 100000") }
-        guard padding >= 0, padding * 2 < size * 0.9 else { throw ValidationError("--padding must be at least 0 and leave room for the shape") }
-        guard (0..<1).contains(minPartShare) else { throw ValidationError("--min-part-share must be in [0, 1)") }
-        guard tolerance >= 0 else { throw ValidationError("--tolerance must not be negative") }
-        guard (0...4).contains(decimals) else { throw ValidationError("--decimals must be 0…4") }
-        guard minRingArea >= 0 else { throw ValidationError("--min-ring-area must not be negative") }
-        guard (0...1).contains(remoteShare) else { throw ValidationError("--remote-share must be in [0, 1]") }
-        guard remoteDistance >= 0 else { throw ValidationError("--remote-distance must not be negative") }
-        guard maxBytes >= 0 else { throw ValidationError("--max-bytes must not be negative") }
-        guard (1...64).contains(threads) else { throw ValidationError("--threads must be 1…64") }
-    }
-
-    func run() throws {
-        let log = StageLog(stage: "silhouettes", quiet: quiet)
+    var options: SilhouettesStage.Options {
         var o = SilhouettesStage.Options(input: input, outputDir: output)
         o.silhouette.size = size
         o.silhouette.padding = padding
@@ -94,13 +82,14 @@ struct SilhouettesCommand: ParsableCommand {
         o.silhouette.remoteDistance = remoteDistance
         o.silhouette.maxBytes = maxBytes
         o.threads = threads
-        let r = try SilhouettesStage.run(o, log: log)
-        let sorted = r.bytes.sorted()
-        let largest = zip(r.drawn, r.bytes).max { $0.1 < $1.1 }!
-        if !r.removedStale.isEmpty { log.info("removed stale silhouettes: \(r.removedStale.joined(separator: " "))") }
-        log.info("no silhouette for \(r.pointCountries.count) point countries")
-        log.summary("\(r.drawn.count) silhouettes, \(formatCount(r.drawn.reduce(0) { $0 + $1.vertices })) vertices, \(formatCount(r.bytes.reduce(0, +))) bytes (median \(formatCount(sorted[sorted.count / 2])), largest \(largest.0.id) \(formatCount(largest.1))) → \(output)/")
+        return o
     }
+
+    func validate() throws {
+        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
+    }
+
+    func run() throws { try SilhouettesStage.execute(options, quiet: quiet) }
 }
 
 SilhouettesCommand.main()

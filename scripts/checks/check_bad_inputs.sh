@@ -22,6 +22,11 @@ with open(sys.argv[1], "w") as f:
     f.write("[0,0]]]}}]}")
 PY
       echo "$tmp/$1" ;;
+    # Inputs that are not what they claim: each must be refused at once, never read.
+    fifo.geojson) [ -p "$tmp/$1" ] || mkfifo "$tmp/$1"; echo "$tmp/$1" ;;          # no writer: reading would block forever
+    directory.geojson) mkdir -p "$tmp/$1"; echo "$tmp/$1" ;;
+    dev-zero) echo /dev/zero ;;                                 # endless
+    sparse-2gb.geojson) truncate -s 2G "$tmp/$1"; echo "$tmp/$1" ;;  # larger than an input may be
   esac
 }
 

@@ -24,14 +24,22 @@ extension ChallengesStage {
         return "\(h.prefix(8))-\(h.dropFirst(8).prefix(4))-\(h.suffix(4))-\(l.prefix(4))-\(l.suffix(12))"
     }
 
+    /// The migration's file name in the Supabase CLI layout (`supabase/migrations/<version>_<name>.sql`).
+    /// A fixed version, not the clock, so every run writes the same file.
+    public static let migrationName = "20261122000000_daily_challenges_one_row_per_date.sql"
+
     /// The table of CONTRACTS §6, plus one row per date and exactly one type per row. Safe to
-    /// run again, and on the live table created by hand before (it adds what is missing).
+    /// run again, and on the live table created by hand before (it adds what is missing). On a
+    /// table whose rows break a constraint it is about to add (two rows on one date, a row with
+    /// no or two types) it stops with an exception listing the dates, before altering anything.
     public static func schemaSQL() -> String {
         """
         -- daily_challenges: one quiz question per day (CONTRACTS §6).
         -- Written by geo-challenges. Safe to apply more than once: it creates the table if it is
-        -- missing and adds the constraints a table created earlier lacks.
-        begin;
+        -- missing and adds the constraints a table created earlier lacks. A table that already
+        -- breaks one (two rows on one date, a row without exactly one type, an answer that is not
+        -- an ISO code) is refused with the dates listed, and nothing is changed. No begin/commit:
+        -- the Supabase CLI runs a migration file in a transaction; each statement here is atomic.
 
         create table if not exists \(table) (
           id uuid primary key default gen_random_uuid(),
@@ -45,13 +53,28 @@ extension ChallengesStage {
         );
 
         do $geo$
+        declare
+          bad text;
         begin
           if not exists (select 1 from pg_constraint
                          where conrelid = '\(table)'::regclass and conname = 'daily_challenges_date_key') then
+            select string_agg(d::text || ' (' || n || ' rows)', ', ' order by d) into bad
+              from (select date as d, count(*) as n from \(table) group by date having count(*) > 1) dup;
+            if bad is not null then
+              raise exception 'daily_challenges has more than one row on these dates: %', bad
+                using hint = 'Keep one row per date (the one players answered), delete the others, then apply this migration again. Nothing was changed.';
+            end if;
             alter table \(table) add constraint daily_challenges_date_key unique (date);
           end if;
           if not exists (select 1 from pg_constraint
                          where conrelid = '\(table)'::regclass and conname = 'daily_challenges_one_type') then
+            select string_agg(date::text, ', ' order by date) into bad from \(table)
+              where (coalesce(is_guess_country, false)::int + coalesce(is_guess_capital, false)::int
+                   + coalesce(is_guess_flag, false)::int) <> 1;
+            if bad is not null then
+              raise exception 'daily_challenges has rows without exactly one question type on these dates: %', bad
+                using hint = 'Set exactly one of is_guess_country, is_guess_capital, is_guess_flag on each, then apply this migration again. Nothing was changed.';
+            end if;
             alter table \(table) add constraint daily_challenges_one_type check (
               (coalesce(is_guess_country, false)::int
              + coalesce(is_guess_capital, false)::int
@@ -59,48 +82,62 @@ extension ChallengesStage {
           end if;
           if not exists (select 1 from pg_constraint
                          where conrelid = '\(table)'::regclass and conname = 'daily_challenges_answer_iso') then
+            select string_agg(date::text, ', ' order by date) into bad from \(table) where answer !~ '^[A-Z]{2}$';
+            if bad is not null then
+              raise exception 'daily_challenges has answers that are not ISO alpha-2 codes on these dates: %', bad
+                using hint = 'Fix those answers, then apply this migration again. Nothing was changed.';
+            end if;
             alter table \(table) add constraint daily_challenges_answer_iso check (answer ~ '^[A-Z]{2}$');
           end if;
         end
         $geo$;
 
-        commit;
-
         """
     }
 
-    /// The seed: one `insert … on conflict (date) do update` that only touches a row when its
-    /// question differs, so loading it twice leaves the same rows (ids, answers and timestamps).
+    /// The seed. By default one `insert … on conflict (date) do nothing` of the added days: no
+    /// existing row changes. With `--replan-future` every planned day is written and a row is
+    /// updated only when its question differs and its date is on or after `start`. Either way
+    /// the insert takes only rows dated on or after `start`, so the SQL itself keeps the past
+    /// unchanged, and loading it twice leaves the same rows (ids, answers and timestamps).
     public static func seedSQL(_ schedule: Schedule, countries: [ChallengeCountry]) throws -> String {
         let names = Dictionary(uniqueKeysWithValues: countries.map { ($0.id, $0.name) })
         let r = schedule.rules
+        let rows = schedule.planned
+        let c = schedule.changeCounts
         var out: [String] = []
-        out.append(SQL.comment("daily_challenges seed, written by geo-challenges; load after schema.sql."))
+        out.append(SQL.comment("daily_challenges seed, written by geo-challenges; load after the migration."))
         out.append(SQL.comment("\(schedule.days.count) days from \(r.start) (seed \(r.seed), repeat window \(schedule.window) days, min silhouette area \(Int(r.minSilhouetteAreaKm2)) km², small below \(Int(r.smallAreaKm2)) km²)."))
-        out.append(SQL.comment("Idempotent: a date that already has this question is left untouched."))
-        out.append("begin;")
-        guard !schedule.days.isEmpty else {
-            out.append("commit;")
-            return out.joined(separator: "\n") + "\n"
-        }
+        out.append(SQL.comment("\(c.added) days added, \(c.replanned) days replanned, \(c.kept) existing days kept; no row dated before \(r.start) is touched."))
+        out.append(SQL.comment(schedule.replanFuture
+            ? "Replan: a row from \(r.start) on is updated only where its question differs; loading twice changes nothing."
+            : "Fill: only dates without a row get one (on conflict do nothing); no existing row changes."))
+        // One statement, atomic by itself (no begin/commit: the Supabase CLI runs the seed itself).
+        guard !rows.isEmpty else { return out.joined(separator: "\n") + "\n" }
         out.append("")
-        out.append("insert into \(table) (id, date, is_guess_country, is_guess_capital, is_guess_flag, answer) values")
-        for (i, d) in schedule.days.enumerated() {
+        out.append("insert into \(table) (id, date, is_guess_country, is_guess_capital, is_guess_flag, answer)")
+        out.append("select id, date, is_guess_country, is_guess_capital, is_guess_flag, answer from (values")
+        for (i, d) in rows.enumerated() {
             let flags = ChallengeType.allCases.map { SQL.bool($0 == d.type) }.joined(separator: ", ")
             let row = "  ('\(rowID(for: d.day))'::uuid, \(SQL.date(d.day)), \(flags), \(try SQL.literal(d.answer)))"
-            let sep = i == schedule.days.count - 1 ? "" : ","
+            let sep = i == rows.count - 1 ? "" : ","
             out.append(row + sep + "  " + SQL.comment("\(d.type.label): \(names[d.answer] ?? d.answer)"))
         }
-        out.append("on conflict (date) do update set")
-        out.append("  is_guess_country = excluded.is_guess_country,")
-        out.append("  is_guess_capital = excluded.is_guess_capital,")
-        out.append("  is_guess_flag = excluded.is_guess_flag,")
-        out.append("  answer = excluded.answer,")
-        out.append("  updated_at = now()")
-        out.append("where (\(table).is_guess_country, \(table).is_guess_capital, \(table).is_guess_flag, \(table).answer)")
-        out.append("  is distinct from (excluded.is_guess_country, excluded.is_guess_capital, excluded.is_guess_flag, excluded.answer);")
-        out.append("")
-        out.append("commit;")
+        out.append(") as v (id, date, is_guess_country, is_guess_capital, is_guess_flag, answer)")
+        out.append("where v.date >= \(SQL.date(r.start))  " + SQL.comment("never a day before --from"))
+        if schedule.replanFuture {
+            out.append("on conflict (date) do update set")
+            out.append("  is_guess_country = excluded.is_guess_country,")
+            out.append("  is_guess_capital = excluded.is_guess_capital,")
+            out.append("  is_guess_flag = excluded.is_guess_flag,")
+            out.append("  answer = excluded.answer,")
+            out.append("  updated_at = now()")
+            out.append("where \(table).date >= \(SQL.date(r.start))")
+            out.append("  and (\(table).is_guess_country, \(table).is_guess_capital, \(table).is_guess_flag, \(table).answer)")
+            out.append("      is distinct from (excluded.is_guess_country, excluded.is_guess_capital, excluded.is_guess_flag, excluded.answer);")
+        } else {
+            out.append("on conflict (date) do nothing;")
+        }
         return out.joined(separator: "\n") + "\n"
     }
 
@@ -111,6 +148,9 @@ extension ChallengesStage {
         var lines: [String] = []
         let end = schedule.days.last?.day ?? r.start
         lines.append("daily challenges: \(schedule.days.count) days, \(r.start) … \(end), seed \(r.seed)")
+        let c = schedule.changeCounts
+        lines.append("changes: \(c.added) days added, \(c.replanned) days replanned, \(c.kept) existing days kept, \(c.pastTouched) past rows touched (before \(r.start))"
+                     + (schedule.context.isEmpty ? "" : "; \(schedule.context.count) existing rows outside the range count for the rules"))
         lines.append("")
         lines.append("pools: " + ChallengeType.allCases.map { "\($0.label) \(schedule.eligible[$0]!.count)" }.joined(separator: ", ")
                      + "; small countries \(schedule.small.count) (points and < \(Int(r.smallAreaKm2)) km²)")

@@ -65,6 +65,26 @@ public struct ScheduleRules: Sendable, Equatable {
     public init() {}
 }
 
+/// One row of the schedule already in the live table (read from its `\\copy … csv` export).
+public struct ExistingDay: Sendable, Equatable {
+    public var day: Day
+    public var type: ChallengeType
+    public var answer: String
+    public init(day: Day, type: ChallengeType, answer: String) { self.day = day; self.type = type; self.answer = answer }
+}
+
+/// What a scheduled day does to the live table.
+public enum DayChange: Sendable, Equatable {
+    /// The date has no row yet: the seed inserts one.
+    case added
+    /// The date keeps its existing row (the default: existing rows are never changed).
+    case kept
+    /// `--replan-future`: the row is rewritten with a different question.
+    case replanned(old: ExistingDay)
+    /// `--replan-future`: the new plan asks the same question as the existing row.
+    case unchanged
+}
+
 public struct ScheduledDay: Sendable, Equatable {
     public var index: Int
     public var day: Day
@@ -72,6 +92,7 @@ public struct ScheduledDay: Sendable, Equatable {
     public var answer: String
     /// Rules that had to give way on this day (empty when every rule held).
     public var relaxed: [String]
+    public var change: DayChange = .added
 }
 
 public struct Schedule: Sendable {
@@ -80,7 +101,13 @@ public struct Schedule: Sendable {
     public var window: Int
     public var eligible: [ChallengeType: [String]]
     public var small: Set<String>
+    /// Days `rules.start ..< rules.start + rules.days`, one each, in order.
     public var days: [ScheduledDay]
+    /// Existing rows outside those days (before `start`, or after the horizon): fixed, they only
+    /// constrain the plan (repeat window, neighbouring types and small countries).
+    public var context: [ExistingDay] = []
+    /// Whether existing rows from `start` on were re-planned (`--replan-future`).
+    public var replanFuture = false
 }
 
 public enum ChallengesStage {
@@ -120,10 +147,10 @@ public enum ChallengesStage {
     /// order that does not start with the type the previous block ended with, so two
     /// consecutive days never ask the same type. Day k depends on (seed, k) only; each block's
     /// order depends on the previous block's last type, so they are computed in one pass.
-    public static func types(days: Int, seed: UInt64) -> [ChallengeType] {
+    public static func types(days: Int, seed: UInt64, after previous: ChallengeType? = nil) -> [ChallengeType] {
         var out: [ChallengeType] = []
         out.reserveCapacity(days + 2)
-        var previousLast: ChallengeType?
+        var previousLast: ChallengeType? = previous
         var b = 0
         while out.count < days {
             var rng = SplitMix64(seed: seed, purpose: SplitMix64.hash("types"), index: UInt64(b))
@@ -147,7 +174,14 @@ public enum ChallengesStage {
         return max(1, min(requested, all * 4 / 5, smallest))
     }
 
-    public static func schedule(_ countries: [ChallengeCountry], rules: ScheduleRules) throws -> Schedule {
+    /// The schedule of `rules.days` days from `rules.start`, continuing `existing` (the live
+    /// table's rows). Existing rows before `start` are never changed; from `start` on they are
+    /// kept unless `replanFuture`. Every existing row that is not re-planned counts for the rules
+    /// (the repeat window looks back and ahead across it, two consecutive days never ask the
+    /// same type, two small countries never follow each other). Without existing rows this is
+    /// exactly the plain schedule: day k depends only on the seed and days before k.
+    public static func schedule(_ countries: [ChallengeCountry], rules: ScheduleRules,
+                                existing: [ExistingDay] = [], replanFuture: Bool = false) throws -> Schedule {
         guard rules.days >= 0 else { throw StageError("the number of days must not be negative (got \(rules.days))") }
         guard rules.window >= 1 else { throw StageError("the repeat window must be at least 1 day (got \(rules.window))") }
         let eligible = eligibility(countries, rules: rules)
@@ -157,22 +191,55 @@ public enum ChallengesStage {
         let small = Set(countries.filter { $0.isPoint || $0.areaKm2 < rules.smallAreaKm2 }.map(\.id))
         let window = feasibleWindow(requested: rules.window, eligible: eligible)
 
+        // Existing rows by day index relative to start; `fixed` are those the plan must keep.
+        var existingAt: [Int: ExistingDay] = [:]
+        for e in existing {
+            let k = e.day.ordinal - rules.start.ordinal
+            guard existingAt[k] == nil else { throw StageError("the existing schedule has two rows on \(e.day)") }
+            existingAt[k] = e
+        }
+        func isFixed(_ k: Int) -> Bool { existingAt[k] != nil && (k < 0 || k >= rules.days || !replanFuture) }
+        var fixedUses: [String: [Int]] = [:]   // answer → fixed indices ≥ 0, ascending
+        for k in existingAt.keys.sorted() where k >= 0 && isFixed(k) { fixedUses[existingAt[k]!.answer, default: []].append(k) }
+
         var uses: [String: Int] = [:]
         var last: [String: Int] = [:]
+        for k in existingAt.keys.sorted() where k < 0 { last[existingAt[k]!.answer] = k }
+        var typeAt: [Int: ChallengeType] = [:]
+        var smallAt: [Int: Bool] = [:]
+        for (k, e) in existingAt where isFixed(k) { typeAt[k] = e.type; smallAt[k] = small.contains(e.answer) }
+
         var days: [ScheduledDay] = []
         days.reserveCapacity(rules.days)
-        var previousSmall = false
-        let dayTypes = types(days: rules.days, seed: rules.seed)
+        let dayTypes = types(days: rules.days, seed: rules.seed, after: existingAt[-1]?.type)
         for k in 0..<rules.days {
-            let t = dayTypes[k]
+            let day = rules.start.adding(days: k)
+            if isFixed(k) {
+                let e = existingAt[k]!
+                last[e.answer] = k
+                days.append(ScheduledDay(index: k, day: day, type: e.type, answer: e.answer, relaxed: [], change: .kept))
+                continue
+            }
+            // The type of the block plan, unless a neighbouring day already asks it.
+            var t = dayTypes[k]
+            let taken = Set([typeAt[k - 1], typeAt[k + 1]].compactMap { $0 })
+            if taken.contains(t) {
+                let free = ChallengeType.allCases.filter { !taken.contains($0) }
+                t = free.first { $0 != typeAt[k - 2] } ?? free[0]
+            }
             var rng = SplitMix64(seed: rules.seed, purpose: SplitMix64.hash("answer"), index: UInt64(k))
             let pool = eligible[t]!
             // 1. Rounds: only countries of this pool used the fewest times so far.
             let fewest = pool.map { uses[$0, default: 0] }.min()!
             let round = pool.filter { uses[$0, default: 0] == fewest }
-            // 2. The repeat window.
+            // 2. The repeat window, back to earlier days and ahead to kept existing days.
             var relaxed: [String] = []
-            var candidates = round.filter { last[$0].map { k - $0 >= window } ?? true }
+            func clear(_ c: String) -> Bool {
+                if let l = last[c], k - l < window { return false }
+                if let next = fixedUses[c]?.first(where: { $0 > k }), next - k < window { return false }
+                return true
+            }
+            var candidates = round.filter(clear)
             if candidates.isEmpty {
                 // Keep the rounds; take the least recently used (ties by id).
                 let oldest = round.map { last[$0] ?? Int.min }.min()!
@@ -184,7 +251,7 @@ public enum ChallengesStage {
             //    candidates are small and a small one is allowed today, take a small one.
             let smallOnes = candidates.filter { small.contains($0) }
             let largeOnes = candidates.filter { !small.contains($0) }
-            if previousSmall {
+            if smallAt[k - 1] == true || smallAt[k + 1] == true {
                 if largeOnes.isEmpty { relaxed.append("small-after-small") } else { candidates = largeOnes }
             } else if !smallOnes.isEmpty && 2 * smallOnes.count >= largeOnes.count {
                 candidates = smallOnes
@@ -192,10 +259,15 @@ public enum ChallengesStage {
             let answer = candidates[rng.below(candidates.count)]
             uses[answer, default: 0] += 1
             last[answer] = k
-            previousSmall = small.contains(answer)
-            days.append(ScheduledDay(index: k, day: rules.start.adding(days: k), type: t, answer: answer, relaxed: relaxed))
+            typeAt[k] = t
+            smallAt[k] = small.contains(answer)
+            var change = DayChange.added
+            if let old = existingAt[k] { change = (old.type == t && old.answer == answer) ? .unchanged : .replanned(old: old) }
+            days.append(ScheduledDay(index: k, day: day, type: t, answer: answer, relaxed: relaxed, change: change))
         }
-        return Schedule(rules: rules, window: window, eligible: eligible, small: small, days: days)
+        let context = existingAt.keys.sorted().filter { $0 < 0 || $0 >= rules.days }.map { existingAt[$0]! }
+        return Schedule(rules: rules, window: window, eligible: eligible, small: small, days: days,
+                        context: context, replanFuture: replanFuture)
     }
 }
 
@@ -223,23 +295,57 @@ extension Schedule {
         return gaps
     }
 
-    /// Rule violations found by re-checking the finished schedule (empty when it is sound).
+    /// Days whose question this run writes (added or re-planned), as opposed to kept rows.
+    public var planned: [ScheduledDay] { days.filter { $0.change != .kept } }
+
+    /// What the seed changes: rows added, rows re-planned (a different question), existing rows
+    /// left as they are from `start` on, and rows before `start` touched (0 by construction; the
+    /// seed's SQL guards it again).
+    public var changeCounts: (added: Int, replanned: Int, kept: Int, pastTouched: Int) {
+        var a = 0, r = 0, k = 0
+        for d in days {
+            switch d.change {
+            case .added: a += 1
+            case .replanned: r += 1
+            case .kept, .unchanged: k += 1
+            }
+        }
+        return (a, r, k, days.filter { $0.day < rules.start && $0.change != .kept }.count)
+    }
+
+    /// Rule violations found by re-checking the finished schedule, with the existing rows around
+    /// it (empty when it is sound). Only days this run plans are judged: a kept row of the
+    /// hand-written schedule may break the rules, but no planned day may break them against it.
     public func violations(countries: [ChallengeCountry]) -> [String] {
         var out: [String] = []
         let byID = Dictionary(uniqueKeysWithValues: countries.map { ($0.id, $0) })
+        // The timeline: context rows and this run's days, by day index.
+        var timeline: [(index: Int, day: Day, type: ChallengeType, answer: String, planned: Bool)] =
+            context.map { ($0.day.ordinal - rules.start.ordinal, $0.day, $0.type, $0.answer, false) }
+        timeline += days.map { ($0.index, $0.day, $0.type, $0.answer, $0.change != .kept) }
+        timeline.sort { $0.index < $1.index }
         var uses: [String: Int] = [:]
-        var last: [String: Int] = [:]
-        for (i, d) in days.enumerated() {
+        var lastSeen: [String: (index: Int, planned: Bool)] = [:]
+        for (i, d) in timeline.enumerated() {
+            let prev = i > 0 && timeline[i - 1].index == d.index - 1 ? timeline[i - 1] : nil
+            if let p = prev, d.planned || p.planned {
+                let on = d.planned ? d.day : p.day
+                if p.type == d.type { out.append("\(on): \(p.day) and \(d.day) both ask a \(d.type.label) question") }
+                if small.contains(d.answer) && small.contains(p.answer) { out.append("\(on): small \(d.answer) follows small \(p.answer)") }
+            }
+            if let l = lastSeen[d.answer], d.index - l.index < window, d.planned || l.planned {
+                let on = d.planned ? d.day : rules.start.adding(days: l.index)
+                out.append("\(on): \(d.answer) repeats after \(d.index - l.index) days (window \(window))")
+            }
+            lastSeen[d.answer] = (d.index, d.planned)
+            guard d.planned else { continue }
             guard let c = byID[d.answer] else { out.append("\(d.day): answer \(d.answer) is not a country"); continue }
             if !eligible[d.type]!.contains(d.answer) { out.append("\(d.day): \(d.answer) is not eligible for a \(d.type.label) question") }
             if d.type == .capital && c.capital == nil { out.append("\(d.day): capital question on \(d.answer), which has no capital") }
             if d.type == .country && c.isPoint { out.append("\(d.day): silhouette question on point country \(d.answer)") }
-            if let l = last[d.answer], d.index - l < window { out.append("\(d.day): \(d.answer) repeats after \(d.index - l) days (window \(window))") }
             let fewest = eligible[d.type]!.map { uses[$0, default: 0] }.min()!
             if uses[d.answer, default: 0] != fewest { out.append("\(d.day): \(d.answer) used a \(uses[d.answer, default: 0] + 1). time while another \(d.type.label) country was used only \(fewest) times") }
-            if i > 0 && small.contains(d.answer) && small.contains(days[i - 1].answer) { out.append("\(d.day): small \(d.answer) follows small \(days[i - 1].answer)") }
             uses[d.answer, default: 0] += 1
-            last[d.answer] = d.index
         }
         return out
     }

@@ -7,12 +7,14 @@ import GeoFormats
 
 /// The globe stage: dist/world.geojson → dist/globe.glb (+ manifest). The preview pictures are
 /// their own stage (PreviewStage, geo-preview), rendered from the written .glb.
-public enum GlobeStage {
-    public struct Options: Sendable {
-        public var input: String
-        public var output: String
-        public var manifest: String?
-        public var maxEdgeDegrees = 2.5
+public enum GlobeStage: PipelineStage {
+    public static let name = "globe"
+
+    public struct Options: StageOptions {
+        public var input = "dist/world.geojson"
+        public var output = "dist/globe.glb"
+        public var manifest: String? = nil
+        public var maxEdgeDegrees = MeshOptions.contractMaxEdgeDegrees
         public var maxLonStep = 10.0
         public var oceanRadius = 1.0
         public var fillRadius = 1.003
@@ -23,11 +25,38 @@ public enum GlobeStage {
         public var capitalRadius = 1.006
         public var starSize = 0.006
         public var atmosphereRadius = 1.08
-        public var sphereMaxEdgeDegrees = 2.5
+        public var sphereMaxEdgeDegrees = MeshOptions.contractMaxEdgeDegrees
         /// Normals as normalized bytes (KHR_mesh_quantization) instead of float32.
         public var quantizeNormals = true
         public var threads = 2
+        public init() {}
         public init(input: String, output: String) { self.input = input; self.output = output }
+
+        public func validate() throws {
+            let numbers: [(String, Double)] = [
+                ("--max-edge", maxEdgeDegrees), ("--max-lon-step", maxLonStep), ("--sphere-max-edge", sphereMaxEdgeDegrees),
+                ("--ocean-radius", oceanRadius), ("--fill-radius", fillRadius), ("--outline-radius", outlineRadius),
+                ("--point-radius", pointRadius), ("--capital-radius", capitalRadius), ("--atmosphere-radius", atmosphereRadius),
+                ("--disc-radius", discRadius), ("--rim-radius", rimRadius), ("--star-size", starSize),
+            ]
+            for (name, v) in numbers where !(v.isFinite && v > 0) {
+                throw OptionsError("\(name) must be a positive number (got \(v))")
+            }
+            guard maxEdgeDegrees > 0.01 && maxEdgeDegrees <= 45 else { throw OptionsError("--max-edge must be in (0.01, 45] degrees") }
+            guard maxLonStep > 0.01 && maxLonStep <= 360 else { throw OptionsError("--max-lon-step must be in (0.01, 360] degrees") }
+            guard sphereMaxEdgeDegrees >= 0.1 && sphereMaxEdgeDegrees <= 90 else { throw OptionsError("--sphere-max-edge must be in [0.1, 90] degrees") }
+            guard threads >= 1 else { throw OptionsError("--threads must be at least 1") }
+            guard rimRadius > discRadius else { throw OptionsError("--rim-radius must be larger than --disc-radius") }
+            // The layers, inside out (CONTRACTS §2): each must lie above the one below it.
+            let layers: [(String, Double)] = [("--ocean-radius", oceanRadius), ("--fill-radius", fillRadius), ("--outline-radius", outlineRadius),
+                                              ("--point-radius", pointRadius), ("--atmosphere-radius", atmosphereRadius)]
+            for k in 1..<layers.count where !(layers[k].1 > layers[k - 1].1) {
+                throw OptionsError("\(layers[k].0) (\(layers[k].1)) must be larger than \(layers[k - 1].0) (\(layers[k - 1].1)): layers are ocean < fill < outline < point < atmosphere")
+            }
+            guard capitalRadius > fillRadius && capitalRadius < atmosphereRadius else {
+                throw OptionsError("--capital-radius (\(capitalRadius)) must lie between --fill-radius (\(fillRadius)) and --atmosphere-radius (\(atmosphereRadius))")
+            }
+        }
     }
 
     /// CONTRACTS §3, sRGB.
@@ -49,7 +78,8 @@ public enum GlobeStage {
         public var at: Point
     }
 
-    public struct Result {
+    public struct Result: StageReport {
+        public var output: String
         public var glb: [UInt8]
         public var manifest: [UInt8]
         public var meshes: [CountryMesh]
@@ -60,7 +90,12 @@ public enum GlobeStage {
         /// Fill triangles as written (after the float32 orientation check).
         public var triangleCount: Int
         public var vertexCount: Int
+
+        public var summary: String {
+            "\(meshes.count) country fills (\(formatCount(vertexCount)) vertices, \(formatCount(triangleCount)) triangles, meshed in \(String(format: "%.2fs", meshSeconds))), \(points.count) point countries, \(capitals.count) capitals, \(formatCount(sectors.reduce(0) { $0 + $1.segmentCount })) outline segments → \(output) (\(formatCount(glb.count)) bytes)"
+        }
     }
+    public typealias Report = Result
 
     /// Reads the world, meshes every country (in parallel, one GEOS context per worker) and
     /// builds the glTF scene and manifest in memory.
@@ -135,7 +170,7 @@ public enum GlobeStage {
 
         let scene = log.step("glTF scene") { buildScene(o, meshes: meshes, fills: fills, points: points, capitals: capitals, sectors: sectors) }
         let manifest = buildManifest(o, meshes: meshes, points: points, capitals: capitals, sectors: sectors, nodeStats: scene.stats)
-        return Result(glb: scene.glb, manifest: manifest, meshes: meshes, points: points, sectors: sectors, capitals: capitals,
+        return Result(output: o.output, glb: scene.glb, manifest: manifest, meshes: meshes, points: points, sectors: sectors, capitals: capitals,
                       meshSeconds: meshSeconds, triangleCount: fills.reduce(0) { $0 + $1.triangleCount }, vertexCount: verts)
     }
 

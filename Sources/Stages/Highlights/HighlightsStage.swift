@@ -15,7 +15,9 @@ public struct HighlightsError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-public enum HighlightsStage {
+public enum HighlightsStage: PipelineStage {
+    public static let name = "highlights"
+
     public static let maxEntries = 5
     public static let lists = ["cities", "attractions"]
 

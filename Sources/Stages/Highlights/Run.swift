@@ -6,16 +6,26 @@ import GeoGEOS
 import GeoPROJ
 
 extension HighlightsStage {
-    public struct Options: Sendable {
+    public struct Options: StageOptions {
         public var sourcePath = "data/country_highlights.json"
         public var worldPath = "dist/world.geojson"
         public var placesPath = "data/natural-earth/ne_10m_populated_places.geojson"
         public var aliasesPath: String? = "data/highlight_places.tsv"
+        public var output = "dist/country_highlights.json"
+        /// Where to write the report of the city checks (it is also printed on standard error).
+        public var report: String? = nil
         public var cities = CityOptions()
         public init() {}
+
+        public func validate() throws {
+            guard cities.coastalToleranceKm.isFinite && cities.coastalToleranceKm >= 0 else { throw OptionsError("--coastal-tolerance must be a number ≥ 0 km") }
+            guard cities.pointRadiusKm.isFinite && cities.pointRadiusKm >= 0 else { throw OptionsError("--point-radius must be a number ≥ 0 km") }
+        }
     }
 
-    public struct Report: Sendable {
+    public struct Report: StageReport {
+        public var output = ""
+        public var bytes = 0
         public var entries: [Entry] = []
         public var results: [CityResult] = []
         public var count: (cities: Int, attractions: Int) = (0, 0)
@@ -27,6 +37,10 @@ extension HighlightsStage {
         public var inOther: [CityResult] { with { if case .inOtherCountry = $0 { return true } else { return false } } }
         public var notLocated: [CityResult] { with { $0 == .notLocated } }
         public var located: Int { results.count - notLocated.count }
+
+        public var summary: String {
+            "\(entries.count) countries, \(count.cities) cities, \(count.attractions) attractions; cities located \(located) (inside \(inside), near coast \(nearBorder.count), point countries \(nearPoint.count), outside \(outside.count)), not located \(notLocated.count) → \(output) (\(formatCount(bytes)) bytes)"
+        }
 
         public var text: String {
             var l: [String] = []
@@ -57,9 +71,21 @@ extension HighlightsStage {
         }
     }
 
+    /// Checks the highlights and writes them (and the report, when asked) to `o.output`.
+    public static func run(_ o: Options, log: StageLog) throws -> Report {
+        var (bytes, r) = try build(o, log: log)
+        let text = r.text
+        for line in text.split(separator: "\n") { log.info(String(line)) }
+        if let path = o.report { try FileIO.writeAtomically(text, to: path) }
+        try log.step("write \(o.output)") { try FileIO.writeAtomically(bytes, to: o.output) }
+        r.output = o.output
+        r.bytes = bytes.count
+        return r
+    }
+
     /// Reads, validates and checks; returns the output bytes and the report. Throws on any
     /// validation problem and on a city that lies inside another country.
-    public static func run(_ o: Options, log: StageLog) throws -> (bytes: [UInt8], report: Report) {
+    public static func build(_ o: Options, log: StageLog) throws -> (bytes: [UInt8], report: Report) {
         let world = try log.step("read \(o.worldPath)") { try CountryFile.read(path: o.worldPath) }
         var names: [String: String] = [:]
         for f in world { names[f.id!] = f.string("name")! }

@@ -6,11 +6,13 @@ import GeoFormats
 
 /// The projection stage: world.geojson → projected GeoJSON (map metres) + an SVG world map in
 /// the app's palette (CONTRACTS §3).
-public enum MapStage {
-    public struct Options: Sendable {
-        public var input: String
-        public var outputGeoJSON: String
-        public var outputSVG: String
+public enum MapStage: PipelineStage {
+    public static let name = "map"
+
+    public struct Options: StageOptions {
+        public var input = "dist/world.geojson"
+        public var outputGeoJSON = "dist/map/world-projected.geojson"
+        public var outputSVG = "dist/map/world.svg"
         /// "EPSG:8857" (Equal Earth), any EPSG/ESRI code, or a "+proj=…" string.
         public var projection = "EPSG:8857"
         /// SVG width in pixels; the height follows from the projection's shape.
@@ -21,12 +23,22 @@ public enum MapStage {
         public var svgDecimals = 1
         public var borderWidth = 0.4
         public var pointRadius = 2.5
+        public init() {}
         public init(input: String, outputGeoJSON: String, outputSVG: String) {
             self.input = input; self.outputGeoJSON = outputGeoJSON; self.outputSVG = outputSVG
         }
+
+        public func validate() throws {
+            guard width >= 100, width <= 100_000 else { throw OptionsError("--width must be between 100 and 100000 pixels") }
+            guard (0...6).contains(geojsonDecimals) else { throw OptionsError("--decimals must be 0…6") }
+            guard borderWidth >= 0 else { throw OptionsError("--border-width must not be negative") }
+        }
     }
 
-    public struct Report: Sendable {
+    public struct Report: StageReport {
+        public var projection = ""
+        public var outputGeoJSON = ""
+        public var outputSVG = ""
         public var polygons = 0
         public var points = 0
         public var verticesIn = 0
@@ -37,10 +49,15 @@ public enum MapStage {
         public var svgWidth = 0.0
         public var svgHeight = 0.0
         public var svgBytes = 0
+
+        public var summary: String {
+            "\(polygons) polygon countries + \(points) points, \(formatCount(verticesIn)) vertices → \(projection), SVG \(Int(svgWidth))×\(Int(svgHeight)) px (\(formatCount(verticesOut)) vertices, \(formatCount(svgBytes)) bytes) → \(outputGeoJSON), \(outputSVG)"
+        }
     }
 
     public static func run(_ o: Options, log: StageLog) throws -> Report {
         var report = Report()
+        report.projection = o.projection; report.outputGeoJSON = o.outputGeoJSON; report.outputSVG = o.outputSVG
         let features = try log.step("read \(o.input)") { try CountryFile.read(path: o.input) }
         let ids = features.map { $0.id! }
         let proj = PROJContext(), geos = GEOSContext()
@@ -125,6 +142,7 @@ public enum MapStage {
         report.svgWidth = o.width; report.svgHeight = height
         report.svgBytes = svg.utf8.count
         try log.step("write \(o.outputSVG)") { try FileIO.writeAtomically(svg, to: o.outputSVG) }
+        if !report.countriesCut.isEmpty { log.info("cut or joined at the map's edge: \(report.countriesCut.joined(separator: " "))") }
         return report
     }
 }

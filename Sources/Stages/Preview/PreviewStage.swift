@@ -17,7 +17,9 @@ import GeoFormats
 ///
 /// The output is a pure function of the .glb and the options: each view is rendered by one
 /// thread, so thread count and scheduling do not change a byte.
-public enum PreviewStage {
+public enum PreviewStage: PipelineStage {
+    public static let name = "preview"
+
     public struct View: Sendable {
         public var name: String
         public var center: Point
@@ -30,7 +32,11 @@ public enum PreviewStage {
         View(name: "south_pole", center: Point(0, -90)),
     ]
 
-    public struct Options: Sendable {
+    public struct Options: StageOptions {
+        /// The globe, glTF 2.0 binary.
+        public var input = "dist/globe.glb"
+        /// Directory for the pictures (<view>.png).
+        public var outputDir = "dist/preview"
         /// Picture width and height in pixels.
         public var size = 720
         /// Samples per pixel along each axis (1 = no anti-aliasing).
@@ -43,6 +49,14 @@ public enum PreviewStage {
         public var background: (UInt8, UInt8, UInt8) = (0x0B, 0x10, 0x20)
         public var threads = 3
         public init() {}
+
+        public func validate() throws {
+            guard size >= 16 && size <= 8192 else { throw OptionsError("--size must be in 16…8192 pixels") }
+            guard supersample >= 1 && supersample <= 4 else { throw OptionsError("--supersample must be 1…4") }
+            guard outlineWidth >= 0 && outlineWidth <= 20 else { throw OptionsError("--outline-width must be in 0…20 pixels") }
+            guard fill > 0.05 && fill <= 1 else { throw OptionsError("--fill must be in (0.05, 1]") }
+            guard threads >= 1 else { throw OptionsError("--threads must be at least 1") }
+        }
     }
 
     /// One draw call: world-space positions and a triangle list in one flat colour.
@@ -324,14 +338,26 @@ public enum PreviewStage {
         return RGBImage(width: o.size, height: o.size, pixels: pixels)
     }
 
-    public struct Summary {
+    public struct Report: StageReport {
+        public var input: String
+        public var outputDir: String
+        public var size: Int
         public var scene: Scene
         public var files: [(path: String, bytes: Int)]
+
+        public var summary: String {
+            let names = files.map { ($0.path as NSString).lastPathComponent + " " + formatCount($0.bytes) + " B" }.joined(separator: ", ")
+            return "\(files.count) views \(size)×\(size) of \(input) (\(scene.meshNodes) mesh nodes, \(formatCount(scene.triangleCount)) triangles) → \(outputDir): \(names)"
+        }
+    }
+
+    public static func run(_ o: Options, log: StageLog) throws -> Report {
+        try run(input: o.input, outputDir: o.outputDir, options: o, log: log)
     }
 
     /// Reads `input` (.glb), renders every view (one thread each, up to `threads`) and writes
     /// <dir>/<view>.png atomically. Nothing is written unless every view rendered.
-    public static func run(input: String, outputDir dir: String, options o: Options, log: StageLog) throws -> Summary {
+    public static func run(input: String, outputDir dir: String, options o: Options, log: StageLog) throws -> Report {
         let doc = try log.step("read \(input)") { try GLBDocument.read(path: input) }
         let scene = try log.step("scene: \(doc.nodes.count) nodes") { try self.scene(doc, options: o) }
         let t0 = log.elapsed
@@ -345,6 +371,6 @@ public enum PreviewStage {
             try FileIO.writeAtomically(png, to: path)
             files.append((path, png.count))
         }
-        return Summary(scene: scene, files: files)
+        return Report(input: input, outputDir: dir, size: o.size, scene: scene, files: files)
     }
 }

@@ -6,24 +6,49 @@ import GeoFormats
 
 /// The silhouette stage: world.geojson → <dir>/<ISO>.svg for every polygon country, plus an
 /// SVG contact sheet, an HTML index and a manifest (what was drawn, with which centre).
-public enum SilhouettesStage {
-    public struct Options: Sendable {
-        public var input: String
-        public var outputDir: String
+public enum SilhouettesStage: PipelineStage {
+    public static let name = "silhouettes"
+
+    public struct Options: StageOptions {
+        public var input = "dist/world.geojson"
+        public var outputDir = "dist/silhouettes"
         public var silhouette = Silhouette.Options()
         public var threads = 2
+        public init() {}
         public init(input: String, outputDir: String) { self.input = input; self.outputDir = outputDir }
+
+        public func validate() throws {
+            let s = silhouette
+            guard s.size >= 16, s.size <= 100_000 else { throw OptionsError("--size must be between 16 and 100000") }
+            guard s.padding >= 0, s.padding * 2 < s.size * 0.9 else { throw OptionsError("--padding must be at least 0 and leave room for the shape") }
+            guard (0..<1).contains(s.minPartShare) else { throw OptionsError("--min-part-share must be in [0, 1)") }
+            guard s.tolerance >= 0 else { throw OptionsError("--tolerance must not be negative") }
+            guard (0...4).contains(s.decimals) else { throw OptionsError("--decimals must be 0…4") }
+            guard s.minRingArea >= 0 else { throw OptionsError("--min-ring-area must not be negative") }
+            guard (0...1).contains(s.remoteShare) else { throw OptionsError("--remote-share must be in [0, 1]") }
+            guard s.remoteDistance >= 0 else { throw OptionsError("--remote-distance must not be negative") }
+            guard s.maxBytes >= 0 else { throw OptionsError("--max-bytes must not be negative") }
+            guard (1...64).contains(threads) else { throw OptionsError("--threads must be 1…64") }
+        }
     }
 
-    public struct Report: Sendable {
+    public struct Report: StageReport {
+        public var outputDir = ""
         public var drawn: [Silhouette.Drawing] = []
         public var bytes: [Int] = []
         public var pointCountries: [String] = []
         public var removedStale: [String] = []
+
+        public var summary: String {
+            let sorted = bytes.sorted()
+            let largest = zip(drawn, bytes).max { $0.1 < $1.1 }
+            return "\(drawn.count) silhouettes, \(formatCount(drawn.reduce(0) { $0 + $1.vertices })) vertices, \(formatCount(bytes.reduce(0, +))) bytes (median \(formatCount(sorted.isEmpty ? 0 : sorted[sorted.count / 2])), largest \(largest.map { "\($0.0.id) \(formatCount($0.1))" } ?? "none")) → \(outputDir)/"
+        }
     }
 
     public static func run(_ o: Options, log: StageLog) throws -> Report {
         var report = Report()
+        report.outputDir = o.outputDir
         let features = try log.step("read \(o.input)") { try CountryFile.read(path: o.input) }
         struct Job { var index: Int; var id: String; var name: String; var polygons: [Polygon] }
         var jobs: [Job] = []
@@ -75,6 +100,8 @@ public enum SilhouettesStage {
             try FileIO.writeAtomically(html, to: dir + "/index.html")
             try FileIO.writeAtomically(manifest(report, options: s), to: dir + "/manifest.json")
         }
+        if !report.removedStale.isEmpty { log.info("removed stale silhouettes: \(report.removedStale.joined(separator: " "))") }
+        log.info("no silhouette for \(report.pointCountries.count) point countries")
         return report
     }
 

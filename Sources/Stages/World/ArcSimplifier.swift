@@ -21,8 +21,8 @@ import GeoPROJ
 /// Should that not settle within the round limit, the arcs still in conflict go back to full
 /// detail and the checks run again (or the run throws): nothing leaves unchecked.
 ///
-/// A tolerance of 0 (or a budget at or above the input's size) keeps every vertex, collinear
-/// ones (importance 0) included: the selection is then `importance > keepAll` (−1).
+/// `.keepAll` (or a budget at or above the input's size) keeps every vertex, collinear ones
+/// (importance 0) included: the selection is then `importance > keepAll` (−1).
 struct ArcSimplifier {
     /// The selection threshold that keeps every vertex (importances are ≥ 0).
     static let keepAll = -1.0
@@ -174,14 +174,14 @@ extension ArcSimplifier {
         return true
     }
 
-    /// Budget-driven simplification with the topology checks; `tolerance` (km) is used
-    /// instead of the budget when given (0 keeps every vertex). When `maxRounds` rounds do not
+    /// Simplification with the topology checks, to `mode` (a vertex budget counts the arcs'
+    /// positions only; a tolerance is km on the ground). When `maxRounds` rounds do not
     /// settle, the arcs still in conflict are restored to full detail at the last tolerance and
     /// checked again, pass after pass (a restored arc cannot be refined further, so each pass
     /// restores others); should a conflict remain between arcs already at full detail (input
     /// that crosses itself), it throws a StageError naming the arcs and the countries using them. On return the selection has
     /// passed every check. `countryName` names a graph country in messages.
-    mutating func run(budget: Int?, tolerance fixedTolerance: Double?, maxRounds: Int = 40, log: StageLog? = nil,
+    mutating func run(_ mode: WorldStage.Simplification, maxRounds: Int = 40, log: StageLog? = nil,
                       countryName: (Int) -> String = { "country #\($0)" }) throws {
         var dirty = Set<Int>()
         var settled = false
@@ -190,7 +190,12 @@ extension ArcSimplifier {
             let t0 = log?.elapsed ?? 0
             for a in dirty.sorted() { computeImportance(a) }
             dirty.removeAll()
-            let eps = fixedTolerance.map { $0 == 0 ? Self.keepAll : $0 } ?? tolerance(forBudget: budget ?? Int.max)
+            let eps: Double
+            switch mode {
+            case .keepAll: eps = Self.keepAll
+            case .toleranceKm(let t): eps = t
+            case .vertexBudget(let n): eps = tolerance(forBudget: n)
+            }
             select(eps)
             let t1 = log?.elapsed ?? 0
             let rings = fixRings()

@@ -14,32 +14,34 @@ import GeoPROJ
 /// simplified once and stay shared point for point. Parts that touch no drawn country, directly
 /// or through parts already given away (islands: Malta, the Maldives), are dropped as before.
 /// Enclaves (Vatican City, San Marino) are the simplest case: their one neighbour takes them.
-enum PointGaps {
-    /// One point country's parts given to one neighbour.
-    struct Fill: Sendable, Equatable {
-        /// Country indices (the stage's id order).
-        var from: Int
-        var to: Int
-        var parts: Int
+public enum PointGaps {
+    /// One point country's parts given to one neighbour (reported as is).
+    public struct Fill: Sendable, Equatable {
+        /// Country ids: the point country and the receiver.
+        public var from: String
+        public var to: String
+        public var parts: Int
         /// Geodesic area of the parts given (km²).
-        var areaKm2: Double
+        public var areaKm2: Double
         /// Ground length (km) of the border the given parts shared with the receiver in the input.
-        var borderKm: Double
+        public var borderKm: Double
         /// Ground length (km) of all the borders the given parts shared with drawn countries or with parts given before them.
-        var totalBorderKm: Double
+        public var totalBorderKm: Double
     }
 
     struct Plan {
         /// Per country, per polygon: the receiving country, for parts of point countries that are given away.
         var receiver: [[Int?]]
+        /// By point country, then receiver (id order).
         var fills: [Fill]
     }
 
     /// Decides who receives which part. `graph` is the arc graph of the whole coverage (no ring
-    /// released), `isPoint` the point decision, `ringAreaKm2` the graph rings' areas.
+    /// released), `isPoint` the point decision, `ringAreaKm2` the graph rings' areas, `ids` the
+    /// graph countries' ids.
     /// Rounds: first the parts touching a drawn country; then parts touching only parts given
     /// in an earlier round (a point country wrapped in another), until nothing changes.
-    static func plan(graph: ArcGraph, isPoint: [Bool], ringAreaKm2: [Double]) -> Plan {
+    static func plan(graph: ArcGraph, isPoint: [Bool], ringAreaKm2: [Double], ids: [String]) -> Plan {
         // The (at most two) rings using each arc.
         var userA = [Int32](repeating: -1, count: graph.arcs.count), userB = userA
         for (r, ring) in graph.rings.enumerated() {
@@ -98,7 +100,7 @@ enum PointGaps {
                 guard let to = receiver[c][p] else { continue }
                 let area = ringAreaKm2[rs[0]] - rs.dropFirst().reduce(0) { $0 + ringAreaKm2[$1] }
                 let b = border[c * 65_536 + p]!
-                var f = byTo[to] ?? Fill(from: c, to: to, parts: 0, areaKm2: 0, borderKm: 0, totalBorderKm: 0)
+                var f = byTo[to] ?? Fill(from: ids[c], to: ids[to], parts: 0, areaKm2: 0, borderKm: 0, totalBorderKm: 0)
                 f.parts += 1; f.areaKm2 += area; f.borderKm += b.to; f.totalBorderKm += b.total
                 byTo[to] = f
             }
@@ -117,7 +119,7 @@ enum PointGaps {
                       ctx: GEOSContext) throws -> (countries: [[Polygon]], origin: [[Int?]]) {
         var out = countries
         var origin: [[Int?]] = countries.map { Array($0.indices) }
-        let receivers = Set(plan.fills.map(\.to)).sorted()
+        let receivers = Set(plan.receiver.joined().compactMap { $0 }).sorted()
         guard !receivers.isEmpty else { return (out, origin) }
         var ringsOfArc: [Int32: [Int]] = [:]
         for (r, ring) in graph.rings.enumerated() { for u in ring.arcs { ringsOfArc[u.arc, default: []].append(r) } }

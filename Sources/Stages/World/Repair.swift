@@ -6,19 +6,21 @@ import GeoPROJ
 /// Checks every country with GEOS and repairs the invalid ones with make-valid (structure
 /// method: polygons stay polygons). Each repair is reported with GEOS's reason and the
 /// geodesic area before and after.
-enum Repair {
-    struct Record: Sendable {
-        var id: String
-        var reason: String
-        var areaBeforeKm2: Double
-        var areaAfterKm2: Double
-        var verticesBefore: Int
-        var verticesAfter: Int
+public enum Repair {
+    /// One repaired country (reported as is).
+    public struct Record: Sendable {
+        public var id: String
+        /// GEOS's reason the input was invalid.
+        public var reason: String
+        public var areaBeforeKm2: Double
+        public var areaAfterKm2: Double
+        public var verticesBefore: Int
+        public var verticesAfter: Int
         /// Vertices make-valid created (self-intersection nodes), rounded to the output grid
         /// (the rounded node may coincide with an input vertex).
-        var newVertices: [Point]
+        public var newVertices: [Point]
         /// The same vertices before rounding (where they lie exactly on the crossing segments).
-        var rawVertices: [Point]
+        public var rawVertices: [Point]
     }
 
     /// Returns the polygons of each country (repaired where needed) and the repairs.

@@ -38,9 +38,11 @@ public struct CountryMesh: Sendable {
 }
 
 public struct MeshOptions: Sendable {
-    public var maxEdgeDegrees: Double = 2.5
+    /// CONTRACTS §2: triangles and border segments longer than about 2.5° are subdivided.
+    public static let contractMaxEdgeDegrees = 2.5
+    public var maxEdgeDegrees: Double = contractMaxEdgeDegrees
     public var maxLonStep: Double = 10
-    public init(maxEdgeDegrees: Double = 2.5, maxLonStep: Double = 10) {
+    public init(maxEdgeDegrees: Double = contractMaxEdgeDegrees, maxLonStep: Double = 10) {
         self.maxEdgeDegrees = maxEdgeDegrees; self.maxLonStep = maxLonStep
     }
 }

@@ -22,7 +22,7 @@ import Testing
         var o = IngestStage.Options.standard(dataDir: Repo.path("data"), units: try Slices.file(file, units, in: dir))
         o.countrySetPath = writeFile(dir, "set.txt", codes.joined(separator: "\n") + "\n")
         o.allUnits = all
-        let (features, _) = try IngestStage.run(o, log: StageLog(stage: "test", quiet: true))
+        let (features, _) = try IngestStage.build(o, log: StageLog(stage: "test", quiet: true))
         #expect(features.map { $0.id! } == features.map { $0.id! }.sorted())
         return Dictionary(uniqueKeysWithValues: features.map { ($0.id!, $0) })
     }
@@ -90,7 +90,7 @@ import Testing
     @Test func wholeWorldAt110mHasTheAppSetWithPointsForMicrostates() throws {
         var o = IngestStage.Options.standard(dataDir: Repo.path("data"), units: Repo.countries110m)
         o.pointsFromPath = Repo.units50m
-        let (features, report) = try IngestStage.run(o, log: StageLog(stage: "test", quiet: true))
+        let (features, report) = try IngestStage.build(o, log: StageLog(stage: "test", quiet: true))
         let codes = try DataTables.loadCountrySet(Repo.path("data/app_country_codes.txt"))
         #expect(features.map { $0.id! } == codes.sorted())
         #expect(report.pointsFromCapital.count == 31)
@@ -108,7 +108,7 @@ import Testing
         let dir = temporaryDirectory()
         var o = IngestStage.Options.standard(dataDir: Repo.path("data"), units: writeFile(dir, "bad.geojson", text))
         o.countrySetPath = writeFile(dir, "set.txt", codes.joined(separator: "\n"))
-        _ = try IngestStage.run(o, log: StageLog(stage: "test", quiet: true))
+        _ = try IngestStage.build(o, log: StageLog(stage: "test", quiet: true))
     }
 
     func unit(_ name: String, su: String, iso: String, sov: String? = nil, geometry: String) -> String {

@@ -34,7 +34,7 @@ import Testing
     }()
 
     @Test func toleranceZeroKeepsCollinearVertices() throws {
-        let (out, report, _) = try WorldRun.world(Self.collinear) { $0.pointAreaKm2 = 0; $0.toleranceKm = 0 }
+        let (out, report, _) = try WorldRun.world(Self.collinear) { $0.pointAreaKm2 = 0; $0.simplification = .keepAll }
         #expect(out["ZA"]!.geometry.vertexCount == 9 && out["ZB"]!.geometry.vertexCount == 9)
         #expect(report.verticesAfter == report.verticesBefore)
         #expect(report.targetVertices == nil && report.reachableVertices == nil && report.warnings.isEmpty)
@@ -43,7 +43,7 @@ import Testing
 
     /// A budget above the input's size keeps every vertex and says the budget is out of reach.
     @Test func aBudgetAboveTheInputKeepsEverythingAndSaysSo() throws {
-        let (out, report, _) = try WorldRun.world(Self.collinear) { $0.pointAreaKm2 = 0; $0.toleranceKm = nil; $0.targetVertices = 1_000 }
+        let (out, report, _) = try WorldRun.world(Self.collinear) { $0.pointAreaKm2 = 0; $0.simplification = .vertexBudget(1_000) }
         #expect(out["ZA"]!.geometry.vertexCount == 9 && out["ZB"]!.geometry.vertexCount == 9)
         #expect(report.targetVertices == 1_000)
         #expect(report.reachableVertices == 18)
@@ -55,13 +55,15 @@ import Testing
     /// A budget below what the fixed vertices allow: the reachable count is reported, not hidden.
     @Test func aBudgetBelowReachIsReported() throws {
         let input = try WorldRun.ingest(Repo.units10m, ["FXX", "ESP", "AND"], set: ["AD", "ES", "FR"])
-        let (_, report, features) = try WorldRun.world(input) { $0.toleranceKm = nil; $0.targetVertices = 10 }
+        let (_, report, features) = try WorldRun.world(input) { $0.simplification = .vertexBudget(10) }
         let total = features.reduce(0) { $0 + $1.geometry.vertexCount }
         #expect(total > 10 * 102 / 100)
         #expect(report.reachableVertices == total)
         #expect(report.warnings.contains { $0.contains("cannot be met") && $0.contains("fewest") })
-        // With a fixed tolerance there is no budget to report, whatever targetVertices says.
-        let (_, fixed, _) = try WorldRun.world(input) { $0.toleranceKm = 2; $0.targetVertices = 175_000 }
+        // With a fixed tolerance there is no budget to report, whatever --target-vertices says.
+        let mode = try WorldStage.Simplification(targetVertices: 175_000, toleranceKm: 2)
+        #expect(mode == .toleranceKm(2))
+        let (_, fixed, _) = try WorldRun.world(input) { $0.simplification = mode }
         #expect(fixed.targetVertices == nil && fixed.reachableVertices == nil)
         #expect(!WorldStage.reportTSV(fixed).contains("# target_vertices"))
     }
@@ -73,14 +75,14 @@ import Testing
         let island: Ring = [Point(0.505, 0.505), Point(0.515, 0.505), Point(0.515, 0.515), Point(0.505, 0.515), Point(0.505, 0.505)]
         let land = Polygon(rings: [[Point(0, 0), Point(1, 0), Point(1, 1), Point(0, 1), Point(0, 0)], lake])
         let input = [Self.feature("ZA", [land]), Self.feature("ZI", [Polygon(rings: [island])], capital: Point(0.51, 0.51))]
-        let (out, report, _) = try WorldRun.world(input) { $0.pointAreaKm2 = 0; $0.minIslandKm2 = 10; $0.toleranceKm = 1 }
+        let (out, report, _) = try WorldRun.world(input) { $0.pointAreaKm2 = 0; $0.minIslandKm2 = 10; $0.simplification = .toleranceKm(1) }
         try WorldRun.expectValid(out)
         #expect(out["ZA"]!.geometry.polygons[0].holes.count == 1)
         let ctx = GEOSContext()
         #expect(try ctx.geometry(out["ZA"]!.geometry).intersection(try ctx.geometry(out["ZI"]!.geometry)).area() == 0)
         #expect(report.countries.first { $0.id == "ZA" }!.droppedHoles == 0)
         // Without the island the same lake is dropped as before.
-        let (alone, r2, _) = try WorldRun.world([input[0]]) { $0.pointAreaKm2 = 0; $0.minIslandKm2 = 10; $0.toleranceKm = 1 }
+        let (alone, r2, _) = try WorldRun.world([input[0]]) { $0.pointAreaKm2 = 0; $0.minIslandKm2 = 10; $0.simplification = .toleranceKm(1) }
         #expect(alone["ZA"]!.geometry.polygons[0].holes.isEmpty && r2.countries[0].droppedHoles == 1)
     }
 
@@ -90,7 +92,7 @@ import Testing
         let input = try WorldRun.ingest(Repo.units10m, ["CHL", "ARG", "SPI"], set: ["AR", "CL"])
         let graph = ArcGraph(countries: input.map { $0.geometry.polygons }, pinned: { abs($0.x) == 180 })
         var s = ArcSimplifier(graph: graph, threads: 2)
-        try s.run(budget: nil, tolerance: 20, maxRounds: 1)
+        try s.run(.toleranceKm(20), maxRounds: 1)
         #expect(!s.restoredAtRoundLimit.isEmpty, "round 1 found no conflict: the case does not test the limit")
         var check = s
         #expect(check.fixRings().isEmpty)
@@ -105,8 +107,8 @@ import Testing
     @Test func pointsByAreaAndFromTheInputAt110m() throws {
         var o = IngestStage.Options.standard(dataDir: Repo.path("data"), units: Repo.countries110m)
         o.pointsFromPath = Repo.units50m
-        let input = try IngestStage.run(o, log: StageLog(stage: "test", quiet: true)).features
-        let (_, report, _) = try WorldRun.world(input) { $0.toleranceKm = 0 }
+        let input = try IngestStage.build(o, log: StageLog(stage: "test", quiet: true)).features
+        let (_, report, _) = try WorldRun.world(input) { $0.simplification = .keepAll }
         let tsv = WorldStage.reportTSV(report)
         #expect(tsv.contains("# points_by_area\tLU\n"))
         let fromInput = report.countries.filter { $0.isPoint && $0.pointFrom == "input" }.map(\.id)

@@ -176,8 +176,8 @@ enum GapRun {
     @Test func fillsAreDeterministic() throws {
         let input = try WorldRun.ingest(Repo.units10m, ["FXX", "ESP", "AND", "MCO", "CHE", "AUT", "LIE", "ITA", "SMR", "VAT"],
                                         set: ["AD", "AT", "CH", "ES", "FR", "IT", "LI", "MC", "SM", "VA"])
-        let a = try WorldRun.world(input) { $0.targetVertices = 5_000; $0.toleranceKm = nil }
-        let b = try WorldRun.world(input) { $0.targetVertices = 5_000; $0.toleranceKm = nil; $0.threads = 1 }
+        let a = try WorldRun.world(input) { $0.simplification = .vertexBudget(5_000) }
+        let b = try WorldRun.world(input) { $0.simplification = .vertexBudget(5_000); $0.threads = 1 }
         #expect(GeoJSON.encode(a.features) == GeoJSON.encode(b.features))
         #expect(WorldStage.reportTSV(a.report) == WorldStage.reportTSV(b.report))
         #expect(a.report.fills.count == 5)
@@ -201,7 +201,7 @@ enum GapRun {
         let p: Ring = [Point(1, 0.4), Point(1.1, 0.4), Point(1.1, 0.45), Point(1.1, 0.55), Point(1.1, 0.6), Point(1, 0.6), Point(1, 0.45), Point(1, 0.4)]
         let q: Ring = [Point(1.1, 0.45), Point(1.2, 0.45), Point(1.2, 0.55), Point(1.1, 0.55), Point(1.1, 0.45)]
         let (out, report, _) = try WorldRun.world([Self.feature("XN", [n]), Self.feature("XP", [p]), Self.feature("XQ", [q])]) {
-            $0.pointAreaKm2 = 1_000; $0.toleranceKm = 0
+            $0.pointAreaKm2 = 1_000; $0.simplification = .keepAll
         }
         try WorldRun.expectValid(out)
         #expect(report.pointIds == ["XP", "XQ"])
@@ -220,7 +220,7 @@ enum GapRun {
         let b: Ring = [Point(1.2, 0), Point(2.2, 0), Point(2.2, 1), Point(1.2, 1), Point(1.2, 0.6), Point(1.2, 0.4), Point(1.2, 0)]
         let p: Ring = [Point(1, 0.4), Point(1.2, 0.4), Point(1.2, 0.6), Point(1, 0.6), Point(1, 0.4)]
         let (out, report, _) = try WorldRun.world([Self.feature("XB", [b]), Self.feature("XA", [a]), Self.feature("XP", [p])]) {
-            $0.pointAreaKm2 = 1_000; $0.toleranceKm = 0
+            $0.pointAreaKm2 = 1_000; $0.simplification = .keepAll
         }
         try WorldRun.expectValid(out)
         #expect(report.fills.map { "\($0.from)→\($0.to)" } == ["XP→XA"])

@@ -20,15 +20,14 @@ enum WorldRun {
         let dir = temporaryDirectory()
         var o = IngestStage.Options.standard(dataDir: Repo.path("data"), units: try Slices.file(file, units, in: dir))
         o.countrySetPath = writeFile(dir, "set.txt", codes.joined(separator: "\n") + "\n")
-        return try IngestStage.run(o, log: StageLog(stage: "test", quiet: true)).features
+        return try IngestStage.build(o, log: StageLog(stage: "test", quiet: true)).features
     }
 
     static func world(_ input: [Feature], _ configure: (inout WorldStage.Options) -> Void = { _ in }) throws -> (out: [String: Feature], report: WorldStage.Report, features: [Feature]) {
         var o = WorldStage.Options()
-        o.targetVertices = nil
-        o.toleranceKm = 1.5
+        o.simplification = .toleranceKm(1.5)
         configure(&o)
-        let (features, report) = try WorldStage.run(input, file: "slice.geojson", options: o, log: StageLog(stage: "test", quiet: true))
+        let (features, report) = try WorldStage.build(input, file: "slice.geojson", options: o, log: StageLog(stage: "test", quiet: true))
         return (Dictionary(uniqueKeysWithValues: features.map { ($0.id!, $0) }), report, features)
     }
 
@@ -122,7 +121,7 @@ enum WorldRun {
 
     @Test func lesothoStaysAHoleInSouthAfricaWithTheSameBorder() throws {
         let input = try WorldRun.ingest(Repo.units10m, ["ZAF", "LSO"], set: ["LS", "ZA"])
-        let (out, _, _) = try WorldRun.world(input) { $0.toleranceKm = 3 }
+        let (out, _, _) = try WorldRun.world(input) { $0.simplification = .toleranceKm(3) }
         try WorldRun.expectValid(out)
         let ls = out["LS"]!.geometry.polygons
         #expect(ls.count == 1)
@@ -136,7 +135,7 @@ enum WorldRun {
 
     @Test func chileAndArgentinaToABudget() throws {
         let input = try WorldRun.ingest(Repo.units10m, ["CHL", "ARG", "SPI"], set: ["AR", "CL"])
-        let (out, report, features) = try WorldRun.world(input) { $0.targetVertices = 6_000; $0.toleranceKm = nil }
+        let (out, report, features) = try WorldRun.world(input) { $0.simplification = .vertexBudget(6_000) }
         try WorldRun.expectValid(out)
         try WorldRun.expectSharedBorder("AR", "CL", input: WorldRun.byId(input), output: out)
         let total = features.reduce(0) { $0 + $1.geometry.vertexCount }
@@ -202,8 +201,8 @@ enum WorldRun {
 
     @Test func outputIsDeterministic() throws {
         let input = try WorldRun.ingest(Repo.units10m, ["FXX", "ESP", "AND", "PRX"], set: ["AD", "ES", "FR", "PT"])
-        let a = try WorldRun.world(input) { $0.targetVertices = 4_000; $0.toleranceKm = nil }.features
-        let b = try WorldRun.world(input) { $0.targetVertices = 4_000; $0.toleranceKm = nil; $0.threads = 1 }.features
+        let a = try WorldRun.world(input) { $0.simplification = .vertexBudget(4_000) }.features
+        let b = try WorldRun.world(input) { $0.simplification = .vertexBudget(4_000); $0.threads = 1 }.features
         #expect(GeoJSON.encode(a) == GeoJSON.encode(b))
     }
 
@@ -211,8 +210,8 @@ enum WorldRun {
     @Test func wholeWorldAt110m() throws {
         var o = IngestStage.Options.standard(dataDir: Repo.path("data"), units: Repo.countries110m)
         o.pointsFromPath = Repo.units50m
-        let input = try IngestStage.run(o, log: StageLog(stage: "test", quiet: true)).features
-        let (out, report, features) = try WorldRun.world(input) { $0.toleranceKm = 0 }
+        let input = try IngestStage.build(o, log: StageLog(stage: "test", quiet: true)).features
+        let (out, report, features) = try WorldRun.world(input) { $0.simplification = .keepAll }
         try WorldRun.expectValid(out)
         #expect(Set(report.repairs.map(\.id)) == ["SD", "US"])
         for r in report.repairs { #expect(r.reason.contains("Self-intersection")) }
@@ -236,11 +235,11 @@ enum WorldRun {
         let input = try WorldRun.ingest(Repo.units10m, ["ZAF", "LSO"], set: ["LS", "ZA"])
         let graph = ArcGraph(countries: input.map { $0.geometry.polygons }, pinned: { _ in false })
         var s = ArcSimplifier(graph: graph, threads: 2)
-        try s.run(budget: nil, tolerance: 5)
+        try s.run(.toleranceKm(5))
         let longest = graph.arcs.indices.max { graph.arcs[$0].count < graph.arcs[$1].count }!
         #expect(s.keptIndices(longest).count < graph.arcs[longest].count / 3)
         s.restore([longest])
-        try s.run(budget: nil, tolerance: 5)
+        try s.run(.toleranceKm(5))
         #expect(s.keptIndices(longest).count == graph.arcs[longest].count)
         // Lesotho's border is one closed arc shared by both rings.
         #expect(graph.uses.filter { $0 == 2 }.count == 1)
@@ -250,9 +249,9 @@ enum WorldRun {
 /// The whole 1:10m world at the default budget: the acceptance bar.
 @Suite struct WorldWholeWorldTests {
     @Test func wholeWorldAt10mMeetsTheAcceptanceBar() throws {
-        let input = try IngestStage.run(IngestStage.Options.standard(dataDir: Repo.path("data"), units: Repo.units10m),
+        let input = try IngestStage.build(IngestStage.Options.standard(dataDir: Repo.path("data"), units: Repo.units10m),
                                    log: StageLog(stage: "test", quiet: true)).features
-        let (out, report, features) = try WorldRun.world(input) { $0.toleranceKm = nil; $0.targetVertices = 175_000 }
+        let (out, report, features) = try WorldRun.world(input) { $0.simplification = .vertexBudget(175_000) }
         try WorldRun.expectValid(out)
         let total = features.reduce(0) { $0 + $1.geometry.vertexCount }
         #expect(abs(total - 175_000) <= 3_500, "total \(total)")
@@ -305,8 +304,8 @@ enum WorldRun {
 
     func run(_ fs: [Feature]) throws -> WorldStage.Report {
         var o = WorldStage.Options()
-        o.targetVertices = nil; o.toleranceKm = 1; o.pointAreaKm2 = 0
-        return try WorldStage.run(fs, file: "bad.geojson", options: o, log: StageLog(stage: "test", quiet: true)).report
+        o.simplification = .toleranceKm(1); o.pointAreaKm2 = 0
+        return try WorldStage.build(fs, file: "bad.geojson", options: o, log: StageLog(stage: "test", quiet: true)).report
     }
 
 

@@ -1,0 +1,538 @@
+import Foundation
+
+/// Writes the lookup index (format in IndexFormat.swift) from country polygons at full
+/// detail and a list of cities. Pure Swift, so the pipeline's stage stays a thin reader of
+/// its input files; the app only ever reads the result.
+///
+/// Country membership is the planar point-in-polygon test on longitude/latitude, as GeoJSON
+/// polygons are defined (RFC 7946) and as GEOS answers it. The 12-nautical-mile rule is the
+/// great-circle distance to the nearest boundary edge (edges taken as great-circle arcs).
+public struct LookupIndexBuilder {
+    public struct Country {
+        public var code: String
+        /// Every ring of every polygon (outer rings and holes alike: membership is by
+        /// crossing parity, so orientation does not matter), as lon/lat coordinates.
+        public var rings: [[Coordinate]]
+        public init(code: String, rings: [[Coordinate]]) { self.code = code; self.rings = rings }
+    }
+
+    public struct City {
+        public var name: String
+        public var countryCode: String?
+        public var coordinate: Coordinate
+        public var population: Int
+        public init(name: String, countryCode: String?, coordinate: Coordinate, population: Int) {
+            self.name = name; self.countryCode = countryCode; self.coordinate = coordinate; self.population = population
+        }
+    }
+
+    public struct Parameters {
+        /// A cell with more border edges than this is split in four.
+        public var maxEdgesPerLeaf = 32
+        /// Deepest split below the 1° roots (10 → cells of 1/1024°, about 110 m).
+        public var maxDepth = 10
+        /// Deepest split of open-sea cells where the buffer's edge or two coasts' equidistant
+        /// line passes (3 → 1/8°, about 14 km); deeper means fewer distance searches at
+        /// query time but a bigger file.
+        public var seaMaxDepth = 3
+        public var coastBufferKm = 22.224
+        public init() {}
+    }
+
+    public struct Statistics: Sendable {
+        public var nodes = 0, leaves = 0, uniformNodes = 0, seaDistanceNodes = 0
+        public var edges = 0, leafWords = 0, bytes = 0
+        public init() {}
+    }
+
+    let countries: [Country]
+    let cities: [City]
+    let parameters: Parameters
+    public private(set) var statistics = Statistics()
+
+    public init(countries: [Country], cities: [City], parameters: Parameters = Parameters()) {
+        self.countries = countries.sorted { $0.code < $1.code }
+        self.cities = cities
+        self.parameters = parameters
+    }
+
+    // MARK: - Edges
+
+    /// Border edges in micro-degrees, each stored once with the countries whose boundary it
+    /// is (two for a shared border, one for a coast). A country that has an edge twice
+    /// (two of its own rings touching) cancels out, as the crossing parity would.
+    struct Edges {
+        var ax: [Int64] = [], ay: [Int64] = [], bx: [Int64] = [], by: [Int64] = []
+        var ownerA: [UInt16] = [], ownerB: [UInt16] = []
+        var va: [Sphere.Vector] = [], vb: [Sphere.Vector] = []
+        var count: Int { ax.count }
+    }
+
+    static func micro(_ d: Double) -> Int64 { Int64((d * 1e6).rounded()) }
+
+    func makeEdges() throws -> Edges {
+        struct Key: Hashable { let p: Int64, q: Int64 }
+        var index: [Key: Int] = [:]
+        var geometry: [(Int64, Int64, Int64, Int64)] = []
+        var owners: [[UInt16]] = []
+        for (ci, country) in countries.enumerated() {
+            for ring in country.rings {
+                guard ring.count >= 2 else { continue }
+                var pts = ring.map { (Self.micro($0.longitude), Self.micro($0.latitude)) }
+                if pts.first! != pts.last! { pts.append(pts[0]) }
+                for i in 0..<(pts.count - 1) {
+                    let a = pts[i], b = pts[i + 1]
+                    if a == b { continue }
+                    let pa = (a.0 + 200_000_000) << 29 | (a.1 + 100_000_000)
+                    let pb = (b.0 + 200_000_000) << 29 | (b.1 + 100_000_000)
+                    let key = Key(p: min(pa, pb), q: max(pa, pb))
+                    if let k = index[key] {
+                        if let at = owners[k].firstIndex(of: UInt16(ci)) { owners[k].remove(at: at) } else { owners[k].append(UInt16(ci)) }
+                    } else {
+                        index[key] = geometry.count
+                        geometry.append((a.0, a.1, b.0, b.1))
+                        owners.append([UInt16(ci)])
+                    }
+                }
+            }
+        }
+        var e = Edges()
+        for (k, g) in geometry.enumerated() where !owners[k].isEmpty {
+            let o = owners[k].sorted()
+            var i = 0
+            while i < o.count {
+                e.ax.append(g.0); e.ay.append(g.1); e.bx.append(g.2); e.by.append(g.3)
+                e.ownerA.append(o[i]); e.ownerB.append(i + 1 < o.count ? o[i + 1] : IndexFormat.noCountry16)
+                e.va.append(Sphere.vector(latitude: Double(g.1) / 1e6, longitude: Double(g.0) / 1e6))
+                e.vb.append(Sphere.vector(latitude: Double(g.3) / 1e6, longitude: Double(g.2) / 1e6))
+                i += 2
+            }
+        }
+        return e
+    }
+
+    // MARK: - Exact predicates (micro-degrees, Int64: products stay below 2^57)
+
+    typealias P = (x: Int64, y: Int64)
+
+    @inline(__always) static func orient(_ a: P, _ b: P, _ c: P) -> Int64 {
+        (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+    }
+
+    /// Does the walk r → p cross edge a–b? The rule the reader uses too: a vertex on the
+    /// line r–p counts as right of it, and p on the edge counts as right of the edge
+    /// directed from its lexicographically smaller end (south of an east–west edge, east
+    /// of a south–north one).
+    @inline(__always) static func crosses(_ r: P, _ p: P, _ a: P, _ b: P) -> Bool {
+        if (orient(r, p, a) > 0) == (orient(r, p, b) > 0) { return false }
+        let (s, t) = (a.x, a.y) < (b.x, b.y) ? (a, b) : (b, a)
+        return (orient(s, t, r) > 0) != (orient(s, t, p) > 0)
+    }
+
+    static func toggle(_ set: inout [UInt16], _ c: UInt16) {
+        if c == IndexFormat.noCountry16 { return }
+        if let i = set.firstIndex(of: c) { set.remove(at: i) } else { set.append(c); set.sort() }
+    }
+
+    // MARK: - Grid of edges (for gathering a cell's edges and the coasts near a point)
+
+    struct Grid {
+        static let perDegree = 2
+        static let cols = 360 * perDegree, rows = 180 * perDegree
+        var start: [Int32] = []
+        var items: [Int32] = []
+        var minX: [Int64] = [], maxX: [Int64] = [], minY: [Int64] = [], maxY: [Int64] = []
+
+        init(_ e: Edges) {
+            let n = e.count
+            minX.reserveCapacity(n); maxX.reserveCapacity(n); minY.reserveCapacity(n); maxY.reserveCapacity(n)
+            for i in 0..<n {
+                minX.append(min(e.ax[i], e.bx[i])); maxX.append(max(e.ax[i], e.bx[i]))
+                minY.append(min(e.ay[i], e.by[i])); maxY.append(max(e.ay[i], e.by[i]))
+            }
+            var counts = [Int32](repeating: 0, count: Self.cols * Self.rows + 1)
+            func cellRange(_ i: Int) -> (ClosedRange<Int>, ClosedRange<Int>) {
+                let c0 = Self.col(minX[i]), c1 = Self.col(maxX[i])
+                let r0 = Self.row(minY[i]), r1 = Self.row(maxY[i])
+                return (c0...c1, r0...r1)
+            }
+            for i in 0..<n { let (cs, rs) = cellRange(i); for r in rs { for c in cs { counts[r * Self.cols + c + 1] += 1 } } }
+            for k in 1..<counts.count { counts[k] += counts[k - 1] }
+            start = counts
+            var fill = counts
+            items = [Int32](repeating: 0, count: Int(counts.last!))
+            for i in 0..<n {
+                let (cs, rs) = cellRange(i)
+                for r in rs { for c in cs { let k = r * Self.cols + c; items[Int(fill[k])] = Int32(i); fill[k] += 1 } }
+            }
+        }
+
+        static func col(_ x: Int64) -> Int { min(cols - 1, max(0, Int((Double(x) / 1e6 + 180) * Double(perDegree)))) }
+        static func row(_ y: Int64) -> Int { min(rows - 1, max(0, Int((Double(y) / 1e6 + 90) * Double(perDegree)))) }
+
+        /// Edges whose bounding box meets the box (micro-degrees, lon0 ≤ lon1 within ±180°).
+        func query(lon0: Int64, lon1: Int64, lat0: Int64, lat1: Int64, stamp: inout [Int32], mark: Int32, into out: inout [Int32]) {
+            for r in Self.row(lat0)...Self.row(lat1) {
+                for c in Self.col(lon0)...Self.col(lon1) {
+                    let k = r * Self.cols + c
+                    for j in Int(start[k])..<Int(start[k + 1]) {
+                        let i = Int(items[j])
+                        if stamp[i] == mark { continue }
+                        if maxX[i] < lon0 || minX[i] > lon1 || maxY[i] < lat0 || minY[i] > lat1 { continue }
+                        stamp[i] = mark
+                        out.append(Int32(i))
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: - Building
+
+    struct Rect {
+        var lon0, lat0, w, h: Double
+        func child(_ q: Int) -> Rect {
+            Rect(lon0: q & 1 == 0 ? lon0 : lon0 + w / 2, lat0: q & 2 == 0 ? lat0 : lat0 + h / 2, w: w / 2, h: h / 2)
+        }
+        func micro(_ fx: Double, _ fy: Double) -> P { (LookupIndexBuilder.micro(lon0 + fx * w), LookupIndexBuilder.micro(lat0 + fy * h)) }
+        func local(_ x: Int64, _ y: Int64) -> (Double, Double) {
+            ((Double(x) / 1e6 - lon0) / w * IndexFormat.localScale, (Double(y) / 1e6 - lat0) / h * IndexFormat.localScale)
+        }
+    }
+
+    /// Candidate reference points, as fractions of the cell; odd offsets keep them off the
+    /// round-degree lines many borders follow.
+    static let candidates: [(Double, Double)] = [
+        (0.5123457, 0.4876543), (0.3123457, 0.6876543), (0.6876543, 0.3123457), (0.2876543, 0.2123457),
+        (0.7123457, 0.7876543), (0.1876543, 0.8123457), (0.8123457, 0.1876543), (0.4123457, 0.1123457),
+        (0.5876543, 0.8876543), (0.1123457, 0.4876543), (0.8876543, 0.5123457), (0.0876543, 0.0912345),
+        (0.9123457, 0.9087655), (0.0876543, 0.9087655), (0.9123457, 0.0912345),
+    ]
+
+    final class State {
+        let e: Edges
+        let grid: Grid
+        var nodes: [UInt32]
+        var words: [UInt16] = []
+        var stamp: [Int32]
+        var mark: Int32 = 0
+        var stats = Statistics()
+        init(e: Edges, grid: Grid) {
+            self.e = e; self.grid = grid
+            nodes = [UInt32](repeating: 0, count: IndexFormat.rootCount)
+            stamp = [Int32](repeating: -1, count: e.count)
+        }
+    }
+
+    public mutating func build(progress: ((String) -> Void)? = nil) throws -> [UInt8] {
+        guard countries.count < Int(IndexFormat.noCountry16) else { throw LookupIndexError("too many countries (\(countries.count))") }
+        for (i, c) in countries.enumerated() where i > 0 && countries[i - 1].code == c.code {
+            throw LookupIndexError("country code \(c.code) appears twice")
+        }
+        let e = try makeEdges()
+        progress?("\(e.count) border edges from \(countries.count) countries")
+        let st = State(e: e, grid: Grid(e))
+        let rootStatus = rootStatuses(st)
+        progress?("root cells classified")
+        for row in 0..<IndexFormat.rootRows {
+            for col in 0..<IndexFormat.rootColumns {
+                let rect = Rect(lon0: Double(col) - 180, lat0: Double(row) - 90, w: 1, h: 1)
+                let known = rect.micro(Self.candidates[0].0, Self.candidates[0].1)
+                st.mark += 1
+                var gathered: [Int32] = []
+                st.grid.query(lon0: Self.micro(rect.lon0), lon1: Self.micro(rect.lon0 + 1), lat0: Self.micro(rect.lat0), lat1: Self.micro(rect.lat0 + 1),
+                              stamp: &st.stamp, mark: st.mark, into: &gathered)
+                let inside = gathered.filter { clip(st.e, Int($0), rect) != nil }.sorted()
+                st.nodes[row * IndexFormat.rootColumns + col] =
+                    try node(st, rect: rect, depth: 0, known: known, status: rootStatus[row * IndexFormat.rootColumns + col], edges: inside)
+            }
+            if row % 30 == 29 { progress?("rows to \(row - 89)°: \(st.nodes.count) nodes, \(st.words.count) leaf words") }
+        }
+        var s = st.stats
+        s.nodes = st.nodes.count; s.edges = e.count; s.leafWords = st.words.count
+        let bytes = try write(nodes: st.nodes, words: st.words)
+        s.bytes = bytes.count
+        statistics = s
+        return bytes
+    }
+
+    /// Which countries contain each root's reference point: a ray to the east along the
+    /// row, counting crossings per country (exact, with the half-open rule on y).
+    func rootStatuses(_ st: State) -> [[UInt16]] {
+        let e = st.e
+        var out = [[UInt16]](repeating: [], count: IndexFormat.rootCount)
+        var rowEdges = [[Int32]](repeating: [], count: IndexFormat.rootRows)
+        let fy = Self.candidates[0].1
+        for i in 0..<e.count {
+            let y0 = min(e.ay[i], e.by[i]), y1 = max(e.ay[i], e.by[i])
+            let r0 = max(0, Int(floor(Double(y0) / 1e6 + 90 - fy)) - 1), r1 = min(IndexFormat.rootRows - 1, Int(floor(Double(y1) / 1e6 + 90 - fy)) + 1)
+            if r0 > r1 { continue }
+            for r in r0...r1 {
+                let y = Self.micro(Double(r) - 90 + fy)
+                if (e.ay[i] > y) != (e.by[i] > y) { rowEdges[r].append(Int32(i)) }
+            }
+        }
+        for r in 0..<IndexFormat.rootRows {
+            for c in 0..<IndexFormat.rootColumns {
+                let rect = Rect(lon0: Double(c) - 180, lat0: Double(r) - 90, w: 1, h: 1)
+                let p = rect.micro(Self.candidates[0].0, Self.candidates[0].1)
+                var status: [UInt16] = []
+                for i32 in rowEdges[r] {
+                    let i = Int(i32)
+                    var a: P = (e.ax[i], e.ay[i]), b: P = (e.bx[i], e.by[i])
+                    if a.y > b.y { swap(&a, &b) }
+                    // the edge goes upward; its crossing with the row lies east of p ⇔ p is left of it
+                    if Self.orient(a, b, p) > 0 { Self.toggle(&status, e.ownerA[i]); Self.toggle(&status, e.ownerB[i]) }
+                }
+                out[r * IndexFormat.rootColumns + c] = status
+            }
+        }
+        return out
+    }
+
+    /// The part of edge i inside the closed cell, in the cell's local units, or nil.
+    func clip(_ e: Edges, _ i: Int, _ rect: Rect) -> (Double, Double, Double, Double)? {
+        let (x0, y0) = rect.local(e.ax[i], e.ay[i]), (x1, y1) = rect.local(e.bx[i], e.by[i])
+        var t0 = 0.0, t1 = 1.0
+        let dx = x1 - x0, dy = y1 - y0
+        let s = IndexFormat.localScale
+        for (p, q) in [(-dx, x0), (dx, s - x0), (-dy, y0), (dy, s - y0)] {
+            if p == 0 { if q < 0 { return nil } ; continue }
+            let t = q / p
+            if p < 0 { if t > t1 { return nil }; if t > t0 { t0 = t } } else { if t < t0 { return nil }; if t < t1 { t1 = t } }
+        }
+        return (x0 + t0 * dx, y0 + t0 * dy, x0 + t1 * dx, y0 + t1 * dy)
+    }
+
+    func statusAt(_ st: State, from known: P, status: [UInt16], to p: P, edges: [Int32]) -> [UInt16] {
+        var s = status
+        let e = st.e
+        for i32 in edges {
+            let i = Int(i32)
+            if Self.crosses(known, p, (e.ax[i], e.ay[i]), (e.bx[i], e.by[i])) {
+                Self.toggle(&s, e.ownerA[i]); Self.toggle(&s, e.ownerB[i])
+            }
+        }
+        return s
+    }
+
+    /// Smallest distance (local units) from a point to the cell's edges.
+    func margin(_ st: State, _ rect: Rect, _ p: (Double, Double), _ edges: [Int32]) -> Double {
+        var best = Double.infinity
+        for i32 in edges {
+            guard let (x0, y0, x1, y1) = clip(st.e, Int(i32), rect) else { continue }
+            let dx = x1 - x0, dy = y1 - y0
+            let l2 = dx * dx + dy * dy
+            var t = l2 > 0 ? ((p.0 - x0) * dx + (p.1 - y0) * dy) / l2 : 0
+            t = min(1, max(0, t))
+            let qx = x0 + t * dx - p.0, qy = y0 + t * dy - p.1
+            best = min(best, (qx * qx + qy * qy).squareRoot())
+        }
+        return best
+    }
+
+    enum Sea { case open, owned(UInt16), nearest }
+
+    /// Which country the cell's sea points belong to under the coast-buffer rule, if one
+    /// answer holds for all of them (bounds by the distance from the centre ± half-diagonal).
+    func classifySea(_ st: State, _ rect: Rect) -> Sea {
+        let cLat = rect.lat0 + rect.h / 2, cLon = rect.lon0 + rect.w / 2
+        let c = Sphere.vector(latitude: cLat, longitude: cLon)
+        var half = 0.0
+        for (fx, fy) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)] {
+            half = max(half, Sphere.angle(c, Sphere.vector(latitude: rect.lat0 + fy * rect.h, longitude: rect.lon0 + fx * rect.w)))
+        }
+        half = half * 1.001 + 1e-9
+        let d = parameters.coastBufferKm / Sphere.earthRadiusKm
+        let reach = d + half
+        let reachDeg = reach / Sphere.degrees * 1.01 + 1e-6
+        let lat0 = max(-90, cLat - reachDeg), lat1 = min(90, cLat + reachDeg)
+        let maxAbs = max(abs(lat0), abs(lat1))
+        var boxes: [(Double, Double)] = []
+        if maxAbs >= 89.9 || reachDeg / cos(maxAbs * Sphere.degrees) >= 180 {
+            boxes = [(-180, 180)]
+        } else {
+            let span = reachDeg / cos(maxAbs * Sphere.degrees)
+            let l0 = cLon - span, l1 = cLon + span
+            boxes.append((max(-180, l0), min(180, l1)))
+            if l0 < -180 { boxes.append((l0 + 360, 180)) }
+            if l1 > 180 { boxes.append((-180, l1 - 360)) }
+        }
+        var cand: [Int32] = []
+        st.mark += 1
+        for (a, b) in boxes {
+            st.grid.query(lon0: Self.micro(a), lon1: Self.micro(b), lat0: Self.micro(lat0), lat1: Self.micro(lat1), stamp: &st.stamp, mark: st.mark, into: &cand)
+        }
+        var near: [(UInt16, Double)] = []
+        func note(_ o: UInt16, _ dist: Double) {
+            if o == IndexFormat.noCountry16 { return }
+            if let k = near.firstIndex(where: { $0.0 == o }) { near[k].1 = min(near[k].1, dist) } else { near.append((o, dist)) }
+        }
+        let e = st.e
+        for i32 in cand {
+            let i = Int(i32)
+            let dist = Sphere.angleToArc(c, e.va[i], e.vb[i])
+            if dist <= reach { note(e.ownerA[i], dist); note(e.ownerB[i], dist) }
+        }
+        guard let best = near.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }) else { return .open }
+        if best.1 - half > d { return .open }
+        if best.1 + half <= d && near.allSatisfy({ $0.0 == best.0 || $0.1 - half > best.1 + half }) { return .owned(best.0) }
+        return .nearest
+    }
+
+    func node(_ st: State, rect: Rect, depth: Int, known: P, status: [UInt16], edges: [Int32]) throws -> UInt32 {
+        let p = parameters
+        if edges.isEmpty {
+            if let first = status.first { st.stats.uniformNodes += 1; return IndexFormat.kindUniform << 30 | UInt32(first) }
+            switch classifySea(st, rect) {
+            case .open: st.stats.uniformNodes += 1; return IndexFormat.kindUniform << 30 | IndexFormat.noCountry
+            case .owned(let c): st.stats.uniformNodes += 1; return IndexFormat.kindUniform << 30 | UInt32(c)
+            case .nearest:
+                if depth >= p.seaMaxDepth { st.stats.seaDistanceNodes += 1; return IndexFormat.kindSeaDistance << 30 }
+                return try split(st, rect: rect, depth: depth, known: known, status: status, edges: edges)
+            }
+        }
+        var involved = Set(status)
+        for i in edges { involved.insert(st.e.ownerA[Int(i)]); if st.e.ownerB[Int(i)] != IndexFormat.noCountry16 { involved.insert(st.e.ownerB[Int(i)]) } }
+        if (edges.count > p.maxEdgesPerLeaf || involved.count > IndexFormat.maxCountriesPerLeaf) && depth < p.maxDepth {
+            return try split(st, rect: rect, depth: depth, known: known, status: status, edges: edges)
+        }
+        guard involved.count <= IndexFormat.maxCountriesPerLeaf else {
+            throw LookupIndexError("cell at \(rect.lat0)°, \(rect.lon0)° has \(involved.count) countries at the deepest level")
+        }
+        return try leaf(st, rect: rect, known: known, status: status, edges: edges, countries: involved.sorted())
+    }
+
+    func split(_ st: State, rect: Rect, depth: Int, known: P, status: [UInt16], edges: [Int32]) throws -> UInt32 {
+        let first = st.nodes.count
+        guard first + 4 <= Int(IndexFormat.payloadMask) else { throw LookupIndexError("too many nodes") }
+        st.nodes.append(contentsOf: [0, 0, 0, 0])
+        for q in 0..<4 {
+            let r = rect.child(q)
+            let childEdges = edges.filter { clip(st.e, Int($0), r) != nil }
+            // a point of the child off every edge, so its status is exact
+            var k = r.micro(Self.candidates[0].0, Self.candidates[0].1)
+            for (fx, fy) in Self.candidates {
+                let cand = r.micro(fx, fy)
+                let onEdge = edges.contains { i32 in
+                    let i = Int(i32)
+                    let a: P = (st.e.ax[i], st.e.ay[i]), b: P = (st.e.bx[i], st.e.by[i])
+                    return Self.orient(a, b, cand) == 0 && min(a.x, b.x) <= cand.x && cand.x <= max(a.x, b.x) && min(a.y, b.y) <= cand.y && cand.y <= max(a.y, b.y)
+                }
+                if !onEdge { k = cand; break }
+            }
+            let s = edges.isEmpty ? status : statusAt(st, from: known, status: status, to: k, edges: edges)
+            st.nodes[first + q] = try node(st, rect: r, depth: depth + 1, known: k, status: s, edges: childEdges)
+        }
+        return IndexFormat.kindInternal << 30 | UInt32(first)
+    }
+
+    func leaf(_ st: State, rect: Rect, known: P, status: [UInt16], edges: [Int32], countries: [UInt16]) throws -> UInt32 {
+        // reference point: the first candidate at least 4 local units from every edge (so
+        // rounding to local units cannot move it across one), else the farthest
+        var ref = rect.micro(Self.candidates[0].0, Self.candidates[0].1)
+        var bestMargin = -1.0
+        for (fx, fy) in Self.candidates {
+            let cand = rect.micro(fx, fy)
+            let m = margin(st, rect, rect.local(cand.x, cand.y), edges)
+            if m > bestMargin { bestMargin = m; ref = cand }
+            if m >= 4 { break }
+        }
+        let refStatus = statusAt(st, from: known, status: status, to: ref, edges: edges)
+        func bit(_ c: UInt16) -> UInt16 { c == IndexFormat.noCountry16 ? 0 : UInt16(1) << UInt16(countries.firstIndex(of: c)!) }
+        var mode = IndexFormat.seaNearest, owner = IndexFormat.noCountry16
+        switch classifySea(st, rect) {
+        case .open: mode = IndexFormat.seaOpen
+        case .owned(let c): mode = IndexFormat.seaOwned; owner = c
+        case .nearest: break
+        }
+        func q(_ v: Double) -> UInt16 { UInt16(min(IndexFormat.localScale, max(0, v.rounded()))) }
+        var pieces: [(mask: UInt16, last: Int, pts: [(UInt16, UInt16)])] = []
+        for i32 in edges {
+            let i = Int(i32)
+            guard let (x0, y0, x1, y1) = clip(st.e, i, rect) else { continue }
+            let a = (q(x0), q(y0)), b = (q(x1), q(y1))
+            if a == b { continue }
+            let mask = bit(st.e.ownerA[i]) | bit(st.e.ownerB[i])
+            if let l = pieces.last, l.last == i - 1, l.mask == mask, l.pts.last! == a, l.pts.count < 60000 {
+                pieces[pieces.count - 1].pts.append(b); pieces[pieces.count - 1].last = i
+            } else {
+                pieces.append((mask, i, [a, b]))
+            }
+        }
+        let (ru, rv) = rect.local(ref.x, ref.y)
+        let offset = st.words.count
+        guard offset <= Int(IndexFormat.payloadMask) else { throw LookupIndexError("leaf data too large") }
+        st.words.append(UInt16(countries.count) | mode << 8)
+        st.words.append(owner)
+        st.words.append(q(ru)); st.words.append(q(rv))
+        st.words.append(contentsOf: countries)
+        st.words.append(refStatus.reduce(0) { $0 | bit($1) })
+        st.words.append(UInt16(pieces.count))
+        for pc in pieces {
+            st.words.append(pc.mask); st.words.append(UInt16(pc.pts.count))
+            for (u, v) in pc.pts { st.words.append(u); st.words.append(v) }
+        }
+        st.stats.leaves += 1
+        return IndexFormat.kindLeaf << 30 | UInt32(offset)
+    }
+
+    // MARK: - Writing
+
+    func write(nodes: [UInt32], words: [UInt16]) throws -> [UInt8] {
+        var strings: [UInt8] = []
+        func addString(_ s: String) -> (UInt32, UInt32) {
+            let b = Array(s.utf8); let o = strings.count; strings.append(contentsOf: b); return (UInt32(o), UInt32(b.count))
+        }
+        let codes = countries.map { addString($0.code) }
+        let codeIndex = Dictionary(uniqueKeysWithValues: countries.enumerated().map { ($0.element.code, UInt16($0.offset)) })
+        func cityCell(_ c: Coordinate) -> Int {
+            let row = min(IndexFormat.cityRows - 1, max(0, Int((c.latitude + 90) / IndexFormat.cityCellDegrees)))
+            let col = min(IndexFormat.cityColumns - 1, max(0, Int((c.longitude + 180) / IndexFormat.cityCellDegrees)))
+            return row * IndexFormat.cityColumns + col
+        }
+        for c in cities {
+            guard c.coordinate.latitude.isFinite, c.coordinate.longitude.isFinite, abs(c.coordinate.latitude) <= 90, abs(c.coordinate.longitude) <= 180 else {
+                throw LookupIndexError("city \(c.name): coordinate out of range (\(c.coordinate.latitude), \(c.coordinate.longitude))")
+            }
+            guard c.name.utf8.count <= 65535, !c.name.isEmpty else { throw LookupIndexError("city name empty or too long: \(c.name.prefix(40))") }
+        }
+        let sorted = cities.sorted {
+            let a = cityCell($0.coordinate), b = cityCell($1.coordinate)
+            if a != b { return a < b }
+            if $0.population != $1.population { return $0.population > $1.population }
+            if $0.name != $1.name { return $0.name < $1.name }
+            return ($0.coordinate.latitude, $0.coordinate.longitude) < ($1.coordinate.latitude, $1.coordinate.longitude)
+        }
+        var w = ByteWriter()
+        w.bytes = IndexFormat.magic
+        w.u32(0)  // length, patched below
+        w.u32(UInt32(countries.count)); w.u32(UInt32(nodes.count)); w.u32(UInt32(words.count)); w.u32(UInt32(sorted.count))
+        let stringsCountAt = w.bytes.count
+        w.u32(0)
+        w.f64(parameters.coastBufferKm)
+        w.u32(0)  // hash
+        while w.bytes.count < IndexFormat.headerSize { w.u8(0) }
+        for (o, l) in codes { w.u32(o); w.u32(l) }
+        var starts = [UInt32](repeating: 0, count: IndexFormat.cityCellCount + 1)
+        for c in sorted {
+            let (o, l) = addString(c.name)
+            w.i32(Int32(Self.micro(c.coordinate.latitude))); w.i32(Int32(Self.micro(c.coordinate.longitude)))
+            w.u32(UInt32(clamping: max(0, c.population))); w.u32(o); w.u16(UInt16(l))
+            w.u16(c.countryCode.flatMap { codeIndex[$0] } ?? IndexFormat.noCountry16)
+            starts[cityCell(c.coordinate) + 1] += 1
+        }
+        for k in 1..<starts.count { starts[k] += starts[k - 1] }
+        for s in starts { w.u32(s) }
+        for n in nodes { w.u32(n) }
+        for v in words { w.u16(v) }
+        w.align4()
+        w.bytes.append(contentsOf: strings)
+        w.align4()
+        w.put(u32: UInt32(strings.count), at: stringsCountAt)
+        w.put(u32: UInt32(w.bytes.count), at: 8)
+        let hash = w.bytes.withUnsafeBytes { IndexFormat.checksum(UnsafeRawBufferPointer(rebasing: $0[IndexFormat.headerSize...])) }
+        w.put(u32: hash, at: 40)
+        return w.bytes
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import GeoModel
+import GeoPROJ
+import GeoFormats
+
+/// The challenges stage: world.geojson (+ the live table's export) → dist/supabase/
+/// {migrations/<version>_<name>.sql, seed.sql} (CONTRACTS §6, the Supabase CLI layout) and a
+/// human report. The schedule itself is Schedule.swift; the SQL text is Output.swift; reading
+/// the live table's export is Existing.swift.
+extension ChallengesStage: PipelineStage {
+    public static let name = "challenges"
+
+    public struct Options: StageOptions {
+        public var world = "dist/world.geojson"
+        /// The Supabase folder: migrations/<version>_<name>.sql and seed.sql go here.
+        public var outDir = "dist/supabase"
+        /// Where to write the human report (it is also printed on standard error).
+        public var report: String? = nil
+        /// The live table's schedule (psql `\copy … csv header`); nil: none. Its rows before
+        /// `from` never change; from `from` on they are kept unless `replanFuture`.
+        public var existing: String? = nil
+        /// First day to schedule, YYYY-MM-DD; nil: the day after the last existing date, or
+        /// tomorrow (UTC) without an existing schedule.
+        public var from: String? = nil
+        public var days = 365
+        /// Re-plan existing days from `from` on (never before it); default: only fill days without a row.
+        public var replanFuture = false
+        /// Print what would change and write nothing.
+        public var dryRun = false
+        public var seed: UInt64 = 20_260_101
+        /// Minimum days between two uses of one answer (capped to what the pools allow).
+        public var window = 60
+        public var minSilhouetteAreaKm2 = 10_000.0
+        public var smallAreaKm2 = 20_000.0
+        /// Today, for the default `from` without an existing schedule; nil: the clock (UTC).
+        public var today: Day? = nil
+        public init() {}
+
+        public func validate() throws {
+            if let from { _ = try fromDay(from) }
+            guard (1...100_000).contains(days) else { throw OptionsError("--days must be between 1 and 100000 (got \(days))") }
+            guard window >= 1 else { throw OptionsError("--window must be at least 1 day (got \(window))") }
+            if replanFuture && existing == nil { throw OptionsError("--replan-future needs --existing (the schedule to re-plan)") }
+        }
+
+        func fromDay(_ text: String) throws -> Day {
+            guard let d = Day(iso: text), d.components.year >= 1 else {
+                throw OptionsError("--from must be a date YYYY-MM-DD from year 0001 on (got \"\(text)\")")
+            }
+            return d
+        }
+
+        func rules(start: Day) -> ScheduleRules {
+            var r = ScheduleRules()
+            r.seed = seed; r.start = start; r.days = days; r.window = window
+            r.minSilhouetteAreaKm2 = minSilhouetteAreaKm2; r.smallAreaKm2 = smallAreaKm2
+            return r
+        }
+    }
+
+    public struct Report: StageReport {
+        public var countries = 0
+        public var schedule: Schedule
+        public var migrationPath: String
+        public var seedPath: String
+        public var seedBytes = 0
+        public var dryRun = false
+
+        /// Days added, replanned, kept, and rows before `from` touched (always 0).
+        public var changes: String {
+            let c = schedule.changeCounts
+            return "\(c.added) days added, \(c.replanned) days replanned, \(c.kept) existing days kept, \(c.pastTouched) past rows touched (before \(schedule.rules.start))"
+        }
+
+        public var summary: String {
+            if dryRun { return "dry run: \(changes); nothing written" }
+            let counts = ChallengeType.allCases.map { "\($0.label) \(schedule.count(of: $0))" }.joined(separator: ", ")
+            let minGap = schedule.repeatGaps.min().map(String.init) ?? "none"
+            return "\(countries) countries → \(schedule.days.count) days from \(schedule.rules.start) (\(counts)): \(changes); min repeat gap \(minGap) (window \(schedule.window)), \(schedule.days.filter { !$0.relaxed.isEmpty }.count) relaxed → \(migrationPath), \(seedPath) (\(formatCount(seedBytes)) bytes)"
+        }
+    }
+
+    public static func run(_ o: Options, log: StageLog) throws -> Report {
+        try o.validate()
+        let features = try log.step("read \(o.world)") { try GeoJSON.read(path: o.world) }
+        let countries = try countries(from: features, file: o.world)
+        var existing: [ExistingDay] = []
+        if let path = o.existing {
+            existing = try log.step("read \(path)") { try readExisting(path: path, countries: Set(countries.map(\.id))) }
+        }
+        let start: Day
+        if let from = o.from {
+            start = try o.fromDay(from)
+        } else if let last = existing.last?.day {
+            start = last.adding(days: 1)
+        } else {
+            let today = o.today ?? Day(ordinal: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
+            start = today.adding(days: 1)
+        }
+        if o.replanFuture, let first = existing.first?.day, start < first {
+            throw OptionsError("--from \(start) is before the existing schedule's first day \(first) (\(o.existing!)): --replan-future would rewrite days players have answered; give a --from inside or after it")
+        }
+        let schedule = try log.step("schedule \(o.days) days from \(start)") {
+            try Self.schedule(countries, rules: o.rules(start: start), existing: existing, replanFuture: o.replanFuture)
+        }
+        let text = report(schedule, countries: countries)
+        for line in text.split(separator: "\n") { log.info(String(line)) }
+        try checkRules(schedule, countries: countries)
+        let past = schedule.changeCounts.pastTouched
+        guard past == 0 else { throw StageError("the plan would touch \(past) rows before \(start)") }
+        let migrationPath = o.outDir + "/migrations/" + migrationName, seedPath = o.outDir + "/seed.sql"
+        var out = Report(countries: countries.count, schedule: schedule, migrationPath: migrationPath, seedPath: seedPath)
+        if o.dryRun {
+            out.dryRun = true
+            return out
+        }
+        let seedText = try seedSQL(schedule, countries: countries)
+        if let path = o.report { try FileIO.writeAtomically(text, to: path) }
+        try log.step("write \(migrationPath)") { try FileIO.writeAtomically(schemaSQL(), to: migrationPath) }
+        try log.step("write \(seedPath)") { try FileIO.writeAtomically(seedText, to: seedPath) }
+        out.seedBytes = seedText.utf8.count
+        return out
+    }
+
+    /// The independent re-check of the finished schedule (with the existing rows around it).
+    /// Only the rules that may give way by design (recorded per day as relaxed) are allowed to
+    /// break; anything else is a bug and fails the stage before a file is written.
+    static func checkRules(_ schedule: Schedule, countries: [ChallengeCountry]) throws {
+        let violations = schedule.violations(countries: countries)
+        let unexpected = violations.filter { v in !schedule.days.contains { !$0.relaxed.isEmpty && v.hasPrefix($0.day.iso) } }
+        if !unexpected.isEmpty {
+            throw StageError("the schedule breaks its rules:\n  " + unexpected.prefix(20).joined(separator: "\n  "))
+        }
+    }
+}

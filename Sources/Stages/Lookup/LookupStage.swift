@@ -1,0 +1,92 @@
+// The lookup stage: full-detail country polygons (build/ingest/countries.geojson) and the
+// Natural Earth populated places → dist/lookup/lookup.bin, the index the GeoLookup library
+// reads (format: Sources/GeoLookup/IndexFormat.swift). The index writer is the library's own
+// LookupIndexBuilder, so this stage only reads files, checks them and reports.
+
+import Foundation
+import GeoLookup
+import GeoModel
+
+public enum LookupStage: PipelineStage {
+    public static let name = "lookup"
+
+    public struct Options: StageOptions {
+        public var countriesPath = "build/ingest/countries.geojson"
+        public var placesPath = "data/natural-earth/ne_10m_populated_places.geojson"
+        public var outputPath = "dist/lookup/lookup.bin"
+        /// A cell with more border edges than this is split in four.
+        public var maxEdgesPerLeaf = LookupIndexBuilder.Parameters().maxEdgesPerLeaf
+        /// Deepest split of open-sea cells near the buffer's edge (3 → 1/8°).
+        public var seaMaxDepth = LookupIndexBuilder.Parameters().seaMaxDepth
+        /// Points at sea this close to a coast belong to its country (12 nautical miles).
+        public var coastBufferKm = LookupIndexBuilder.Parameters().coastBufferKm
+        /// The index must not grow past this (the apps bundle it).
+        public var maxBytes = 5_000_000
+        public init() {}
+
+        public func validate() throws {
+            guard (4...1000).contains(maxEdgesPerLeaf) else { throw OptionsError("--max-edges must be in 4…1000") }
+            guard (0...8).contains(seaMaxDepth) else { throw OptionsError("--sea-depth must be in 0…8") }
+            guard coastBufferKm.isFinite, coastBufferKm >= 0, coastBufferKm <= 200 else { throw OptionsError("--coast-buffer-km must be in 0…200") }
+            guard maxBytes > 0 else { throw OptionsError("--max-bytes must be positive") }
+        }
+    }
+
+    public struct Report: StageReport {
+        public var countries = 0, skippedPoints: [String] = [], cities = 0
+        public var statistics = LookupIndexBuilder.Statistics()
+        public var loadMilliseconds = 0.0
+        public var output = ""
+        public var summary: String {
+            let s = statistics
+            return "\(countries) countries (\(formatCount(s.edges)) border edges), \(formatCount(cities)) cities → \(output) "
+                + "(\(formatCount(s.bytes)) bytes; \(formatCount(s.nodes)) cells, \(formatCount(s.leaves)) with borders; loads in \(String(format: "%.1f", loadMilliseconds)) ms)"
+                + (skippedPoints.isEmpty ? "" : "; no polygon for \(skippedPoints.joined(separator: " "))")
+        }
+    }
+
+    public static func run(_ o: Options, log: StageLog) throws -> Report {
+        var report = Report()
+        report.output = o.outputPath
+        let features = try log.step("read \(o.countriesPath)") { try GeoJSON.read(path: o.countriesPath) }
+        guard !features.isEmpty else { throw InputError(file: o.countriesPath, "has no features") }
+        var countries: [LookupIndexBuilder.Country] = []
+        var seen: [String: Int] = [:]
+        for (i, f) in features.enumerated() {
+            let id = try CountryID.require(f, index: i, file: o.countriesPath)
+            let ref = FeatureRef(index: i, name: f.string("name"), id: id)
+            if let first = seen[id] { throw InputError(file: o.countriesPath, feature: ref, "repeats the id \(id) of feature #\(first)") }
+            seen[id] = i
+            if case .point = f.geometry { report.skippedPoints.append(id); continue }
+            if let jump = CountryFile.antimeridianJump(f.geometry) { throw InputError(file: o.countriesPath, feature: ref, jump) }
+            let rings = f.geometry.polygons.flatMap { $0.rings }.map { $0.map { Coordinate(latitude: $0.y, longitude: $0.x) } }
+            guard !rings.isEmpty else { throw InputError(file: o.countriesPath, feature: ref, "has no polygon") }
+            countries.append(.init(code: id, rings: rings))
+        }
+        report.countries = countries.count
+        let places = try log.step("read \(o.placesPath)") { try Places(path: o.placesPath) }
+        let cities = places.all.map {
+            LookupIndexBuilder.City(name: $0.name, countryCode: seen[$0.iso] != nil ? $0.iso : nil,
+                                    coordinate: Coordinate(latitude: $0.position.y, longitude: $0.position.x), population: Int($0.population))
+        }
+        report.cities = cities.count
+        var p = LookupIndexBuilder.Parameters()
+        p.maxEdgesPerLeaf = o.maxEdgesPerLeaf; p.seaMaxDepth = o.seaMaxDepth; p.coastBufferKm = o.coastBufferKm
+        var builder = LookupIndexBuilder(countries: countries, cities: cities, parameters: p)
+        let bytes: [UInt8]
+        do { bytes = try builder.build { log.info($0) } } catch let e as LookupIndexError { throw StageError("\(o.countriesPath): \(e.message)") }
+        report.statistics = builder.statistics
+        guard bytes.count <= o.maxBytes else {
+            throw StageError("the index would be \(formatCount(bytes.count)) bytes, over the \(formatCount(o.maxBytes))-byte budget (--max-bytes); raise --max-edges or lower --sea-depth")
+        }
+        // Read back what the apps will read before publishing it.
+        let start = DispatchTime.now().uptimeNanoseconds
+        let index = try GeoLookup(data: Data(bytes))
+        report.loadMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        guard index.countryCodes.count == countries.count, index.cities.count == cities.count else {
+            throw StageError("the index read back has \(index.countryCodes.count) countries and \(index.cities.count) cities, expected \(countries.count) and \(cities.count)")
+        }
+        try log.step("write \(o.outputPath)") { try FileIO.writeAtomically(bytes, to: o.outputPath) }
+        return report
+    }
+}
