@@ -51,7 +51,7 @@ if [ "${BENCH_TERRITORY:-1}" = 1 ]; then
   [ -f "$truns" ] || ${PYTHON:-python3} scripts/data/make_runs.py --scale "${BENCH_TERRITORY_RUNS:-10000}" -o "$truns"
   for run in $(seq 1 "$RUNS"); do
     t0=$(now)
-    MAKE_RUN_ID="bench-territory-$run" scripts/stage.sh "$out/territory" .build/release/geo-territory "$truns" --out-dir "$out/territory" -q
+    MAKE_RUN_ID="bench-territory-$run" scripts/stage.sh "$out/territory" .build/release/geo-territory "$truns" --out-dir "$out/territory" 2>>"$out/stderr-territory.txt"
     t1=$(now)
     printf 'territory\t%s\t%s\n' "geo-territory, $(du -m "$truns" | cut -f1) MB of runs" "$(secs "$t0" "$t1")" >> "$totals"
   done
