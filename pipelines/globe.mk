@@ -1,4 +1,4 @@
-# globe: dist/world.geojson → dist/globe.glb (glTF 2.0 binary, CONTRACTS §2–3) and its
+# globe: dist/world.geojson → dist/globe.glb (glTF 2.0 binary, CONTRACTS §2–3), dist/globe.usdz (the same scene as USD) and its
 # manifest (geo-globe), then dist/preview/*.png rendered from that .glb (geo-preview).
 # Every parameter below is overridable (make globe GLOBE_MAX_EDGE=2); a change reruns the
 # stage it belongs to through its params file.
@@ -31,6 +31,8 @@ GLOBE_FLAGS := $(call flag,--max-edge,$(GLOBE_MAX_EDGE)) $(call flag,--max-lon-s
 
 GLOBE_OUT := $(DIST)/globe.glb
 GLOBE_MANIFEST := $(DIST)/globe.manifest.json
+# The same scene as USD for the iOS app (SceneKit/RealityKit load it with no importer).
+GLOBE_USDZ := $(DIST)/globe.usdz
 
 # Previews: pictures of the written .glb (what the app loads), one thread a view.
 GLOBE_PREVIEW_SIZE ?= 720
@@ -43,14 +45,14 @@ GLOBE_PREVIEW_DIR := $(DIST)/preview
 GLOBE_PREVIEWS := $(addprefix $(GLOBE_PREVIEW_DIR)/,atlantic.png pacific.png south_pole.png)
 
 .PHONY: globe
-globe: $(GLOBE_OUT) $(GLOBE_MANIFEST) $(GLOBE_PREVIEWS)
+globe: $(GLOBE_OUT) $(GLOBE_MANIFEST) $(GLOBE_USDZ) $(GLOBE_PREVIEWS)
 
-# One run writes the manifest and then the .glb (grouped targets: either missing reruns it).
-$(GLOBE_OUT) $(GLOBE_MANIFEST) &: $(WORLD_OUT) $(BIN)/geo-globe $(call params,globe,$(WORLD_OUT) $(GLOBE_FLAGS)) pipelines/globe.mk
-	$(STAGE) $(BIN)/geo-globe $(WORLD_OUT) -o $(GLOBE_OUT) --manifest $(GLOBE_MANIFEST) $(GLOBE_FLAGS)
+# One run writes the manifest, the .usdz and then the .glb (grouped targets: any missing reruns it).
+$(GLOBE_OUT) $(GLOBE_MANIFEST) $(GLOBE_USDZ) &: $(WORLD_OUT) $(BIN)/geo-globe $(call params,globe,$(WORLD_OUT) $(GLOBE_FLAGS)) pipelines/globe.mk
+	$(STAGE) $(BIN)/geo-globe $(WORLD_OUT) -o $(GLOBE_OUT) --manifest $(GLOBE_MANIFEST) --usdz $(GLOBE_USDZ) $(GLOBE_FLAGS)
 
 # One run renders the three views from the .glb.
 $(GLOBE_PREVIEWS) &: $(GLOBE_OUT) $(BIN)/geo-preview $(call params,globe-preview,$(GLOBE_PREVIEW_FLAGS)) pipelines/globe.mk
 	$(STAGE) $(BIN)/geo-preview $(GLOBE_OUT) --out-dir $(GLOBE_PREVIEW_DIR) $(GLOBE_PREVIEW_FLAGS)
 
-ALL_PRODUCTS += $(GLOBE_OUT) $(GLOBE_MANIFEST) $(GLOBE_PREVIEWS)
+ALL_PRODUCTS += $(GLOBE_OUT) $(GLOBE_MANIFEST) $(GLOBE_USDZ) $(GLOBE_PREVIEWS)

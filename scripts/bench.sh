@@ -29,11 +29,23 @@ for scale in $SCALES; do
     t1=$(now)
     printf '%s\tpipeline\t%s\n' "$scale" "$(secs "$t0" "$t1")" >> "$totals"
   done
-  du -b dist/world.geojson dist/globe.glb dist/country_highlights.json dist/supabase/seed.sql 2>/dev/null \
+  du -b dist/world.geojson dist/globe.glb dist/globe.usdz dist/country_highlights.json dist/supabase/seed.sql dist/supabase/cities/seed.sql 2>/dev/null \
     | awk -v s="$scale" '{ printf "%s\tsize\t%s\t%s\n", s, $2, $1 }' >> "$totals" || true
   for d in dist/silhouettes dist/map; do
     [ -d "$d" ] && printf '%s\tsize\t%s/\t%s\n' "$scale" "$d" "$(du -sb "$d" | cut -f1)" >> "$totals"
   done
+  # globe.usdz (issue #11): Pixar's USD opening it (budget 1 s), and the globe stage with and
+  # without writing it (budget: it adds under 0.3 s).
+  for run in $(seq 1 "$RUNS"); do
+    printf '%s\tpxr opens dist/globe.usdz\t%s\n' "$scale" "$(${PYTHON:-python3} -c 'import sys, time; from pxr import Usd
+t = time.perf_counter(); Usd.Stage.Open(sys.argv[1]); print(f"{time.perf_counter() - t:.3f}")' dist/globe.usdz)" >> "$totals"
+    for with in no yes; do
+      extra=(); [ "$with" = yes ] && extra=(--usdz "$out/globe.usdz")
+      t0=$(now); .build/release/geo-globe -q dist/world.geojson -o "$out/globe.glb" --manifest "$out/globe.json" "${extra[@]}"; t1=$(now)
+      printf '%s\tgeo-globe, usdz written: %s\t%s\n' "$scale" "$with" "$(secs "$t0" "$t1")" >> "$totals"
+    done
+  done
+  rm -f "$out/globe.glb" "$out/globe.json" "$out/globe.usdz"
   for run in $(seq 1 "$RUNS"); do
     t0=$(now); make --no-print-directory all SCALE="$scale" >/dev/null; t1=$(now)
     printf '%s\tno-op make\t%s\n' "$scale" "$(secs "$t0" "$t1")" >> "$totals"

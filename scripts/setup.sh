@@ -11,9 +11,10 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 # silhouettes), libsqlite3 (the focus app's content database).
 for p in pkg-config libgeos-dev libproj-dev proj-data zlib1g-dev libsqlite3-dev time librsvg2-bin; do have_pkg "$p" || need_apt+=("$p"); done
 if [ "${1:-}" = "--test" ]; then
-  # Test consumers: xmllint (XML), PostgreSQL with PostGIS (SQL; the territory check loads
-  # geometries), sqlite3 (the routes database), Python readers (GeoJSON, glTF, H3).
-  for p in libxml2-utils postgresql postgresql-15-postgis-3 sqlite3 python3-pip; do have_pkg "$p" || need_apt+=("$p"); done
+  # Test consumers: xmllint (XML), PostgreSQL with contrib (SQL; pg_trgm and unaccent for the
+  # cities search) and PostGIS (the territory check loads geometries), sqlite3 (the routes
+  # database), Python readers (GeoJSON, glTF, H3).
+  for p in libxml2-utils postgresql postgresql-contrib postgresql-15-postgis-3 sqlite3 python3-pip; do have_pkg "$p" || need_apt+=("$p"); done
 fi
 
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -25,9 +26,10 @@ fi
 
 if [ "${1:-}" = "--test" ]; then
   PY=${PYTHON:-python3}
-  if ! $PY -c "import shapely, pygltflib, trimesh, h3; assert h3.__version__ == '4.5.0'" 2>/dev/null; then
-    echo "setup: installing Python test readers (shapely, pygltflib, trimesh, h3 4.5.0)"
-    $PY -m pip install -q shapely pygltflib trimesh numpy h3==4.5.0 2>/dev/null \
-      || $PY -m pip install -q --break-system-packages shapely pygltflib trimesh numpy h3==4.5.0
+  # usd-core: Pixar's USD (module pxr), the reader and validators of dist/globe.usdz.
+  if ! $PY -c "import shapely, pygltflib, trimesh, pxr, h3; assert h3.__version__ == '4.5.0'" 2>/dev/null; then
+    echo "setup: installing Python test readers (shapely, pygltflib, trimesh, h3 4.5.0, usd-core)"
+    $PY -m pip install -q shapely pygltflib trimesh numpy h3==4.5.0 usd-core 2>/dev/null \
+      || $PY -m pip install -q --break-system-packages shapely pygltflib trimesh numpy h3==4.5.0 usd-core
   fi
 fi

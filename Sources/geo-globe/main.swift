@@ -24,15 +24,18 @@ struct GlobeCommand: ParsableCommand {
           12 × 4 longitude × latitude nodes outline_sector_N;
         • unlit materials (KHR_materials_unlit) in the CONTRACTS §3 palette;
           normals as bytes (KHR_mesh_quantization) unless --float-normals.
+        With --usdz, also writes the same scene as a USDZ package (one binary
+        .usdc layer; UsdPreviewSurface materials emitting the palette colour) for
+        SceneKit/RealityKit, from the same meshes.
         Also writes a manifest (node → ISO, centroid, bbox, counts, areas,
-        parameters). The preview pictures are not made here: geo-preview renders
+        parameters; which file holds what). The preview pictures are not made here: geo-preview renders
         them from the written .glb (make globe runs both).
         Output is byte-identical run after run and written atomically (the
         .glb last). Errors name the file and the feature.
 
         Example:
           geo-globe dist/world.geojson -o dist/globe.glb \\
-            --manifest dist/globe.manifest.json
+            --manifest dist/globe.manifest.json --usdz dist/globe.usdz
         """)
 
     static let defaults = GlobeStage.Options()
@@ -45,6 +48,9 @@ struct GlobeCommand: ParsableCommand {
 
     @Option(help: "Manifest JSON to write beside the .glb.")
     var manifest: String?
+
+    @Option(help: "Also write the scene as a USDZ package (one binary .usdc layer) for SceneKit/RealityKit.")
+    var usdz: String?
 
     @Option(help: "Largest angle in degrees any fill triangle edge or outline segment may span.")
     var maxEdge: Double = defaults.maxEdgeDegrees
@@ -75,6 +81,7 @@ struct GlobeCommand: ParsableCommand {
     var options: GlobeStage.Options {
         var o = GlobeStage.Options(input: input, output: output)
         o.manifest = manifest
+        o.usdz = usdz
         o.maxEdgeDegrees = maxEdge
         o.maxLonStep = maxLonStep
         o.fillRadius = fillRadius; o.outlineRadius = outlineRadius; o.pointRadius = pointRadius

@@ -18,7 +18,7 @@ public enum CountryID {
         }
         guard isValid(id) else {
             var w = JSONWriter(); w.string(id)
-            throw InputError(file: file, feature: ref, "id \(w.string) is not two upper-case letters A–Z; ids name output files and SVG elements, so nothing else is accepted")
+            throw InputError(file: file, feature: ref, "id \(w.string) is not two upper-case letters A–Z; ids name output files, SVG elements and USD prims, so nothing else is accepted")
         }
         return id
     }

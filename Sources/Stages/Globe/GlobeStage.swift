@@ -5,8 +5,9 @@ import GeoGEOS
 import GeoPROJ
 import GeoFormats
 
-/// The globe stage: dist/world.geojson → dist/globe.glb (+ manifest). The preview pictures are
-/// their own stage (PreviewStage, geo-preview), rendered from the written .glb.
+/// The globe stage: dist/world.geojson → dist/globe.glb (+ manifest, + dist/globe.usdz with
+/// `usdz`: the same scene as USD, encoded from the same meshes by GlobeUSD). The preview
+/// pictures are their own stage (PreviewStage, geo-preview), rendered from the written .glb.
 public enum GlobeStage: PipelineStage {
     public static let name = "globe"
 
@@ -14,6 +15,8 @@ public enum GlobeStage: PipelineStage {
         public var input = "dist/world.geojson"
         public var output = "dist/globe.glb"
         public var manifest: String? = nil
+        /// The same scene as USD (a .usdz package holding one binary .usdc layer), for the iOS app.
+        public var usdz: String? = nil
         public var maxEdgeDegrees = MeshOptions.contractMaxEdgeDegrees
         public var maxLonStep = 10.0
         public var oceanRadius = 1.0
@@ -46,6 +49,10 @@ public enum GlobeStage: PipelineStage {
             guard maxLonStep > 0.01 && maxLonStep <= 360 else { throw OptionsError("--max-lon-step must be in (0.01, 360] degrees") }
             guard sphereMaxEdgeDegrees >= 0.1 && sphereMaxEdgeDegrees <= 90 else { throw OptionsError("--sphere-max-edge must be in [0.1, 90] degrees") }
             guard threads >= 1 else { throw OptionsError("--threads must be at least 1") }
+            if let usdz {
+                guard usdz.hasSuffix(".usdz") else { throw OptionsError("--usdz must name a .usdz file (got \(usdz))") }
+                guard usdz != output && usdz != manifest else { throw OptionsError("--usdz must differ from --output and --manifest") }
+            }
             guard rimRadius > discRadius else { throw OptionsError("--rim-radius must be larger than --disc-radius") }
             // The layers, inside out (CONTRACTS §2): each must lie above the one below it.
             let layers: [(String, Double)] = [("--ocean-radius", oceanRadius), ("--fill-radius", fillRadius), ("--outline-radius", outlineRadius),
@@ -82,6 +89,8 @@ public enum GlobeStage: PipelineStage {
         public var output: String
         public var glb: [UInt8]
         public var manifest: [UInt8]
+        public var usdz: [UInt8]?
+        public var usdzPath: String?
         public var meshes: [CountryMesh]
         public var points: [PointCountry]
         public var sectors: [OutlineSector]
@@ -93,6 +102,7 @@ public enum GlobeStage: PipelineStage {
 
         public var summary: String {
             "\(meshes.count) country fills (\(formatCount(vertexCount)) vertices, \(formatCount(triangleCount)) triangles, meshed in \(String(format: "%.2fs", meshSeconds))), \(points.count) point countries, \(capitals.count) capitals, \(formatCount(sectors.reduce(0) { $0 + $1.segmentCount })) outline segments → \(output) (\(formatCount(glb.count)) bytes)"
+                + (usdz.map { " + \(usdzPath ?? "usdz") (\(formatCount($0.count)) bytes)" } ?? "")
         }
     }
     public typealias Report = Result
@@ -168,16 +178,41 @@ public enum GlobeStage: PipelineStage {
         }
         let sectors = log.step("outlines") { Outlines.build(meshes) }
 
-        let scene = log.step("glTF scene") { buildScene(o, meshes: meshes, fills: fills, points: points, capitals: capitals, sectors: sectors) }
+        let markers = GlobeMarkers(o, points: points, capitals: capitals)
+        // The glTF and the USD encodings of the same meshes are independent: with two threads
+        // they run side by side, so the usdz costs the stage little more than the glb.
+        enum Encoded { case gltf(glb: [UInt8], stats: [String: NodeStats]), usdz([UInt8]) }
+        let encoders = o.usdz == nil ? [0] : [0, 1]
+        let encoded = try Parallel.map(encoders, workers: min(2, max(1, o.threads)), makeState: { () }) { k, _ -> Encoded in
+            if k == 0 {
+                let s = log.step("glTF scene") { buildScene(o, meshes: meshes, fills: fills, points: points, capitals: capitals, sectors: sectors, markers: markers) }
+                return .gltf(glb: s.glb, stats: s.stats)
+            }
+            // Every name is checked against USD's identifier rules: a name that is not one is
+            // refused, never written as a prim path.
+            let layer = log.step("USD scene") { GlobeUSD.layer(o, meshes: meshes, fills: fills, points: points, capitals: capitals, sectors: sectors, markers: markers) }
+            let crate = try log.step("USD crate encoding") { try forFile(o.input) { try USDCrate.encode(layer) } }
+            return .usdz(try log.step("usdz package") { try forFile(o.input) { try USDZPackage.archive([(usdRootLayer(o.usdz!), crate)]) } })
+        }
+        guard case .gltf(let glb, let stats) = encoded[0] else { preconditionFailure("the glTF encoding comes first") }
+        let scene = (glb: glb, stats: stats)
+        var usdz: [UInt8]?
+        if encoded.count > 1, case .usdz(let bytes) = encoded[1] { usdz = bytes }
         let manifest = buildManifest(o, meshes: meshes, points: points, capitals: capitals, sectors: sectors, nodeStats: scene.stats)
-        return Result(output: o.output, glb: scene.glb, manifest: manifest, meshes: meshes, points: points, sectors: sectors, capitals: capitals,
+        return Result(output: o.output, glb: scene.glb, manifest: manifest, usdz: usdz, usdzPath: o.usdz, meshes: meshes, points: points, sectors: sectors, capitals: capitals,
                       meshSeconds: meshSeconds, triangleCount: fills.reduce(0) { $0 + $1.triangleCount }, vertexCount: verts)
     }
 
     struct NodeStats { var vertices: Int; var triangles: Int }
 
+    /// The name of the .usdc layer inside the package: the package's own name (globe.usdz → globe.usdc).
+    static func usdRootLayer(_ usdzPath: String) -> String {
+        let base = URL(fileURLWithPath: usdzPath).deletingPathExtension().lastPathComponent
+        return (USDIdentifier.isValid(base) ? base : "scene") + ".usdc"
+    }
+
     static func buildScene(_ o: Options, meshes: [CountryMesh], fills: [FillNodeGeometry], points: [PointCountry], capitals: [(id: String, at: Point)],
-                           sectors: [OutlineSector]) -> (glb: [UInt8], stats: [String: NodeStats]) {
+                           sectors: [OutlineSector], markers: GlobeMarkers) -> (glb: [UInt8], stats: [String: NodeStats]) {
         let b = GLTFBuilder()
         var stats: [String: NodeStats] = [:]
         if o.quantizeNormals { b.useExtension("KHR_mesh_quantization", required: true) }
@@ -195,7 +230,7 @@ public enum GlobeStage: PipelineStage {
             return b.addMesh(name: name, primitives: [.init(attributes: [("POSITION", pos), ("NORMAL", nrm)], indices: idx, material: mat[material]!)])
         }
 
-        let ocean = b.addNode(name: "ocean", mesh: meshOf("ocean", GlobeShapes.sphere(radius: o.oceanRadius, maxEdgeDegrees: o.sphereMaxEdgeDegrees), material: "ocean"),
+        let ocean = b.addNode(name: "ocean", mesh: meshOf("ocean", markers.ocean, material: "ocean"),
                               extras: JSONObject([("kind", .string("ocean"))]), root: false)
 
         var countryNodes: [Int] = []
@@ -208,11 +243,11 @@ public enum GlobeStage: PipelineStage {
             countryNodes.append(b.addNode(name: m.id, mesh: mesh, translation: f.translation,
                                           extras: JSONObject([("kind", .string("fill")), ("iso", .string(m.id))])))
         }
-        for p in points {
+        for (k, p) in points.enumerated() {
             let rimName = p.id + "_rim"
-            let rim = b.addNode(name: rimName, mesh: meshOf(rimName, GlobeShapes.annulus(at: p.at, radius: o.pointRadius, inner: o.discRadius, outer: o.rimRadius), material: "border"),
+            let rim = b.addNode(name: rimName, mesh: meshOf(rimName, markers.rims[k], material: "border"),
                                 extras: JSONObject([("kind", .string("rim")), ("iso", .string(p.id))]))
-            let disc = meshOf(p.id, GlobeShapes.disc(at: p.at, radius: o.pointRadius, discRadius: o.discRadius), material: "land")
+            let disc = meshOf(p.id, markers.discs[k], material: "land")
             countryNodes.append(b.addNode(name: p.id, mesh: disc, children: [rim], extras: JSONObject([("kind", .string("point")), ("iso", .string(p.id))])))
         }
         // Countries in ISO order whatever their kind.
@@ -245,13 +280,13 @@ public enum GlobeStage: PipelineStage {
         let outlines = b.addNode(name: "outlines", children: sectorNodes)
 
         var capitalNodes: [Int] = []
-        for c in capitals {
+        for (k, c) in capitals.enumerated() {
             let name = "capital_\(c.id)"
-            capitalNodes.append(b.addNode(name: name, mesh: meshOf(name, GlobeShapes.star(at: c.at, radius: o.capitalRadius, size: o.starSize), material: "capital"),
+            capitalNodes.append(b.addNode(name: name, mesh: meshOf(name, markers.stars[k], material: "capital"),
                                           extras: JSONObject([("kind", .string("capital")), ("iso", .string(c.id))])))
         }
         let capitalsNode = b.addNode(name: "capitals", children: capitalNodes)
-        let atmosphere = b.addNode(name: "atmosphere", mesh: meshOf("atmosphere", GlobeShapes.sphere(radius: o.atmosphereRadius, maxEdgeDegrees: o.sphereMaxEdgeDegrees), material: "atmosphere"),
+        let atmosphere = b.addNode(name: "atmosphere", mesh: meshOf("atmosphere", markers.atmosphere, material: "atmosphere"),
                                    extras: JSONObject([("kind", .string("atmosphere"))]))
         _ = b.addNode(name: "globe", children: [ocean, countries, outlines, capitalsNode, atmosphere], root: true)
         b.assetExtras = JSONObject([("convention", .string("x = r·cos(lat)·cos(-lon), y = r·sin(lat), z = r·cos(lat)·sin(-lon); y up")),
@@ -341,8 +376,17 @@ public enum GlobeStage: PipelineStage {
         totals["polygonCountries"] = .number(Double(meshes.count))
         totals["pointCountries"] = .number(Double(points.count))
         totals["capitals"] = .number(Double(capitals.count))
-        let doc = JSONObject([
-            ("glb", .string(URL(fileURLWithPath: o.output).lastPathComponent)),
+        var files: [(String, JSONValue)] = [("glb", .string(URL(fileURLWithPath: o.output).lastPathComponent))]
+        if let u = o.usdz {
+            // Which file holds what: the glb the whole scene; the usdz the same nodes as USD,
+            // plus the materials scope, with each point country's rim as a GeomSubset.
+            files.append(("usdz", .object(JSONObject([
+                ("file", .string(URL(fileURLWithPath: u).lastPathComponent)), ("rootLayer", .string(usdRootLayer(u))),
+                ("defaultPrim", .string("/globe")), ("materials", .string("/globe/\(GlobeUSD.materialsScope)")),
+                ("pointRims", .string("<ISO>_rim is a GeomSubset of the <ISO> mesh (USD allows no mesh under a mesh)")),
+            ]))))
+        }
+        let doc = JSONObject(files + [
             ("input", .string(URL(fileURLWithPath: o.input).lastPathComponent)),
             ("parameters", .object(params)), ("totals", .object(totals)),
             ("nodes", .object(nodes)), ("sectors", .object(sec)),
@@ -358,6 +402,7 @@ public enum GlobeStage: PipelineStage {
         let r = try build(o, log: log)
         // The .glb last, so that it is never newer-looking than a manifest that failed.
         if let m = o.manifest { try log.step("write \(m)") { try FileIO.writeAtomically(r.manifest, to: m) } }
+        if let u = o.usdz, let bytes = r.usdz { try log.step("write \(u) (\(formatCount(bytes.count)) bytes)") { try FileIO.writeAtomically(bytes, to: u) } }
         try log.step("write \(o.output) (\(formatCount(r.glb.count)) bytes)") { try FileIO.writeAtomically(r.glb, to: o.output) }
         return r
     }
