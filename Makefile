@@ -89,7 +89,7 @@ build: | $(SETUP_STAMP)
 
 include pipelines/*.mk
 
-PRODUCT_TARGETS := ingest world globe map silhouettes highlights challenges cities lookup routes all
+PRODUCT_TARGETS := ingest world globe map silhouettes highlights challenges cities lookup routes territory all
 .PHONY: $(PRODUCT_TARGETS)
 all: $(ALL_PRODUCTS)
 $(PRODUCT_TARGETS):

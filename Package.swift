@@ -32,6 +32,7 @@ let stages: [StageTarget] = [
     .init(name: "Lookup", front: "geo-lookup", uses: ["GeoModel", "GeoLookup"]),                            // countries.geojson + places → dist/lookup/lookup.bin
     .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite"]),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
     .init(name: "Cities", front: "geo-cities", uses: ["GeoModel", "GeoGEOS", "GeoFormats"]),               // GeoNames cities + world.geojson → dist/supabase/cities/
+    .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3"]), // runs → dist/territory/ (claimed H3 cells)
 ]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")

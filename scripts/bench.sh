@@ -56,6 +56,18 @@ t = time.perf_counter(); Usd.Stage.Open(sys.argv[1]); print(f"{time.perf_counter
     printf '%s\trebuild after touching data/capitals.tsv\t%s\n' "$scale" "$(secs "$t0" "$t1")" >> "$totals"
   done
 done
+# Territory: a night for a large city, 10,000 runs of ~1,000 fixes (generated once from a
+# fixed seed into build/bench/, ~500 MB; BENCH_TERRITORY=0 skips it). Target: under 10 s.
+if [ "${BENCH_TERRITORY:-1}" = 1 ]; then
+  truns=$out/territory_runs.geojson
+  [ -f "$truns" ] || ${PYTHON:-python3} scripts/data/make_runs.py --scale "${BENCH_TERRITORY_RUNS:-10000}" -o "$truns"
+  for run in $(seq 1 "$RUNS"); do
+    t0=$(now)
+    MAKE_RUN_ID="bench-territory-$run" scripts/stage.sh "$out/territory" .build/release/geo-territory "$truns" --out-dir "$out/territory" 2>>"$out/stderr-territory.txt"
+    t1=$(now)
+    printf 'territory\t%s\t%s\n' "geo-territory, $(du -m "$truns" | cut -f1) MB of runs" "$(secs "$t0" "$t1")" >> "$totals"
+  done
+fi
 ${PYTHON:-python3} scripts/bench_table.py "$log" "$totals" | tee "$out/report.txt"
 # The pure-Swift H3 library next to the Python reference (issue #13 targets).
 echo

@@ -12,8 +12,9 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 for p in pkg-config libgeos-dev libproj-dev proj-data zlib1g-dev libsqlite3-dev time librsvg2-bin; do have_pkg "$p" || need_apt+=("$p"); done
 if [ "${1:-}" = "--test" ]; then
   # Test consumers: xmllint (XML), PostgreSQL with contrib (SQL; pg_trgm and unaccent for the
-  # cities search), sqlite3 (the routes database), Python readers (GeoJSON, glTF).
-  for p in libxml2-utils postgresql postgresql-contrib sqlite3 python3-pip; do have_pkg "$p" || need_apt+=("$p"); done
+  # cities search) and PostGIS (the territory check loads geometries), sqlite3 (the routes
+  # database), Python readers (GeoJSON, glTF, H3).
+  for p in libxml2-utils postgresql postgresql-contrib postgresql-15-postgis-3 sqlite3 python3-pip; do have_pkg "$p" || need_apt+=("$p"); done
 fi
 
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -106,7 +106,7 @@ public final class Transformation {
 
 /// Geodesic measures on the WGS84 ellipsoid (Karney's algorithms, shipped in libproj).
 public struct Geodesic: Sendable {
-    private var g = geod_geodesic()
+    var g = geod_geodesic()  // internal: Geodesic.swift adds the direct and inverse problems
     public static let wgs84 = Geodesic(equatorialRadius: 6378137, flattening: 1 / 298.257223563)
     /// The authalic (equal-area) sphere radius of WGS84, in metres: a sphere with this
     /// radius has the ellipsoid's surface area, so area on it scales to the unit sphere.

@@ -11,11 +11,14 @@ for c in $checks; do
   [ -f "$c" ] || continue
   name=$(basename "$c")
   echo "== $name"
+  t0=$(date +%s%N)
   case "$c" in
     *.py) "$PY" "$c" ;;
     *.sh) bash "$c" ;;
   esac
-  if [ $? -eq 0 ]; then passed=$((passed+1)); else failed=$((failed+1)); failures+=("$name"); fi
+  rc=$?
+  echo "== $name: $([ $rc -eq 0 ] && echo passed || echo FAILED) in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+  if [ $rc -eq 0 ]; then passed=$((passed+1)); else failed=$((failed+1)); failures+=("$name"); fi
 done
 echo
 [ $failed -eq 0 ] || echo "failed checks: ${failures[*]}"

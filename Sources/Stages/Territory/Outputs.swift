@@ -1,0 +1,245 @@
+import Foundation
+import GeoFormats
+import GeoModel
+import GeoPROJ
+import H3
+
+/// The stage's files. Everything is sorted (cells by index, runs by input order, users by id)
+/// and numbers are written by fixed rules, so the same input gives the same bytes.
+struct TerritoryOutputs {
+    var judged: [TerritoryStage.Judged]
+    /// Every owned cell after tonight (yesterday's included), and those won tonight.
+    var owned: [Claim]
+    var won: [Claim]
+    var resolution: Int
+    var input: String
+    var shard: Shard?
+
+    static let rowsPerInsert = 500
+
+    // MARK: territory_hex.sql
+
+    /// Loads into the game's schema (CONTRACTS §8) any number of times with the same result:
+    /// users `on conflict do nothing`, runs `on conflict (id) do update` of the columns the
+    /// rules decide, and territory_hex `on conflict (hex_id) do update … where` the new claim
+    /// beats the stored one by (claimed_at, last_run_id) — so an older night's file, or
+    /// another shard's, never takes a cell back from a later claim.
+    func sql() throws -> [UInt8] {
+        var w = JSONWriter(reserve: 1 << 20)
+        let validCount = judged.filter { $0.verdict.valid }.count
+        w.raw(SQL.comment("territory_hex.sql, written by geo-territory from \(input)\(shard.map { " (shard \($0))" } ?? "")") + "\n")
+        w.raw(SQL.comment("\(judged.count) runs (\(validCount) valid loops), \(won.count) cells won; idempotent, load with psql -v ON_ERROR_STOP=1") + "\n")
+        w.raw("begin;\n")
+
+        let users = Array(Set(judged.map(\.run.userID))).sorted()
+        for chunk in stride(from: 0, to: users.count, by: Self.rowsPerInsert) {
+            w.raw("insert into users (id, username) values\n")
+            for (k, u) in users[chunk..<min(chunk + Self.rowsPerInsert, users.count)].enumerated() {
+                if k > 0 { w.raw(",\n") }
+                // username is not null and unique: a name derived from the id cannot collide.
+                w.raw("  ('\(u)', 'runner-\(u)')")
+            }
+            w.raw("\non conflict do nothing;\n")
+        }
+
+        for chunk in stride(from: 0, to: judged.count, by: Self.rowsPerInsert) {
+            w.raw("insert into runs (id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon) values\n")
+            for (k, j) in judged[chunk..<min(chunk + Self.rowsPerInsert, judged.count)].enumerated() {
+                if k > 0 { w.raw(",\n") }
+                let r = j.run, v = j.verdict
+                w.raw("  ('\(r.id)', '\(r.userID)', '\(Timestamp.iso(r.startedAt))', '\(Timestamp.iso(r.endedAt))', ")
+                w.fixed(v.distance, decimals: 3); w.raw(", ")
+                w.fixed(v.duration, decimals: 6); w.raw(", ")
+                w.raw(v.valid ? "true, " : "false, ")
+                if v.kept.count >= 2 {
+                    w.raw("'SRID=4326;LINESTRING(")
+                    for (i, f) in v.kept.enumerated() {
+                        if i > 0 { w.raw(",") }
+                        w.exact(r.lon[f]); w.raw(" "); w.exact(r.lat[f])
+                    }
+                    w.raw(")', ")
+                } else { w.raw("null, ") }
+                // The column is a polygon: a figure-eight's lobes do not fit in one, so it
+                // keeps the largest (loops.geojson has them all; the cells come from all).
+                if let p = j.loop.first {
+                    w.raw("'SRID=4326;POLYGON(")
+                    for (ri, ring) in p.rings.enumerated() {
+                        if ri > 0 { w.raw(",") }
+                        w.raw("(")
+                        for (i, q) in ring.enumerated() {
+                            if i > 0 { w.raw(",") }
+                            w.exact(q.x); w.raw(" "); w.exact(q.y)
+                        }
+                        w.raw(")")
+                    }
+                    w.raw(")')")
+                } else { w.raw("null)") }
+            }
+            w.raw("\non conflict (id) do update set distance_m = excluded.distance_m, duration_s = excluded.duration_s,\n")
+            w.raw("  valid_loop = excluded.valid_loop, path = excluded.path, loop_polygon = excluded.loop_polygon;\n")
+        }
+
+        for chunk in stride(from: 0, to: won.count, by: Self.rowsPerInsert) {
+            w.raw("insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at) values\n")
+            for (k, c) in won[chunk..<min(chunk + Self.rowsPerInsert, won.count)].enumerated() {
+                if k > 0 { w.raw(",\n") }
+                w.raw("  ('\(H3Cell.hex(c.cell))', '\(c.owner)', '\(c.run)', '\(Timestamp.iso(c.claimedAt))')")
+            }
+            w.raw("\non conflict (hex_id) do update set owner_user_id = excluded.owner_user_id,\n")
+            w.raw("  last_run_id = excluded.last_run_id, claimed_at = excluded.claimed_at\n")
+            w.raw("  where territory_hex.claimed_at is null\n")
+            w.raw("     or (excluded.claimed_at, excluded.last_run_id) > (territory_hex.claimed_at, territory_hex.last_run_id);\n")
+        }
+        w.raw("commit;\n")
+        return w.bytes
+    }
+
+    // MARK: GeoJSON
+
+    /// Owned cells as RFC 7946 polygons (counter-clockwise, closed), with the properties the
+    /// game's map relies on: hex_id, owner_user_id, last_run_id, claimed_at.
+    func territoryGeoJSON() throws -> [UInt8] {
+        var w = JSONWriter(coordinateDecimals: 7, reserve: owned.count * 400 + 64)
+        w.raw("{\"type\":\"FeatureCollection\",\"features\":[")
+        for (i, c) in owned.enumerated() {
+            w.raw(i == 0 ? "\n" : ",\n")
+            let hex = H3Cell.hex(c.cell)
+            w.raw("{\"type\":\"Feature\",\"id\":"); w.string(hex)
+            w.raw(",\"geometry\":"); w.geometry(.polygon(try cellPolygon(c.cell)))
+            w.raw(",\"properties\":{\"hex_id\":"); w.string(hex)
+            w.raw(",\"owner_user_id\":"); w.string(c.owner)
+            w.raw(",\"last_run_id\":"); w.string(c.run)
+            w.raw(",\"claimed_at\":"); w.string(Timestamp.iso(c.claimedAt))
+            w.raw("}}")
+        }
+        w.raw("\n]}\n")
+        return w.bytes
+    }
+
+    func cellPolygon(_ cell: UInt64) throws -> Polygon {
+        var ring = try H3.cellToBoundary(H3Index(cell)).map { Point($0.lngDegrees, $0.latDegrees) }
+        if Geodesic.wgs84.ringArea(ring) < 0 { ring.reverse() }
+        ring.append(ring[0])
+        return Polygon(rings: [ring])
+    }
+
+    /// Each valid run's loop (all its parts, full precision) and the cells it claimed: what
+    /// the consumer check recomputes with h3-py.
+    func loopsGeoJSON() throws -> [UInt8] {
+        var w = JSONWriter(reserve: 1 << 20)
+        w.raw("{\"type\":\"FeatureCollection\",\"features\":[")
+        var first = true
+        for j in judged where j.verdict.valid {
+            w.raw(first ? "\n" : ",\n"); first = false
+            w.raw("{\"type\":\"Feature\",\"id\":"); w.string(j.run.id)
+            w.raw(",\"geometry\":")
+            if j.loop.isEmpty { w.raw("null") } else {
+                w.raw(j.loop.count == 1 ? "{\"type\":\"Polygon\",\"coordinates\":" : "{\"type\":\"MultiPolygon\",\"coordinates\":[")
+                for (pi, p) in j.loop.enumerated() {
+                    if pi > 0 { w.raw(",") }
+                    w.raw("[")
+                    for (ri, r) in p.rings.enumerated() {
+                        if ri > 0 { w.raw(",") }
+                        w.raw("[")
+                        for (k, q) in r.enumerated() {
+                            if k > 0 { w.raw(",") }
+                            w.raw("["); w.exact(q.x); w.raw(","); w.exact(q.y); w.raw("]")
+                        }
+                        w.raw("]")
+                    }
+                    w.raw("]")
+                }
+                w.raw(j.loop.count == 1 ? "}" : "]}")
+            }
+            w.raw(",\"properties\":{\"run_id\":"); w.string(j.run.id)
+            w.raw(",\"user_id\":"); w.string(j.run.userID)
+            w.raw(",\"ended_at\":"); w.string(Timestamp.iso(j.run.endedAt))
+            w.raw(",\"resolution\":"); w.integer(Int64(resolution))
+            w.raw(",\"cells\":[")
+            for (k, c) in j.cells.enumerated() { if k > 0 { w.raw(",") }; w.string(H3Cell.hex(c)) }
+            w.raw("]}}")
+        }
+        w.raw("\n]}\n")
+        return w.bytes
+    }
+
+    // MARK: reports
+
+    /// One row per run, valid or not: its figures and every reason it was rejected for.
+    func runsTSV() -> String {
+        var owns: [String: Int] = [:]
+        for c in owned { owns[c.run, default: 0] += 1 }
+        var s = "run_id\tuser_id\tvalid\tfixes\tkept_fixes\tdistance_m\tduration_s\tclosure_m\tmax_speed_kmh\tmax_jump_m\tloop_parts\tloop_area_m2\tcells_claimed\tcells_owned\treasons\n"
+        func f(_ x: Double, _ d: Int) -> String { x.isFinite ? String(format: "%.\(d)f", x) : "inf" }
+        for j in judged {
+            let v = j.verdict
+            let area = j.loop.reduce(0.0) { $0 + Self.localArea($1) }
+            s += [j.run.id, j.run.userID, v.valid ? "true" : "false", "\(v.fixes)", "\(v.kept.count)", f(v.distance, 1), f(v.duration, 1),
+                  v.closure.map { f($0, 1) } ?? "", f(v.maxSpeedKmh, 1), f(v.maxJump, 1), "\(j.loop.count)", f(area, 0),
+                  "\(j.cells.count)", "\(owns[j.run.id] ?? 0)", v.reasons.map(\.description).joined(separator: "; ")].joined(separator: "\t") + "\n"
+        }
+        return s
+    }
+
+    /// Area (m²) of a loop a few km across, in a local plane scaled by WGS 84's radii of
+    /// curvature at its mean latitude: within 0.1 % of the geodesic area at these sizes, and
+    /// a thousand times cheaper than PROJ's polygon area on a 1,000-vertex loop.
+    static func localArea(_ p: Polygon) -> Double {
+        let ring = p.exterior
+        guard ring.count >= 4 else { return 0 }
+        let lat0 = ring.reduce(0.0) { $0 + $1.y } / Double(ring.count) * .pi / 180
+        let e2 = 0.0066943799901413165, a = 6378137.0
+        let w = (1 - e2 * sin(lat0) * sin(lat0)).squareRoot()
+        let m = a * (1 - e2) / (w * w * w), n = a / w
+        let kx = n * cos(lat0) * .pi / 180, ky = m * .pi / 180
+        func shoelace(_ r: Ring) -> Double {
+            var s = 0.0
+            for (u, v) in zip(r, r.dropFirst()) { s += (u.x - r[0].x) * (v.y - r[0].y) - (v.x - r[0].x) * (u.y - r[0].y) }
+            return abs(s) / 2 * kx * ky
+        }
+        return p.rings.enumerated().reduce(0.0) { $0 + ($1.offset == 0 ? 1 : -1) * shoelace($1.element) }
+    }
+
+    /// Per runner: runs, valid loops, cells owned and their area (km², H3's exact cell areas).
+    func usersTSV() throws -> String {
+        struct U { var runs = 0, valid = 0, cells = 0; var km2 = 0.0 }
+        var us: [String: U] = [:]
+        for j in judged { us[j.run.userID, default: U()].runs += 1; if j.verdict.valid { us[j.run.userID]!.valid += 1 } }
+        for c in owned {
+            us[c.owner, default: U()].cells += 1
+            us[c.owner]!.km2 += try H3.cellAreaKm2(H3Index(c.cell))
+        }
+        var s = "user_id\truns\tvalid_runs\tcells\tarea_km2\n"
+        for (id, u) in us.sorted(by: { $0.value.cells != $1.value.cells ? $0.value.cells > $1.value.cells : $0.key < $1.key }) {
+            s += "\(id)\t\(u.runs)\t\(u.valid)\t\(u.cells)\t\(String(format: "%.4f", u.km2))\n"
+        }
+        return s
+    }
+}
+
+extension JSONWriter {
+    /// A coordinate that reads back as exactly the same double. Fixes come with at most 7
+    /// decimals, and a double that is the nearest to k·10⁻⁷ is written as those 7 decimals
+    /// (fast integer formatting, the same round trip); anything else (a crossing GEOS
+    /// computed) in Swift's shortest round-trip form.
+    @inline(__always) mutating func exact(_ d: Double) {
+        let k = (d * 1e7).rounded()
+        guard abs(k) < 9e15, k / 1e7 == d else { raw(d.description); return }
+        // k × 10⁻⁷ with trailing zeros trimmed, formatted right to left in a scratch buffer
+        // and appended once (this writes tens of millions of coordinates on a big night).
+        var scratch: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &scratch) { s in
+            var i = 32
+            let m = Int64(k).magnitude
+            var ip = m / 10_000_000, frac = m % 10_000_000, places = 7
+            if frac == 0 { places = 0 } else { while frac % 10 == 0 { frac /= 10; places -= 1 } }
+            if places > 0 {
+                for _ in 0..<places { i -= 1; s[i] = UInt8(frac % 10) + 0x30; frac /= 10 }
+                i -= 1; s[i] = 0x2E
+            }
+            repeat { i -= 1; s[i] = UInt8(ip % 10) + 0x30; ip /= 10 } while ip > 0
+            if k < 0 { i -= 1; s[i] = 0x2D }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: s[i..<32]))
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import GeoModel
+
+/// One cell's owner: who, by which run, since when (the run's end time, µs).
+public struct Claim: Sendable, Equatable {
+    public var cell: UInt64
+    public var owner: String
+    public var run: String
+    public var claimedAt: Int64
+    public init(cell: UInt64, owner: String, run: String, claimedAt: Int64) {
+        self.cell = cell; self.owner = owner; self.run = run; self.claimedAt = claimedAt
+    }
+
+    /// The ownership order: the later claim wins, and at the same instant the larger run id
+    /// (lower-case UUID text, which is also PostgreSQL's uuid order). A total order on
+    /// (claimed_at, run id), so folding claims in any order, in any grouping — yesterday's
+    /// table plus tonight's runs, or all runs at once, or shard by shard — gives the same owner.
+    @inline(__always) public func beats(_ other: Claim) -> Bool {
+        claimedAt != other.claimedAt ? claimedAt > other.claimedAt : run > other.run
+    }
+}
+
+/// Cell → winning claim.
+public struct Territory: Sendable {
+    public private(set) var cells: [UInt64: Claim] = [:]
+    public init() {}
+
+    public mutating func offer(_ c: Claim) {
+        if let cur = cells[c.cell], !c.beats(cur) { return }
+        cells[c.cell] = c
+    }
+
+    /// Owned cells sorted by cell index (the order of every output).
+    public var sorted: [Claim] { cells.values.sorted { $0.cell < $1.cell } }
+}
+
+/// The current territory as `psql \copy territory_hex to … (format csv, header)` writes it:
+/// `hex_id,owner_user_id,last_run_id,claimed_at`, claimed_at like `2026-11-21 07:02:11+00`.
+/// Rows without an owner (a cell nobody holds) are skipped.
+public enum ExistingTerritory {
+    public static func read(_ path: String) throws -> [Claim] {
+        let lines = try FileIO.readLines(path)
+        var header: [String]? = nil
+        var out: [Claim] = []
+        for (n, line) in lines.enumerated() {
+            if line.isEmpty { continue }
+            let cols = splitCSV(String(line))
+            guard let h = header else {
+                header = cols.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                for need in ["hex_id", "owner_user_id", "last_run_id", "claimed_at"] where !header!.contains(need) {
+                    throw InputError(file: path, "line 1: the header has no \(need) column (expected hex_id,owner_user_id,last_run_id,claimed_at)")
+                }
+                continue
+            }
+            func col(_ name: String) -> String {
+                let i = h.firstIndex(of: name)!
+                return i < cols.count ? cols[i] : ""
+            }
+            let where_ = "line \(n + 1)"
+            guard cols.count == h.count else { throw InputError(file: path, "\(where_) has \(cols.count) columns, the header has \(h.count)") }
+            let hex = col("hex_id").lowercased()
+            guard let cell = UInt64(hex, radix: 16), hex.count == 15, H3Cell.isCell(cell), H3Cell.resolution(cell) == 9 else {
+                throw InputError(file: path, "\(where_): hex_id \"\(col("hex_id"))\" is not an H3 resolution-9 cell")
+            }
+            if col("owner_user_id").isEmpty { continue }
+            guard let owner = RunsReader.canonicalUUID(col("owner_user_id")) else { throw InputError(file: path, "\(where_): owner_user_id \"\(col("owner_user_id"))\" is not a UUID") }
+            guard let run = RunsReader.canonicalUUID(col("last_run_id")) else { throw InputError(file: path, "\(where_): last_run_id \"\(col("last_run_id"))\" is not a UUID") }
+            guard let at = Timestamp.parse(col("claimed_at")) else { throw InputError(file: path, "\(where_): claimed_at \"\(col("claimed_at"))\" is not a time with a zone") }
+            out.append(Claim(cell: cell, owner: owner, run: run, claimedAt: at))
+        }
+        guard header != nil else { throw InputError(file: path, "is empty (expected the header hex_id,owner_user_id,last_run_id,claimed_at)") }
+        return out
+    }
+
+    /// One CSV record (RFC 4180 quoting; the table's values hold no line breaks).
+    static func splitCSV(_ line: String) -> [String] {
+        var out: [String] = [], cur = "", quoted = false
+        var it = Array(line).makeIterator()
+        var pendingQuote = false
+        while let ch = it.next() {
+            if quoted {
+                if pendingQuote { pendingQuote = false; if ch == "\"" { cur.append("\""); continue } else { quoted = false } }
+                else if ch == "\"" { pendingQuote = true; continue }
+                else { cur.append(ch); continue }
+            }
+            if ch == "," { out.append(cur); cur = "" } else if ch == "\"" && cur.isEmpty { quoted = true } else { cur.append(ch) }
+        }
+        out.append(cur)
+        return out
+    }
+}
+
+/// Bits of an H3 index the stage needs without the library (resolution, and the parent by
+/// masking: an H3 cell's parent at resolution r keeps digits 1…r and sets the others to 7).
+public enum H3Cell {
+    public static func resolution(_ h: UInt64) -> Int { Int((h >> 52) & 0xF) }
+    public static func isCell(_ h: UInt64) -> Bool { (h >> 59) & 0xF == 1 }
+    public static func parent(_ h: UInt64, res: Int) -> UInt64 {
+        let r = resolution(h)
+        guard res < r else { return h }
+        var p = (h & ~(UInt64(0xF) << 52)) | (UInt64(res) << 52)
+        for d in (res + 1)...15 { p |= UInt64(7) << UInt64((15 - d) * 3) }
+        return p
+    }
+    public static func hex(_ h: UInt64) -> String { String(h, radix: 16) }
+}

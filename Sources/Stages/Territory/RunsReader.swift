@@ -1,0 +1,407 @@
+import Foundation
+import GeoModel
+
+/// One submitted run (CONTRACTS §8), as read: every fix, in order.
+public struct Run: Sendable {
+    /// 0-based position of the feature in its file.
+    public var index: Int
+    /// The run's id and its runner's, canonical lower-case UUIDs.
+    public var id: String
+    public var userID: String
+    public var lon: [Double]
+    public var lat: [Double]
+    /// Microseconds since 1970-01-01T00:00:00Z.
+    public var time: [Int64]
+    public var accuracy: [Double]
+    public var fixCount: Int { lon.count }
+
+    public init(index: Int, id: String, userID: String, lon: [Double], lat: [Double], time: [Int64], accuracy: [Double]) {
+        self.index = index; self.id = id; self.userID = userID
+        self.lon = lon; self.lat = lat; self.time = time; self.accuracy = accuracy
+    }
+    /// When the run was submitted as ending: its last fix's time, whatever the rules keep.
+    public var endedAt: Int64 { time.last ?? 0 }
+    public var startedAt: Int64 { time.first ?? 0 }
+}
+
+/// Reads the runs FeatureCollection. A nightly file holds millions of fixes with a time string
+/// each, so this is a typed reader over the bytes: one pass finds the features, then they are
+/// decoded in parallel straight into arrays of numbers (no JSON tree, no String per time).
+/// A file that breaks the format (a run without a user, times that do not parse or do not
+/// match the fixes, a number that is NaN) stops the stage with the file, the feature and the
+/// problem: such a file did not come from the game's API and its runs cannot be judged.
+public enum RunsReader {
+    public static func read(path: String, workers: Int = Parallel.defaultWorkers) throws -> [Run] {
+        try parse(try readFile(path), file: path, workers: workers)
+    }
+
+    /// The file's bytes, read straight into one array (a night's file is half a gigabyte:
+    /// no intermediate Data copy).
+    static func readFile(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return try FileIO.readBytes(path) }  // its error names the problem
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return try FileIO.readBytes(path) }
+        let size = Int(st.st_size)
+        var done = 0
+        let bytes = try [UInt8](unsafeUninitializedCapacity: size) { buf, count in
+            while done < size {
+                let n = Foundation.read(fd, buf.baseAddress! + done, size - done)
+                if n <= 0 { throw InputError(file: path, "cannot be read: \(String(cString: strerror(errno)))") }
+                done += n
+            }
+            count = size
+        }
+        return bytes
+    }
+
+    public static func parse(_ bytes: [UInt8], file: String, workers: Int = Parallel.defaultWorkers) throws -> [Run] {
+        try bytes.withUnsafeBufferPointer { buf -> [Run] in
+            var c = Cursor(buf: buf, file: file)
+            let ranges = try c.featureRanges()
+            let base = UInt(bitPattern: buf.baseAddress)
+            let count = buf.count
+            let runs = try Parallel.map(Array(ranges.enumerated()), workers: workers, makeState: { () }) { item, _ -> Run in
+                let (index, range) = item
+                let b = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: base), count: count)
+                var fc = Cursor(buf: b, file: file)
+                fc.pos = range.lowerBound
+                return try fc.feature(index: index)
+            }
+            var seen: [String: Int] = [:]
+            for r in runs {
+                if let first = seen[r.id] {
+                    throw InputError(file: file, feature: FeatureRef(index: r.index, name: nil, id: r.id),
+                                     "the run id appears twice (also feature #\(first))")
+                }
+                seen[r.id] = r.index
+            }
+            return runs
+        }
+    }
+
+    /// A canonical lower-case UUID, or nil when `s` is not one (8-4-4-4-12 hex digits).
+    public static func canonicalUUID(_ s: String) -> String? {
+        let u = Array(s.utf8)
+        guard u.count == 36 else { return nil }
+        var out = [UInt8](); out.reserveCapacity(36)
+        for (i, c) in u.enumerated() {
+            if i == 8 || i == 13 || i == 18 || i == 23 { guard c == 0x2D else { return nil }; out.append(c); continue }
+            switch c {
+            case 0x30...0x39, 0x61...0x66: out.append(c)
+            case 0x41...0x46: out.append(c + 0x20)
+            default: return nil
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    struct Cursor {
+        let buf: UnsafeBufferPointer<UInt8>
+        let file: String
+        var pos = 0
+        var featureIndex: Int? = nil
+        var featureID: String? = nil
+
+        init(buf: UnsafeBufferPointer<UInt8>, file: String) { self.buf = buf; self.file = file }
+
+        func fail(_ problem: String) -> InputError {
+            InputError(file: file, feature: featureIndex.map { FeatureRef(index: $0, name: nil, id: featureID) }, problem)
+        }
+        func syntax(_ message: String) -> InputError {
+            var line = 1, col = 1, i = 0
+            while i < min(pos, buf.count) { if buf[i] == 0x0A { line += 1; col = 1 } else { col += 1 }; i += 1 }
+            return fail("invalid JSON at line \(line), column \(col): \(message)")
+        }
+
+        @inline(__always) mutating func ws() {
+            while pos < buf.count {
+                let c = buf[pos]
+                if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { pos += 1 } else { return }
+            }
+        }
+        @inline(__always) mutating func peek() throws -> UInt8 {
+            ws()
+            guard pos < buf.count else { throw syntax("the file ends early") }
+            return buf[pos]
+        }
+        mutating func expect(_ c: UInt8) throws {
+            let p = try peek()
+            guard p == c else { throw syntax("expected '\(Character(UnicodeScalar(c)))', found '\(Character(UnicodeScalar(p)))'") }
+            pos += 1
+        }
+
+        /// Iterates an object's members: `body` is called with the key, positioned on the value,
+        /// and must consume the value.
+        mutating func object(_ body: (inout Cursor, String) throws -> Void) throws {
+            try expect(0x7B)
+            if try peek() == 0x7D { pos += 1; return }
+            while true {
+                let key = try string()
+                try expect(0x3A)
+                try body(&self, key)
+                let c = try peek()
+                pos += 1
+                if c == 0x7D { return }
+                guard c == 0x2C else { pos -= 1; throw syntax("expected ',' or '}' in an object") }
+            }
+        }
+
+        /// Iterates an array's elements; `body` must consume one value.
+        mutating func array(_ body: (inout Cursor) throws -> Void) throws {
+            try expect(0x5B)
+            if try peek() == 0x5D { pos += 1; return }
+            while true {
+                try body(&self)
+                let c = try peek()
+                pos += 1
+                if c == 0x5D { return }
+                guard c == 0x2C else { pos -= 1; throw syntax("expected ',' or ']' in an array") }
+            }
+        }
+
+        /// The raw bytes of a string without escapes (the common case), or nil when it has escapes.
+        mutating func rawString() throws -> UnsafeBufferPointer<UInt8>? {
+            guard try peek() == 0x22 else { throw syntax("expected a string") }
+            let start = pos + 1
+            var i = start
+            while i < buf.count {
+                let c = buf[i]
+                if c == 0x22 { pos = i + 1; return UnsafeBufferPointer(rebasing: buf[start..<i]) }
+                if c == 0x5C { return nil }
+                if c < 0x20 { pos = i; throw syntax("a control character inside a string") }
+                i += 1
+            }
+            pos = i
+            throw syntax("the file ends inside a string")
+        }
+
+        mutating func string() throws -> String {
+            let save = pos
+            if let raw = try rawString() {
+                guard let s = String(validating: raw, as: UTF8.self) else { throw syntax("a string that is not UTF-8") }
+                return s
+            }
+            pos = save
+            ws(); pos += 1
+            var out = [UInt8]()
+            while pos < buf.count {
+                let c = buf[pos]; pos += 1
+                if c == 0x22 {
+                    guard let s = String(validating: out, as: UTF8.self) else { throw syntax("a string that is not UTF-8") }
+                    return s
+                }
+                if c != 0x5C { out.append(c); continue }
+                guard pos < buf.count else { break }
+                let e = buf[pos]; pos += 1
+                switch e {
+                case 0x22, 0x5C, 0x2F: out.append(e)
+                case 0x62: out.append(0x08)
+                case 0x66: out.append(0x0C)
+                case 0x6E: out.append(0x0A)
+                case 0x72: out.append(0x0D)
+                case 0x74: out.append(0x09)
+                case 0x75:
+                    guard pos + 4 <= buf.count, let v = UInt32(String(decoding: buf[pos..<pos + 4], as: UTF8.self), radix: 16) else { throw syntax("a bad \\u escape") }
+                    pos += 4
+                    var scalar = v
+                    if (0xD800..<0xDC00).contains(v), pos + 6 <= buf.count, buf[pos] == 0x5C, buf[pos + 1] == 0x75,
+                       let lo = UInt32(String(decoding: buf[pos + 2..<pos + 6], as: UTF8.self), radix: 16), (0xDC00..<0xE000).contains(lo) {
+                        pos += 6
+                        scalar = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00)
+                    }
+                    out.append(contentsOf: Array(String(UnicodeScalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
+                default: throw syntax("a bad escape in a string")
+                }
+            }
+            throw syntax("the file ends inside a string")
+        }
+
+        /// A JSON number. NaN and Infinity are not JSON; some writers emit them anyway, and
+        /// they get their own message.
+        mutating func number(_ what: @autoclosure () -> String) throws -> Double {
+            let c = try peek()
+            if c == 0x4E || c == 0x49 || (c == 0x2D && pos + 1 < buf.count && buf[pos + 1] == 0x49) {
+                throw fail("\(what()) is \(c == 0x4E ? "NaN" : "infinite"), not a finite number")
+            }
+            if c == 0x6E, pos + 4 <= buf.count, buf[pos + 1] == 0x75 { throw fail("\(what()) is null, not a number") }
+            if c == 0x22 { throw fail("\(what()) is a string, not a number") }
+            let start = pos
+            var neg = false
+            if buf[pos] == 0x2D { neg = true; pos += 1 }
+            var mant: UInt64 = 0, digits = 0, exp10 = 0
+            var any = false
+            while pos < buf.count, buf[pos] >= 0x30, buf[pos] <= 0x39 {
+                if digits < 19 { mant = mant * 10 + UInt64(buf[pos] - 0x30); if mant > 0 { digits += 1 } } else { exp10 += 1 }
+                pos += 1; any = true
+            }
+            if pos < buf.count, buf[pos] == 0x2E {
+                pos += 1
+                var fr = false
+                while pos < buf.count, buf[pos] >= 0x30, buf[pos] <= 0x39 {
+                    if digits < 19 { mant = mant * 10 + UInt64(buf[pos] - 0x30); exp10 -= 1; if mant > 0 { digits += 1 } }
+                    pos += 1; fr = true
+                }
+                guard fr else { throw syntax("a number with no digits after '.'") }
+            }
+            guard any else { throw fail("\(what()) is not a number") }
+            var slow = digits > 15
+            if pos < buf.count, buf[pos] == 0x65 || buf[pos] == 0x45 { slow = true; pos += 1
+                if pos < buf.count, buf[pos] == 0x2B || buf[pos] == 0x2D { pos += 1 }
+                var e = false
+                while pos < buf.count, buf[pos] >= 0x30, buf[pos] <= 0x39 { pos += 1; e = true }
+                guard e else { throw syntax("a number with an empty exponent") }
+            }
+            if !slow && exp10 >= -22 && exp10 <= 22 {
+                // Exact: both the mantissa (< 2^53) and 10^|e| (≤ 10^22) are exact doubles, and
+                // one IEEE multiplication or division rounds correctly.
+                var v = Double(mant)
+                v = exp10 < 0 ? v / PowersOfTen.table[-exp10] : v * PowersOfTen.table[exp10]
+                return neg ? -v : v
+            }
+            guard let v = Double(String(decoding: buf[start..<pos], as: UTF8.self)) else { throw fail("\(what()) is not a number") }
+            guard v.isFinite else { throw fail("\(what()) is out of range") }
+            return v
+        }
+
+        /// Skips one value of any kind, checking its structure only as far as needed to find its end.
+        mutating func skip() throws {
+            let c = try peek()
+            switch c {
+            case 0x22: if try rawString() == nil { _ = try string() }
+            case 0x7B, 0x5B:
+                var depth = 0
+                while pos < buf.count {
+                    let b = buf[pos]
+                    if b == 0x22 { if try rawString() == nil { _ = try string() }; continue }
+                    pos += 1
+                    if b == 0x7B || b == 0x5B { depth += 1 } else if b == 0x7D || b == 0x5D { depth -= 1; if depth == 0 { return } }
+                }
+                throw syntax("the file ends inside an object or array")
+            default:
+                let start = pos
+                while pos < buf.count, !(buf[pos] == 0x2C || buf[pos] == 0x7D || buf[pos] == 0x5D || buf[pos] == 0x20 || buf[pos] == 0x0A || buf[pos] == 0x0D || buf[pos] == 0x09) { pos += 1 }
+                if pos == start { throw syntax("expected a value") }
+            }
+        }
+
+        /// Pass 1: the byte ranges of the features of the top-level FeatureCollection.
+        mutating func featureRanges() throws -> [Range<Int>] {
+            if buf.count >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF { pos = 3 }
+            var ranges: [Range<Int>]? = nil
+            var type: String? = nil
+            try object { c, key in
+                switch key {
+                case "type": type = try c.string()
+                case "features":
+                    var r: [Range<Int>] = []
+                    try c.array { c in
+                        c.ws()
+                        let s = c.pos
+                        guard c.buf[s] == 0x7B else { throw c.syntax("a feature must be an object") }
+                        try c.skip()
+                        r.append(s..<c.pos)
+                    }
+                    ranges = r
+                default: try c.skip()
+                }
+            }
+            ws()
+            guard pos == buf.count else { throw syntax("unexpected characters after the FeatureCollection") }
+            guard type == "FeatureCollection" else { throw fail("is not a GeoJSON FeatureCollection (type is \(type.map { "\"\($0)\"" } ?? "missing"))") }
+            guard let r = ranges else { throw fail("the FeatureCollection has no features array") }
+            return r
+        }
+
+        /// Pass 2: one feature, decoded and checked against the format of CONTRACTS §8.
+        mutating func feature(index: Int) throws -> Run {
+            featureIndex = index
+            var id: String?, user: String?, hasUserKey = false
+            var lon: [Double] = [], lat: [Double] = [], times: [Int64] = [], acc: [Double] = []
+            var geomType: String?, hasTimes = false, hasAcc = false, type: String?
+            var badTime: (Int, String)? = nil
+            try object { c, key in
+                switch key {
+                case "type": type = try c.string()
+                case "id":
+                    if try c.peek() == 0x22 { id = try c.string(); c.featureID = id } else { try c.skip(); id = "" }
+                case "geometry":
+                    if try c.peek() == 0x6E { try c.skip(); return }  // null geometry: reported below
+                    try c.object { c, key in
+                        switch key {
+                        case "type": geomType = try c.string()
+                        case "coordinates":
+                            // Not an array of positions (a Point's, say): skipped, the type check names it.
+                            let save = c.pos
+                            try c.expect(0x5B)
+                            let first = try c.peek()
+                            c.pos = save
+                            if first != 0x5B && first != 0x5D { try c.skip(); return }
+                            var k = 0
+                            try c.array { c in
+                                var n = 0
+                                try c.array { c in
+                                    let v = try c.number("coordinate \(k)")
+                                    if n == 0 { lon.append(v) } else if n == 1 { lat.append(v) }
+                                    n += 1
+                                }
+                                guard n >= 2 else { throw c.fail("coordinate \(k) has \(n) numbers, not [lon, lat]") }
+                                k += 1
+                            }
+                        default: try c.skip()
+                        }
+                    }
+                case "properties":
+                    if try c.peek() == 0x6E { try c.skip(); return }
+                    try c.object { c, key in
+                        switch key {
+                        case "user_id":
+                            hasUserKey = true
+                            if try c.peek() == 0x22 { user = try c.string() } else { try c.skip() }
+                        case "times":
+                            hasTimes = true
+                            try c.array { c in
+                                let i = times.count
+                                let save = c.pos
+                                if let raw = try c.rawString(), let t = Timestamp.parse(raw) {
+                                    times.append(t)
+                                } else {
+                                    c.pos = save
+                                    let text = try c.peek() == 0x22 ? try c.string() : { try c.skip(); return "a non-string value" }()
+                                    if badTime == nil { badTime = (i, text) }
+                                    times.append(0)
+                                }
+                            }
+                        case "accuracy_m":
+                            hasAcc = true
+                            try c.array { c in acc.append(try c.number("accuracy_m[\(acc.count)]")) }
+                        default: try c.skip()
+                        }
+                    }
+                default: try c.skip()
+                }
+            }
+            // Every problem below names the run; the id first, since everything else refers to it.
+            guard type == "Feature" else { throw fail("is not a GeoJSON Feature (type is \(type.map { "\"\($0)\"" } ?? "missing"))") }
+            guard let rawID = id else { throw fail("the run has no id") }
+            guard let runID = RunsReader.canonicalUUID(rawID) else { throw fail("the run id \(rawID.isEmpty ? "is not a string" : "\"\(rawID)\" is not a UUID")") }
+            featureID = runID
+            guard geomType == "LineString" else { throw fail("the geometry is \(geomType.map { "a \($0)" } ?? "missing"), not a LineString of fixes") }
+            guard let rawUser = user else { throw fail(hasUserKey ? "properties.user_id is not a string" : "the run has no properties.user_id") }
+            guard let userID = RunsReader.canonicalUUID(rawUser) else { throw fail("properties.user_id \"\(rawUser)\" is not a UUID") }
+            guard hasTimes else { throw fail("the run has no properties.times") }
+            guard hasAcc else { throw fail("the run has no properties.accuracy_m") }
+            if let (i, text) = badTime { throw fail("times[\(i)] \(text.debugDescription) is not an ISO 8601 time with a zone (e.g. 2026-11-21T07:02:11Z)") }
+            guard times.count == lon.count else { throw fail("properties.times has \(times.count) entries for \(lon.count) fixes") }
+            guard acc.count == lon.count else { throw fail("properties.accuracy_m has \(acc.count) entries for \(lon.count) fixes") }
+            for i in 0..<lon.count {
+                guard lon[i] >= -180, lon[i] <= 180, lat[i] >= -90, lat[i] <= 90 else {
+                    throw fail("fix \(i) [\(lon[i]), \(lat[i])] is outside longitude −180…180, latitude −90…90")
+                }
+                guard acc[i] >= 0 else { throw fail("accuracy_m[\(i)] is \(acc[i]), a negative accuracy") }
+            }
+            return Run(index: index, id: runID, userID: userID, lon: lon, lat: lat, time: times, accuracy: acc)
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import GeoModel
+import Testing
+@testable import TerritoryStage
+
+@Suite struct TerritoryReaderTests {
+    static let runID = "7f0c1a52-3b4d-4e5f-8a9b-0c1d2e3f4a5b"
+    static let user = "11111111-2222-4333-8444-555555555555"
+
+    /// A one-run FeatureCollection; `props` replaces the properties' JSON when given.
+    func file(coords: String = "[[4.86,52.35],[4.861,52.35],[4.861,52.351]]",
+              times: String = "[\"2026-11-21T07:00:00Z\",\"2026-11-21T07:00:10Z\",\"2026-11-21T07:00:20.5Z\"]",
+              acc: String = "[4.8,5,6]", user: String? = "\"\(user)\"", id: String = "\"\(runID)\"") -> [UInt8] {
+        let u = user.map { "\"user_id\":\($0)," } ?? ""
+        return Array("""
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","id":\(id),"geometry":{"type":"LineString","coordinates":\(coords)},
+         "properties":{\(u)"times":\(times),"accuracy_m":\(acc)}}]}
+        """.utf8)
+    }
+
+    func error(_ bytes: [UInt8]) -> String {
+        do { _ = try RunsReader.parse(bytes, file: "runs.geojson", workers: 1); return "no error" } catch { return "\(error)" }
+    }
+
+    @Test func readsARun() throws {
+        let runs = try RunsReader.parse(file(), file: "runs.geojson", workers: 1)
+        #expect(runs.count == 1)
+        let r = runs[0]
+        #expect(r.id == Self.runID && r.userID == Self.user)
+        #expect(r.lon == [4.86, 4.861, 4.861] && r.lat == [52.35, 52.35, 52.351])
+        #expect(r.time[2] - r.time[0] == 20_500_000)
+        #expect(Timestamp.iso(r.time[0]) == "2026-11-21T07:00:00Z")
+        #expect(r.accuracy == [4.8, 5, 6])
+    }
+
+    @Test func upperCaseIdsAreCanonicalised() throws {
+        let r = try RunsReader.parse(file(user: "\"\(Self.user.uppercased())\"", id: "\"\(Self.runID.uppercased())\""), file: "f", workers: 1)[0]
+        #expect(r.id == Self.runID && r.userID == Self.user)
+    }
+
+    /// Each broken run is an error that names the file, the feature and the run.
+    @Test func badInputNamesTheRun() {
+        let at = "runs.geojson: feature #0 (id \(Self.runID)): "
+        #expect(error(file(times: "[\"2026-11-21T07:00:00Z\",\"yesterday\",\"2026-11-21T07:00:20Z\"]"))
+                == at + "times[1] \"yesterday\" is not an ISO 8601 time with a zone (e.g. 2026-11-21T07:02:11Z)")
+        #expect(error(file(times: "[\"2026-11-21T07:00:00Z\",\"2026-11-21T07:00:10Z\"]")) == at + "properties.times has 2 entries for 3 fixes")
+        #expect(error(file(times: "[\"2026-11-21T07:00:00\",\"2026-11-21T07:00:10Z\",\"2026-11-21T07:00:20Z\"]"))
+                == at + "times[0] \"2026-11-21T07:00:00\" is not an ISO 8601 time with a zone (e.g. 2026-11-21T07:02:11Z)")
+        #expect(error(file(coords: "[[4.86,52.35],[NaN,52.35],[4.861,52.351]]")) == "runs.geojson: feature #0 (id \(Self.runID)): coordinate 1 is NaN, not a finite number")
+        #expect(error(file(acc: "[4.8,NaN,6]")) == at + "accuracy_m[1] is NaN, not a finite number")
+        #expect(error(file(user: nil)) == at + "the run has no properties.user_id")
+        #expect(error(file(user: "null")) == at + "properties.user_id is not a string")
+        #expect(error(file(user: "\"bob\"")) == at + "properties.user_id \"bob\" is not a UUID")
+        #expect(error(file(id: "\"run-1\"")) == "runs.geojson: feature #0 (id run-1): the run id \"run-1\" is not a UUID")
+        #expect(error(file(acc: "[4.8,5]")) == at + "properties.accuracy_m has 2 entries for 3 fixes")
+        #expect(error(file(coords: "[[4.86,52.35],[4.861,95],[4.861,52.351]]")) == at + "fix 1 [4.861, 95.0] is outside longitude −180…180, latitude −90…90")
+        #expect(error(Array("{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\"".utf8)).hasPrefix("runs.geojson: invalid JSON"))
+    }
+
+    @Test func aRepeatedRunIdIsAnError() {
+        let one = String(decoding: file(), as: UTF8.self)
+        let feature = one[one.range(of: "{\"type\":\"Feature\"")!.lowerBound..<one.index(one.endIndex, offsetBy: -2)]
+        let two = "{\"type\":\"FeatureCollection\",\"features\":[\(feature),\(feature)]}"
+        #expect(error(Array(two.utf8)) == "runs.geojson: feature #1 (id \(Self.runID)): the run id appears twice (also feature #0)")
+    }
+
+    @Test func timestamps() {
+        #expect(Timestamp.parse("1970-01-01T00:00:00Z") == 0)
+        #expect(Timestamp.parse("2026-11-21 07:02:11+00") == Timestamp.parse("2026-11-21T07:02:11Z"))
+        #expect(Timestamp.parse("2026-11-21T08:02:11+01:00") == Timestamp.parse("2026-11-21T07:02:11Z"))
+        #expect(Timestamp.parse("2026-11-21T07:02:11.123456Z")! - Timestamp.parse("2026-11-21T07:02:11Z")! == 123_456)
+        #expect(Timestamp.parse("2026-11-21T07:02:11.1234567Z") == nil)  // finer than PostgreSQL keeps
+        #expect(Timestamp.parse("2026-02-29T00:00:00Z") == nil)
+        #expect(Timestamp.parse("2028-02-29T00:00:00Z") != nil)
+        for s in ["2026-11-21T07:02:11Z", "1999-12-31T23:59:59.5Z", "2000-02-29T12:00:00.000001Z"] {
+            #expect(Timestamp.iso(Timestamp.parse(s)!) == s)
+        }
+    }
+}
+
+@Suite struct TerritoryOwnershipTests {
+    static func uuid(_ n: Int) -> String { String(format: "00000000-0000-4000-8000-%012d", n) }
+
+    @Test func theLaterRunWinsAndTiesGoToTheLargerRunId() {
+        var t = Territory()
+        t.offer(Claim(cell: 1, owner: Self.uuid(1), run: Self.uuid(10), claimedAt: 200))
+        t.offer(Claim(cell: 1, owner: Self.uuid(2), run: Self.uuid(11), claimedAt: 100))   // earlier: loses
+        #expect(t.cells[1]!.owner == Self.uuid(1))
+        t.offer(Claim(cell: 1, owner: Self.uuid(3), run: Self.uuid(12), claimedAt: 300))   // later: steals
+        #expect(t.cells[1]!.owner == Self.uuid(3))
+        t.offer(Claim(cell: 1, owner: Self.uuid(4), run: Self.uuid(9), claimedAt: 300))    // tie, smaller id: loses
+        #expect(t.cells[1]!.run == Self.uuid(12))
+        t.offer(Claim(cell: 1, owner: Self.uuid(5), run: Self.uuid(13), claimedAt: 300))   // tie, larger id: wins
+        #expect(t.cells[1]!.run == Self.uuid(13))
+    }
+
+    /// Any split of the claims into "yesterday's table" and "tonight's runs", folded in any
+    /// order, gives the full recompute.
+    @Test func incrementalEqualsFull() {
+        var rng = SplitMix(state: 20261121)   // seeded: the same claims every run
+        var claims: [Claim] = []
+        for i in 0..<400 {
+            claims.append(Claim(cell: UInt64.random(in: 0..<60, using: &rng), owner: Self.uuid(i % 7),
+                                run: Self.uuid(Int.random(in: 0..<150, using: &rng)), claimedAt: Int64.random(in: 0..<40, using: &rng)))
+        }
+        var full = Territory()
+        for c in claims { full.offer(c) }
+        for cut in [0, 1, 137, 399, 400] {
+            var yesterday = Territory()
+            for c in claims[..<cut].shuffled(using: &rng) { yesterday.offer(c) }
+            var night = Territory()
+            for c in yesterday.sorted { night.offer(c) }                  // what \copy gives back
+            for c in claims[cut...].shuffled(using: &rng) { night.offer(c) }
+            #expect(night.sorted == full.sorted, "cut at \(cut)")
+        }
+    }
+
+    @Test func readsWhatPsqlCopyWrites() throws {
+        let path = NSTemporaryDirectory() + "territory-\(getpid()).csv"
+        try """
+        hex_id,owner_user_id,last_run_id,claimed_at
+        89283082803ffff,\(Self.uuid(1)),\(Self.uuid(2)),2026-11-21 07:02:11+00
+        "89283082807ffff","\(Self.uuid(3).uppercased())",\(Self.uuid(4)),2026-11-21 08:02:11.5+01
+        89283082813ffff,,,
+
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        let rows = try ExistingTerritory.read(path)
+        #expect(rows.count == 2)
+        #expect(rows[0] == Claim(cell: 0x89283082803ffff, owner: Self.uuid(1), run: Self.uuid(2), claimedAt: Timestamp.parse("2026-11-21T07:02:11Z")!))
+        #expect(rows[1].owner == Self.uuid(3) && rows[1].claimedAt == Timestamp.parse("2026-11-21T07:02:11.5Z")!)
+        try "hex_id,owner_user_id,last_run_id,claimed_at\n8828308281fffff,\(Self.uuid(1)),\(Self.uuid(2)),2026-11-21 07:02:11+00\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: InputError.self) { try ExistingTerritory.read(path) }  // a resolution-8 cell
+    }
+
+    @Test func parentByMasking() {
+        // 89283082803ffff (res 9, San Francisco) → its resolution-3 parent 832830fffffffff.
+        #expect(H3Cell.parent(0x89283082803ffff, res: 3) == 0x832830fffffffff)
+        #expect(H3Cell.resolution(0x89283082803ffff) == 9)
+    }
+}
+
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

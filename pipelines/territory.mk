@@ -1,0 +1,28 @@
+# territory: the running game's runs → validated loops → claimed H3 cells (CONTRACTS §7–8)
+#
+#   make territory                                   the sample runs in data/territory/
+#   make territory TERRITORY_RUNS=tonight.geojson TERRITORY_EXISTING=territory_hex.csv
+#   make territory TERRITORY_SHARD=0/4               one shard of four (docs/SCALING.md)
+#
+# Outputs in dist/territory/: territory_hex.sql (idempotent upsert for the game's PostgreSQL),
+# territory.geojson (owned cells), loops.geojson, runs.tsv (figures and reasons per run),
+# users.tsv (cells and km² per runner), preview.svg. The rules are the game's (CONTRACTS §8)
+# and live in Sources/Stages/Territory/Rules.swift, not here.
+
+TERRITORY_RUNS ?= $(DATA)/territory/runs.geojson
+# The current territory as `psql \copy territory_hex to … with (format csv, header)` writes it
+# (empty: recompute from the runs alone).
+TERRITORY_EXISTING ?=
+# i/n: only shard i of n (empty: everything).
+TERRITORY_SHARD ?=
+TERRITORY_DIR ?= $(DIST)/territory
+TERRITORY_OUT := $(addprefix $(TERRITORY_DIR)/,territory_hex.sql territory.geojson loops.geojson runs.tsv users.tsv preview.svg)
+TERRITORY_FLAGS = $(if $(TERRITORY_EXISTING),--existing $(TERRITORY_EXISTING)) $(if $(TERRITORY_SHARD),--shard $(TERRITORY_SHARD))
+
+.PHONY: territory
+territory: $(TERRITORY_OUT)
+
+$(TERRITORY_OUT) &: $(TERRITORY_RUNS) $(TERRITORY_EXISTING) $(BIN)/geo-territory $(call params,territory,$(TERRITORY_RUNS) $(TERRITORY_FLAGS)) pipelines/territory.mk
+	$(STAGE) $(BIN)/geo-territory $(TERRITORY_RUNS) --out-dir $(TERRITORY_DIR) $(TERRITORY_FLAGS)
+
+ALL_PRODUCTS += $(TERRITORY_OUT)
