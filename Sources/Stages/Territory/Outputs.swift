@@ -24,8 +24,24 @@ struct TerritoryOutputs {
     /// rules decide, and territory_hex `on conflict (hex_id) do update … where` the new claim
     /// beats the stored one by (claimed_at, last_run_id) — so an older night's file, or
     /// another shard's, never takes a cell back from a later claim.
-    func sql() throws -> [UInt8] {
-        var w = JSONWriter(reserve: 1 << 20)
+    func sql() throws -> [UInt8] { try sqlParts().flatMap { try $0() } }
+
+    /// The file as independent parts, in order (the header and users, one per runs insert,
+    /// one per territory_hex insert, the commit), so a night's 400 MB format on every core.
+    func sqlParts() -> [() throws -> [UInt8]] {
+        var parts: [() throws -> [UInt8]] = [sqlHead]
+        for chunk in stride(from: 0, to: judged.count, by: Self.rowsPerInsert) {
+            parts.append { sqlRuns(chunk..<min(chunk + Self.rowsPerInsert, judged.count)) }
+        }
+        for chunk in stride(from: 0, to: won.count, by: Self.rowsPerInsert) {
+            parts.append { sqlCells(chunk..<min(chunk + Self.rowsPerInsert, won.count)) }
+        }
+        parts.append { Array("commit;\n".utf8) }
+        return parts
+    }
+
+    func sqlHead() -> [UInt8] {
+        var w = JSONWriter(reserve: 1 << 16)
         let validCount = judged.filter { $0.verdict.valid }.count
         w.raw(SQL.comment("territory_hex.sql, written by geo-territory from \(input)\(shard.map { " (shard \($0))" } ?? "")") + "\n")
         w.raw(SQL.comment("\(judged.count) runs (\(validCount) valid loops), \(won.count) cells won; idempotent, load with psql -v ON_ERROR_STOP=1") + "\n")
@@ -41,10 +57,14 @@ struct TerritoryOutputs {
             }
             w.raw("\non conflict do nothing;\n")
         }
+        return w.bytes
+    }
 
-        for chunk in stride(from: 0, to: judged.count, by: Self.rowsPerInsert) {
+    func sqlRuns(_ rows: Range<Int>) -> [UInt8] {
+        var w = JSONWriter(reserve: 1 << 20)
+        do {
             w.raw("insert into runs (id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon) values\n")
-            for (k, j) in judged[chunk..<min(chunk + Self.rowsPerInsert, judged.count)].enumerated() {
+            for (k, j) in judged[rows].enumerated() {
                 if k > 0 { w.raw(",\n") }
                 let r = j.run, v = j.verdict
                 w.raw("  ('\(r.id)', '\(r.userID)', '\(Timestamp.iso(r.startedAt))', '\(Timestamp.iso(r.endedAt))', ")
@@ -78,10 +98,14 @@ struct TerritoryOutputs {
             w.raw("\non conflict (id) do update set distance_m = excluded.distance_m, duration_s = excluded.duration_s,\n")
             w.raw("  valid_loop = excluded.valid_loop, path = excluded.path, loop_polygon = excluded.loop_polygon;\n")
         }
+        return w.bytes
+    }
 
-        for chunk in stride(from: 0, to: won.count, by: Self.rowsPerInsert) {
+    func sqlCells(_ rows: Range<Int>) -> [UInt8] {
+        var w = JSONWriter(reserve: 1 << 16)
+        do {
             w.raw("insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at) values\n")
-            for (k, c) in won[chunk..<min(chunk + Self.rowsPerInsert, won.count)].enumerated() {
+            for (k, c) in won[rows].enumerated() {
                 if k > 0 { w.raw(",\n") }
                 w.raw("  ('\(H3Cell.hex(c.cell))', '\(c.owner)', '\(c.run)', '\(Timestamp.iso(c.claimedAt))')")
             }
@@ -90,7 +114,6 @@ struct TerritoryOutputs {
             w.raw("  where territory_hex.claimed_at is null\n")
             w.raw("     or (excluded.claimed_at, excluded.last_run_id) > (territory_hex.claimed_at, territory_hex.last_run_id);\n")
         }
-        w.raw("commit;\n")
         return w.bytes
     }
 
@@ -125,12 +148,26 @@ struct TerritoryOutputs {
 
     /// Each valid run's loop (all its parts, full precision) and the cells it claimed: what
     /// the consumer check recomputes with h3-py.
-    func loopsGeoJSON() throws -> [UInt8] {
+    func loopsGeoJSON() throws -> [UInt8] { try loopsParts().flatMap { try $0() } }
+
+    /// The file as independent parts (chunks of runs), in order.
+    func loopsParts() -> [() throws -> [UInt8]] {
+        let chunk = 200
+        var parts: [() throws -> [UInt8]] = [{ Array("{\"type\":\"FeatureCollection\",\"features\":[".utf8) }]
+        // A feature is preceded by ",\n" unless it is the file's first valid run.
+        let firstValid = judged.firstIndex { $0.verdict.valid } ?? judged.count
+        for start in stride(from: 0, to: judged.count, by: chunk) {
+            parts.append { loopsChunk(start..<min(start + chunk, judged.count), firstValid: firstValid) }
+        }
+        parts.append { Array("\n]}\n".utf8) }
+        return parts
+    }
+
+    func loopsChunk(_ runs: Range<Int>, firstValid: Int) -> [UInt8] {
         var w = JSONWriter(reserve: 1 << 20)
-        w.raw("{\"type\":\"FeatureCollection\",\"features\":[")
-        var first = true
-        for j in judged where j.verdict.valid {
-            w.raw(first ? "\n" : ",\n"); first = false
+        for i in runs where judged[i].verdict.valid {
+            let j = judged[i]
+            w.raw(i == firstValid ? "\n" : ",\n")
             w.raw("{\"type\":\"Feature\",\"id\":"); w.string(j.run.id)
             w.raw(",\"geometry\":")
             if j.loop.isEmpty { w.raw("null") } else {
@@ -159,7 +196,6 @@ struct TerritoryOutputs {
             for (k, c) in j.cells.enumerated() { if k > 0 { w.raw(",") }; w.string(H3Cell.hex(c)) }
             w.raw("]}}")
         }
-        w.raw("\n]}\n")
         return w.bytes
     }
 
