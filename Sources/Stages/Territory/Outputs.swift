@@ -73,9 +73,11 @@ struct TerritoryOutputs {
                 w.raw(v.valid ? "true, " : "false, ")
                 if v.kept.count >= 2 {
                     w.raw("'SRID=4326;LINESTRING(")
-                    for (i, f) in v.kept.enumerated() {
-                        if i > 0 { w.raw(",") }
-                        w.exact(r.lon[f]); w.raw(" "); w.exact(r.lat[f])
+                    w.withCoordText { t in
+                        for (i, f) in v.kept.enumerated() {
+                            if i > 0 { t.byte(0x2C) }
+                            t.exact(r.lon[f]); t.byte(0x20); t.exact(r.lat[f])
+                        }
                     }
                     w.raw(")', ")
                 } else { w.raw("null, ") }
@@ -86,9 +88,11 @@ struct TerritoryOutputs {
                     for (ri, ring) in p.rings.enumerated() {
                         if ri > 0 { w.raw(",") }
                         w.raw("(")
-                        for (i, q) in ring.enumerated() {
-                            if i > 0 { w.raw(",") }
-                            w.exact(q.x); w.raw(" "); w.exact(q.y)
+                        w.withCoordText { t in
+                            for (i, q) in ring.enumerated() {
+                                if i > 0 { t.byte(0x2C) }
+                                t.exact(q.x); t.byte(0x20); t.exact(q.y)
+                            }
                         }
                         w.raw(")")
                     }
@@ -178,9 +182,11 @@ struct TerritoryOutputs {
                     for (ri, r) in p.rings.enumerated() {
                         if ri > 0 { w.raw(",") }
                         w.raw("[")
-                        for (k, q) in r.enumerated() {
-                            if k > 0 { w.raw(",") }
-                            w.raw("["); w.exact(q.x); w.raw(","); w.exact(q.y); w.raw("]")
+                        w.withCoordText { t in
+                            for (k, q) in r.enumerated() {
+                                if k > 0 { t.byte(0x2C) }
+                                t.byte(0x5B); t.exact(q.x); t.byte(0x2C); t.exact(q.y); t.byte(0x5D)
+                            }
                         }
                         w.raw("]")
                     }
@@ -253,7 +259,42 @@ struct TerritoryOutputs {
     }
 }
 
+/// Coordinate text appended byte by byte in this module, so every append inlines (a night
+/// writes tens of millions of coordinates; the writer's own calls cross a module each).
+struct CoordText {
+    var out: [UInt8]
+    @inline(__always) mutating func byte(_ b: UInt8) { out.append(b) }
+
+    /// `JSONWriter.exact`, the same bytes.
+    @inline(__always) mutating func exact(_ d: Double) {
+        let k = (d * 1e7).rounded()
+        guard abs(k) < 9e15, k / 1e7 == d else { out.append(contentsOf: d.description.utf8); return }
+        var scratch: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &scratch) { s in
+            var i = 32
+            let m = Int64(k).magnitude
+            var ip = m / 10_000_000, frac = m % 10_000_000, places = 7
+            if frac == 0 { places = 0 } else { while frac % 10 == 0 { frac /= 10; places -= 1 } }
+            if places > 0 {
+                for _ in 0..<places { i -= 1; s[i] = UInt8(frac % 10) + 0x30; frac /= 10 }
+                i -= 1; s[i] = 0x2E
+            }
+            repeat { i -= 1; s[i] = UInt8(ip % 10) + 0x30; ip /= 10 } while ip > 0
+            if k < 0 { i -= 1; s[i] = 0x2D }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: s[i..<32]))
+        }
+    }
+}
+
 extension JSONWriter {
+    /// Lends the writer's buffer to a `CoordText` (moved, not copied) and takes it back.
+    @inline(__always) mutating func withCoordText(_ body: (inout CoordText) -> Void) {
+        var t = CoordText(out: bytes)
+        bytes = []
+        body(&t)
+        bytes = t.out
+    }
+
     /// A coordinate that reads back as exactly the same double. Fixes come with at most 7
     /// decimals, and a double that is the nearest to k·10⁻⁷ is written as those 7 decimals
     /// (fast integer formatting, the same round trip); anything else (a crossing GEOS
