@@ -355,11 +355,17 @@ extension H3 {
 
         var search: [UInt64] = []
         var traced = Set<UInt64>()
+        // An edge shorter than a pentagon's diameter is sampled once (lineHexEstimate is 1),
+        // and a run loop's 5 m edges all are: a flat bound decides that without the haversine.
+        // The great-circle angle is at most √(Δlat² + Δlng²) (plus a relative x²/6 below 1e-7
+        // for angles under 1e-3 rad), so edges under the limit, with 1e-6 to spare, are 1.
+        let quickLimit = min(1e-6, ((2 * pentRadius / EARTH_RADIUS_KM_H3) * (1 - 1e-6)) * ((2 * pentRadius / EARTH_RADIUS_KM_H3) * (1 - 1e-6)))
         for loop in [polygon.outer] + polygon.holes {
             let n = loop.count
             for i in 0..<n {
                 let o = loop[i], d = loop[i == n - 1 ? 0 : i + 1]
-                let est = try lineHexEstimate(o, d, pentRadius)
+                let dLat = d.lat - o.lat, dLng = d.lng - o.lng
+                let est = dLat * dLat + dLng * dLng < quickLimit ? 1 : try lineHexEstimate(o, d, pentRadius)
                 for j in 0..<est {
                     let inv = 1.0 / Double(est)
                     let lat = (o.lat * Double(est - j) * inv) + (d.lat * Double(j) * inv)
