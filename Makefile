@@ -37,6 +37,9 @@ BIN := .build/release
 DATA := data
 NE := $(DATA)/natural-earth
 NE_PLACES := $(NE)/ne_10m_populated_places.geojson
+# The same places compacted to the fields the stages read (a tenth of the 16 MB), written
+# by the ingest stage: later stages read this, so the big file is parsed once a run.
+INGEST_PLACES := $(BUILD)/ingest/places.geojson
 # The app's country file: the world stage writes it, every later stage reads it.
 WORLD_OUT ?= $(DIST)/world.geojson
 RSVG ?= rsvg-convert

@@ -19,8 +19,8 @@ HIGHLIGHTS_FLAGS = --coastal-tolerance $(HIGHLIGHTS_COASTAL_KM) --point-radius $
 .PHONY: highlights
 highlights: $(HIGHLIGHTS_OUT)
 
-$(HIGHLIGHTS_OUT): $(HIGHLIGHTS_SOURCE) $(HIGHLIGHTS_ALIASES) $(WORLD_OUT) $(NE_PLACES) $(BIN)/geo-highlights $(call params,highlights,$(WORLD_OUT) $(HIGHLIGHTS_FLAGS)) pipelines/highlights.mk
-	$(STAGE) $(BIN)/geo-highlights $(HIGHLIGHTS_SOURCE) --world $(WORLD_OUT) -o $@ --places $(NE_PLACES) \
+$(HIGHLIGHTS_OUT): $(HIGHLIGHTS_SOURCE) $(HIGHLIGHTS_ALIASES) $(WORLD_OUT) $(INGEST_PLACES) $(BIN)/geo-highlights $(call params,highlights,$(WORLD_OUT) $(HIGHLIGHTS_FLAGS)) pipelines/highlights.mk
+	$(STAGE) $(BIN)/geo-highlights $(HIGHLIGHTS_SOURCE) --world $(WORLD_OUT) -o $@ --places $(INGEST_PLACES) \
 	  --aliases $(HIGHLIGHTS_ALIASES) --report $(HIGHLIGHTS_REPORT) $(HIGHLIGHTS_FLAGS)
 
 ALL_PRODUCTS += $(HIGHLIGHTS_OUT)

@@ -20,11 +20,13 @@ INGEST_TABLES := $(DATA)/app_country_codes.txt $(DATA)/id_remaps.tsv $(DATA)/con
                  $(DATA)/capitals.tsv $(DATA)/names.tsv $(NE_PLACES) \
                  $(DATA)/capital_aliases.tsv $(DATA)/name_aliases.tsv $(DATA)/geonames/countries.tsv
 INGEST_OUT := $(BUILD)/ingest/countries.geojson
+# INGEST_PLACES (Makefile): the populated places compacted, written by the same run.
 
 .PHONY: ingest
-ingest: $(INGEST_OUT)
+ingest: $(INGEST_OUT) $(INGEST_PLACES)
 
-$(INGEST_OUT): $(BIN)/geo-ingest $(INGEST_UNITS) $(INGEST_EXTRA_INPUTS) $(INGEST_TABLES) $(call params,ingest,$(SCALE) $(INGEST_FLAGS)) pipelines/ingest.mk
-	$(STAGE) $(BIN)/geo-ingest $(INGEST_UNITS) -o $@ --data-dir $(DATA) $(INGEST_FLAGS)
+# One run writes both (grouped targets). INGEST_OUT stays the name the stage is logged under.
+$(INGEST_OUT) $(INGEST_PLACES) &: $(BIN)/geo-ingest $(INGEST_UNITS) $(INGEST_EXTRA_INPUTS) $(INGEST_TABLES) $(call params,ingest,$(SCALE) $(INGEST_FLAGS)) pipelines/ingest.mk
+	scripts/stage.sh $(INGEST_OUT) $(BIN)/geo-ingest $(INGEST_UNITS) -o $(INGEST_OUT) --places-out $(INGEST_PLACES) --data-dir $(DATA) $(INGEST_FLAGS)
 
-ALL_PRODUCTS += $(INGEST_OUT)
+ALL_PRODUCTS += $(INGEST_OUT) $(INGEST_PLACES)

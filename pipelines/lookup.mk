@@ -20,7 +20,7 @@ LOOKUP_FLAGS := $(call flag,--max-edges,$(LOOKUP_MAX_EDGES)) $(call flag,--sea-d
 .PHONY: lookup
 lookup: $(LOOKUP_OUT)
 
-$(LOOKUP_OUT): $(INGEST_OUT) $(NE_PLACES) $(BIN)/geo-lookup $(call params,lookup,$(LOOKUP_FLAGS)) pipelines/lookup.mk
-	$(STAGE) $(BIN)/geo-lookup build $(INGEST_OUT) --places $(NE_PLACES) -o $@ $(LOOKUP_FLAGS)
+$(LOOKUP_OUT): $(INGEST_OUT) $(INGEST_PLACES) $(BIN)/geo-lookup $(call params,lookup,$(LOOKUP_FLAGS)) pipelines/lookup.mk
+	$(STAGE) $(BIN)/geo-lookup build $(INGEST_OUT) --places $(INGEST_PLACES) -o $@ $(LOOKUP_FLAGS)
 
 ALL_PRODUCTS += $(LOOKUP_OUT)

@@ -8,10 +8,16 @@ test: | $(SETUP_STAMP)
 	$(MAKE) --no-print-directory all
 	bash scripts/checks/run-all.sh
 
-# make bench: per-stage wall time and peak memory on the real data (see scripts/bench.sh).
-.PHONY: bench verify
+# make bench: our pipeline against the Python reference (bench/reference/, installed and run
+# only here; scripts/bench/compare.sh prints the ratio), then per-stage wall time, CPU time and
+# peak memory on the real data (scripts/bench.sh). make bench-growth: how every stage grows
+# with its input, up to 2.2 M vertices (scripts/bench/growth.sh; a few minutes).
+.PHONY: bench bench-growth verify
 bench: | $(SETUP_STAMP)
+	bash scripts/bench/compare.sh
 	bash scripts/bench.sh
+bench-growth: | $(SETUP_STAMP)
+	bash scripts/bench/growth.sh
 
 # make verify: the contract checks on the products in dist/ (usable by hand, and nightly).
 verify: all

@@ -11,7 +11,7 @@ err=$(mktemp); mem=$(mktemp)
 trap 'rm -f "$err" "$mem"' EXIT
 start=$(date +%s%N)
 if [ -x /usr/bin/time ]; then
-  /usr/bin/time -f '%M' -o "$mem" "$@" 2> >(tee "$err" >&2)
+  /usr/bin/time -f '%U %S %M' -o "$mem" "$@" 2> >(tee "$err" >&2)
 else
   "$@" 2> >(tee "$err" >&2)
 fi
@@ -20,6 +20,9 @@ end=$(date +%s%N)
 wait
 if [ $status -ne 0 ]; then exit $status; fi
 secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-peak=$(tail -n 1 "$mem" 2>/dev/null | grep -E '^[0-9]+$' || echo 0)
+# GNU time's last line: user and system CPU seconds, peak resident KB.
+read -r user sys peak < <(tail -n 1 "$mem" 2>/dev/null | grep -E '^[0-9.]+ [0-9.]+ [0-9]+$' || echo "0 0 0")
+cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.3f", u + s }')
 summary=$(grep -E '^\[[a-z-]+ done in' "$err" | tail -n 1 | sed -E 's/^\[[^]]*\] //' | tr '\t' ' ')
-printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$run" "$target" "$(basename "$1")" "$secs" "$peak" "$summary" >> "$log"
+# run, target, stage, wall s, peak KB, summary, CPU s (user+sys; steadier than wall on a busy machine)
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$run" "$target" "$(basename "$1")" "$secs" "$peak" "$summary" "$cpu" >> "$log"

@@ -21,6 +21,9 @@ public enum IngestStage: PipelineStage {
         public var namesPath: String
         /// GeoNames' country table: the second source for capitals (and a name alias).
         public var geonamesPath: String?
+        /// Where to write the populated places this stage read, compacted to what the stages
+        /// use (`Places.encodeCompact`), so that later stages do not parse the 16 MB file again.
+        public var placesOutput: String? = nil
         /// Other spellings of capitals and names (id, alias, reason).
         public var capitalAliasesPath: String?
         public var nameAliasesPath: String?
@@ -92,7 +95,7 @@ public enum IngestStage: PipelineStage {
 
     /// Builds the country set and writes it to `o.output`.
     public static func run(_ o: Options, log: StageLog) throws -> Report {
-        var (features, report) = try build(o, log: log)
+        var (features, report, places) = try buildWithPlaces(o, log: log)
         for (id, parts) in report.dissolved { log.info("dissolved \(id) from \(parts.joined(separator: "+"))") }
         for (id, reason) in report.unionFallbacks { log.info("\(id): coverage union not possible (\(reason)); used a general union") }
         if !report.pointsFromCapital.isEmpty {
@@ -103,6 +106,9 @@ public enum IngestStage: PipelineStage {
         for d in report.droppedAliases { log.info("dropped: \(d)") }
         for w in report.warnings { log.info("warning: \(w)") }
         try log.step("write \(o.output)") { try GeoJSON.write(features, to: o.output) }
+        if let path = o.placesOutput {
+            try log.step("write \(path)") { try FileIO.writeAtomically(places.encodeCompact(), to: path) }
+        }
         report.output = o.output
         report.countries = features.count
         return report
@@ -125,6 +131,12 @@ public enum IngestStage: PipelineStage {
 
     /// The country set in memory, sorted by id, and what was done to make it.
     public static func build(_ o: Options, log: StageLog) throws -> (features: [Feature], report: Report) {
+        let (features, report, _) = try buildWithPlaces(o, log: log)
+        return (features, report)
+    }
+
+    /// `build`, also returning the populated places it read (for `placesOutput`).
+    static func buildWithPlaces(_ o: Options, log: StageLog) throws -> (features: [Feature], report: Report, places: Places) {
         var report = Report()
         let remaps = try DataTables.loadTable(o.remapsPath, key: "su_a3", required: ["id", "reason"])
         let continents = try DataTables.loadTable(o.continentsPath, key: "id", required: ["continent", "reason"])
@@ -257,7 +269,7 @@ public enum IngestStage: PipelineStage {
             out.append(Feature(id: job.id, properties: props, geometry: geometry))
             report.vertices += geometry.vertexCount
         }
-        return (out, report)
+        return (out, report, places)
     }
 
     // MARK: steps

@@ -99,3 +99,21 @@ import Testing
         #expect(milanAlias[0].status == .inside && milanAlias[0].foundBy == "code+alias")
     }
 }
+
+/// The byte-level fast path of the city keys gives exactly Foundation's folding, on every name
+/// of the Natural Earth populated places (and on the punctuation it rewrites).
+@Suite struct HighlightsKeysTests {
+    @Test func asciiKeysEqualFoundationFolding() throws {
+        let places = try Places(path: "data/natural-earth/ne_10m_populated_places.geojson")
+        var names = ["St. John's", "Xi'an", "Al-Aqabah (Aqaba)", "Mazar-e Sharif", "  A  ", "'", "`x`", "NEW YORK CITY", "la Paz", "St"]
+        for p in places.all { names.append(p.name); if let a = p.asciiName { names.append(a) }; names += p.alternateNames }
+        var ascii = 0
+        for n in names {
+            guard let fast = HighlightsStage.asciiKeys(n) else { continue }
+            ascii += 1
+            #expect(fast == HighlightsStage.foldedKeys(n), "\(n)")
+        }
+        #expect(ascii > 10_000)
+        #expect(HighlightsStage.asciiKeys("Québec") == nil)
+    }
+}
