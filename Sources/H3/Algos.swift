@@ -207,6 +207,90 @@ func pointInsideLoop(_ loop: [LatLng], _ bbox: BBox, _ coord: LatLng) -> Bool {
     return contains
 }
 
+/// A loop with its edges bucketed by latitude, so a ray-casting test visits only the edges
+/// whose latitude span can hold the point instead of all of them (a 1,000-vertex run loop is
+/// tested a few hundred times by polygonToCells). The edges a bucket holds are visited in the
+/// loop's order and with `pointInsideLoop`'s exact arithmetic, so every answer is the same:
+/// an edge left out is one whose span misses the point's latitude by more than `margin`,
+/// which the tie nudges (`lat += ε`, at most one per edge) can never bridge, so that edge
+/// would have been skipped, unchanged, there too.
+struct IndexedLoop {
+    let loop: [LatLng]
+    let bbox: BBox
+    private let south: Double, height: Double
+    private let buckets: Int
+    /// Bucket b's edges (the index of each edge's first vertex): edges[starts[b]..<starts[b+1]].
+    private var starts: [Int32] = []
+    private var edges: [Int32] = []
+    private static let margin = 1e-9  // radians, ≈ 6 mm; ≫ n ulps of a latitude
+
+    init(_ loop: [LatLng], _ bbox: BBox) {
+        self.loop = loop; self.bbox = bbox
+        let n = loop.count
+        south = bbox.south
+        let span = bbox.north - bbox.south
+        buckets = n >= 32 && span > 0 && span.isFinite ? min(n / 4, 4096) : 1
+        height = buckets > 1 ? span / Double(buckets) : 1
+        guard buckets > 1 else { return }
+        var lo = [Int32](repeating: 0, count: n), hi = [Int32](repeating: 0, count: n)
+        var counts = [Int32](repeating: 0, count: buckets + 1)
+        for i in 0..<n {
+            let a = loop[i].lat, b = loop[i + 1 == n ? 0 : i + 1].lat
+            lo[i] = Int32(bucket(min(a, b) - Self.margin)); hi[i] = Int32(bucket(max(a, b) + Self.margin))
+            for k in lo[i]...hi[i] { counts[Int(k) + 1] += 1 }
+        }
+        for k in 0..<buckets { counts[k + 1] += counts[k] }
+        starts = counts
+        edges = [Int32](repeating: 0, count: Int(counts[buckets]))
+        var fill = counts
+        for i in 0..<n {
+            for k in lo[i]...hi[i] { edges[Int(fill[Int(k)])] = Int32(i); fill[Int(k)] += 1 }
+        }
+    }
+
+    /// Monotonic in `lat` (a subtraction, a division by a positive number, a clamp).
+    @inline(__always) private func bucket(_ lat: Double) -> Int {
+        let k = ((lat - south) / height).rounded(.down)
+        return k < 0 ? 0 : (k >= Double(buckets - 1) ? buckets - 1 : Int(k))
+    }
+
+    func contains(_ coord: LatLng) -> Bool {
+        guard buckets > 1 else { return pointInsideLoop(loop, bbox, coord) }
+        if !bbox.contains(coord) { return false }
+        let trans = bbox.isTransmeridian
+        var contains = false
+        var lat = coord.lat
+        var lng = normalizeLng(coord.lng, trans)
+        let n = loop.count
+        let k = bucket(lat)
+        loop.withUnsafeBufferPointer { v in
+            edges.withUnsafeBufferPointer { e in
+                for j in Int(starts[k])..<Int(starts[k + 1]) {
+                    let i = Int(e[j])
+                    var a = v[i]
+                    var b = v[i + 1 == n ? 0 : i + 1]
+                    if a.lat > b.lat { swap(&a, &b) }
+                    if lat == a.lat || lat == b.lat { lat += Double.ulpOfOne }
+                    if lat < a.lat || lat > b.lat { continue }
+                    let aLng = normalizeLng(a.lng, trans)
+                    let bLng = normalizeLng(b.lng, trans)
+                    if aLng == lng || bLng == lng { lng -= Double.ulpOfOne }
+                    let ratio = (lat - a.lat) / (b.lat - a.lat)
+                    let testLng = normalizeLng(aLng + (bLng - aLng) * ratio, trans)
+                    if testLng > lng { contains = !contains }
+                }
+            }
+        }
+        return contains
+    }
+}
+
+func pointInsidePolygon(_ loops: [IndexedLoop], _ coord: LatLng) -> Bool {
+    guard loops[0].contains(coord) else { return false }
+    for h in loops.dropFirst() where h.contains(coord) { return false }
+    return true
+}
+
 func pointInsidePolygon(_ p: GeoPolygon, _ bboxes: [BBox], _ coord: LatLng) -> Bool {
     var contains = pointInsideLoop(p.outer, bboxes[0], coord)
     if contains {
@@ -271,11 +355,17 @@ extension H3 {
 
         var search: [UInt64] = []
         var traced = Set<UInt64>()
+        // An edge shorter than a pentagon's diameter is sampled once (lineHexEstimate is 1),
+        // and a run loop's 5 m edges all are: a flat bound decides that without the haversine.
+        // The great-circle angle is at most √(Δlat² + Δlng²) (plus a relative x²/6 below 1e-7
+        // for angles under 1e-3 rad), so edges under the limit, with 1e-6 to spare, are 1.
+        let quickLimit = min(1e-6, ((2 * pentRadius / EARTH_RADIUS_KM_H3) * (1 - 1e-6)) * ((2 * pentRadius / EARTH_RADIUS_KM_H3) * (1 - 1e-6)))
         for loop in [polygon.outer] + polygon.holes {
             let n = loop.count
             for i in 0..<n {
                 let o = loop[i], d = loop[i == n - 1 ? 0 : i + 1]
-                let est = try lineHexEstimate(o, d, pentRadius)
+                let dLat = d.lat - o.lat, dLng = d.lng - o.lng
+                let est = dLat * dLat + dLng * dLng < quickLimit ? 1 : try lineHexEstimate(o, d, pentRadius)
                 for j in 0..<est {
                     let inv = 1.0 / Double(est)
                     let lat = (o.lat * Double(est - j) * inv) + (d.lat * Double(j) * inv)
@@ -285,7 +375,10 @@ extension H3 {
                 }
             }
         }
+        let indexed = [IndexedLoop(polygon.outer, bboxes[0])] + polygon.holes.enumerated().map { IndexedLoop($1, bboxes[$0 + 1]) }
         var found = Set<UInt64>()
+        // A cell whose centre is outside is a neighbour of several boundary cells: test it once.
+        var outside = Set<UInt64>()
         var ring: [UInt64] = []
         ring.reserveCapacity(7)
         while !search.isEmpty {
@@ -294,9 +387,9 @@ extension H3 {
                 ring.removeAll(keepingCapacity: true)
                 ring.append(s)
                 neighbors(s, into: &ring)
-                for hex in ring where !found.contains(hex) {
+                for hex in ring where !found.contains(hex) && !outside.contains(hex) {
                     let c = vec3ToLatLng(faceIjkToVec3(h3ToFaceIjk(hex), res))
-                    if !pointInsidePolygon(polygon, bboxes, c) { continue }
+                    if !pointInsidePolygon(indexed, c) { outside.insert(hex); continue }
                     found.insert(hex)
                     next.append(hex)
                 }

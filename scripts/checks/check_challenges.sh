@@ -41,32 +41,9 @@ if [ ! -x "$PGBIN/postgres" ]; then
 fi
 [ -x "$PGBIN/postgres" ] || { echo "check_challenges: no PostgreSQL server binaries found"; exit 1; }
 
-TMP=$(mktemp -d /tmp/check_challenges.XXXXXX)
-DATA="$TMP/data"; SOCK="$TMP/sock"
-mkdir -p "$DATA" "$SOCK"
-as_db() { "$@"; }
-if [ "$(id -u)" -eq 0 ]; then
-  # PostgreSQL refuses to run as root: run the server as `nobody`, owner of the temp dir.
-  chown -R nobody "$TMP"; chmod 700 "$TMP"
-  as_db() { runuser -u nobody -- "$@"; }
-fi
-cleanup() {
-  local rc=$?
-  if [ -f "$DATA/postmaster.pid" ]; then as_db "$PGBIN/pg_ctl" -D "$DATA" -m immediate -w stop >/dev/null 2>&1 || true; fi
-  rm -rf "$TMP"
-  exit $rc
-}
-trap cleanup EXIT INT TERM
-
-as_db "$PGBIN/initdb" -D "$DATA" -U postgres --auth=trust --no-sync -E UTF8 --locale=C >"$TMP/initdb.log" 2>&1 \
-  || { cat "$TMP/initdb.log"; exit 1; }
-as_db "$PGBIN/pg_ctl" -D "$DATA" -l "$TMP/server.log" -w -t 30 \
-  -o "-c listen_addresses='' -c unix_socket_directories='$SOCK' -c fsync=off" start >/dev/null \
-  || { cat "$TMP/server.log"; exit 1; }
-
-export PGOPTIONS="-c client_min_messages=warning"
-PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h "$SOCK" -U postgres -d postgres)
-command -v psql >/dev/null || PSQL[0]="$PGBIN/psql"
+source scripts/checks/lib/pg.sh
+pg_start check_challenges
+PSQL+=(-d postgres)
 sql() { "${PSQL[@]}" -At -c "$1"; }
 fail=0
 expect() {  # expect NAME EXPECTED QUERY

@@ -30,32 +30,8 @@ if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postg
 fi
 [ -x "$PGBIN/postgres" ] || { echo "check_territory: no PostgreSQL 15 server binaries in $PGBIN"; exit 1; }
 
-TMP=$(mktemp -d /tmp/check_territory.XXXXXX)
-DATA="$TMP/data"; SOCK="$TMP/sock"
-mkdir -p "$DATA" "$SOCK"
-chmod 755 "$TMP"
-as_db() { "$@"; }
-if [ "$(id -u)" -eq 0 ]; then
-  chown -R nobody "$DATA" "$SOCK"
-  as_db() { runuser -u nobody -- "$@"; }
-fi
-cleanup() {
-  local rc=$?
-  if [ -f "$DATA/postmaster.pid" ]; then as_db "$PGBIN/pg_ctl" -D "$DATA" -m immediate -w stop >/dev/null 2>&1 || true; fi
-  rm -rf "$TMP"
-  exit $rc
-}
-trap cleanup EXIT INT TERM
-
-as_db "$PGBIN/initdb" -D "$DATA" -U postgres --auth=trust --no-sync -E UTF8 --locale=C >"$TMP/initdb.log" 2>&1 \
-  || { cat "$TMP/initdb.log"; exit 1; }
-as_db "$PGBIN/pg_ctl" -D "$DATA" -l "$DATA/server.log" -w -t 30 \
-  -o "-c listen_addresses='' -c unix_socket_directories='$SOCK' -c fsync=off -c timezone=UTC" start >/dev/null \
-  || { cat "$DATA/server.log"; exit 1; }
-
-export PGOPTIONS="-c client_min_messages=warning"
-PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h "$SOCK" -U postgres)
-command -v psql >/dev/null || PSQL[0]="$PGBIN/psql"
+source scripts/checks/lib/pg.sh
+pg_start check_territory C timezone=UTC
 fail=0
 sql() { "${PSQL[@]}" -d "$1" -At -c "$2"; }
 expect() {  # expect DB NAME EXPECTED QUERY

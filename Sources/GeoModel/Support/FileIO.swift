@@ -87,6 +87,16 @@ public enum FileIO {
     /// /dev/null) is streamed to, never replaced. A failed write (ENOSPC on /dev/full, a
     /// closed pipe) fails the stage.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        try writeAtomically(parts: [bytes], to: path)
+    }
+
+    /// The same, for a file made of parts formatted separately (in parallel, say): written in
+    /// order, never joined in memory.
+    public static func writeAtomically(parts: [[UInt8]], to path: String) throws {
+        func stream(_ parts: [[UInt8]], to fd: Int32, name: String) throws {
+            for p in parts { try FileIO.stream(p, to: fd, name: name) }
+        }
+        let bytes = parts
         if path == "-" { return try stream(bytes, to: STDOUT_FILENO, name: "standard output") }
         let target = try resolvingSymlinks(path)
         var st = stat()

@@ -24,8 +24,24 @@ struct TerritoryOutputs {
     /// rules decide, and territory_hex `on conflict (hex_id) do update … where` the new claim
     /// beats the stored one by (claimed_at, last_run_id) — so an older night's file, or
     /// another shard's, never takes a cell back from a later claim.
-    func sql() throws -> [UInt8] {
-        var w = JSONWriter(reserve: 1 << 20)
+    func sql() throws -> [UInt8] { try sqlParts().flatMap { try $0() } }
+
+    /// The file as independent parts, in order (the header and users, one per runs insert,
+    /// one per territory_hex insert, the commit), so a night's 400 MB format on every core.
+    func sqlParts() -> [() throws -> [UInt8]] {
+        var parts: [() throws -> [UInt8]] = [sqlHead]
+        for chunk in stride(from: 0, to: judged.count, by: Self.rowsPerInsert) {
+            parts.append { sqlRuns(chunk..<min(chunk + Self.rowsPerInsert, judged.count)) }
+        }
+        for chunk in stride(from: 0, to: won.count, by: Self.rowsPerInsert) {
+            parts.append { sqlCells(chunk..<min(chunk + Self.rowsPerInsert, won.count)) }
+        }
+        parts.append { Array("commit;\n".utf8) }
+        return parts
+    }
+
+    func sqlHead() -> [UInt8] {
+        var w = JSONWriter(reserve: 1 << 16)
         let validCount = judged.filter { $0.verdict.valid }.count
         w.raw(SQL.comment("territory_hex.sql, written by geo-territory from \(input)\(shard.map { " (shard \($0))" } ?? "")") + "\n")
         w.raw(SQL.comment("\(judged.count) runs (\(validCount) valid loops), \(won.count) cells won; idempotent, load with psql -v ON_ERROR_STOP=1") + "\n")
@@ -41,10 +57,14 @@ struct TerritoryOutputs {
             }
             w.raw("\non conflict do nothing;\n")
         }
+        return w.bytes
+    }
 
-        for chunk in stride(from: 0, to: judged.count, by: Self.rowsPerInsert) {
+    func sqlRuns(_ rows: Range<Int>) -> [UInt8] {
+        var w = JSONWriter(reserve: 1 << 20)
+        do {
             w.raw("insert into runs (id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon) values\n")
-            for (k, j) in judged[chunk..<min(chunk + Self.rowsPerInsert, judged.count)].enumerated() {
+            for (k, j) in judged[rows].enumerated() {
                 if k > 0 { w.raw(",\n") }
                 let r = j.run, v = j.verdict
                 w.raw("  ('\(r.id)', '\(r.userID)', '\(Timestamp.iso(r.startedAt))', '\(Timestamp.iso(r.endedAt))', ")
@@ -53,9 +73,11 @@ struct TerritoryOutputs {
                 w.raw(v.valid ? "true, " : "false, ")
                 if v.kept.count >= 2 {
                     w.raw("'SRID=4326;LINESTRING(")
-                    for (i, f) in v.kept.enumerated() {
-                        if i > 0 { w.raw(",") }
-                        w.exact(r.lon[f]); w.raw(" "); w.exact(r.lat[f])
+                    w.withCoordText { t in
+                        for (i, f) in v.kept.enumerated() {
+                            if i > 0 { t.byte(0x2C) }
+                            t.exact(r.lon[f]); t.byte(0x20); t.exact(r.lat[f])
+                        }
                     }
                     w.raw(")', ")
                 } else { w.raw("null, ") }
@@ -66,9 +88,11 @@ struct TerritoryOutputs {
                     for (ri, ring) in p.rings.enumerated() {
                         if ri > 0 { w.raw(",") }
                         w.raw("(")
-                        for (i, q) in ring.enumerated() {
-                            if i > 0 { w.raw(",") }
-                            w.exact(q.x); w.raw(" "); w.exact(q.y)
+                        w.withCoordText { t in
+                            for (i, q) in ring.enumerated() {
+                                if i > 0 { t.byte(0x2C) }
+                                t.exact(q.x); t.byte(0x20); t.exact(q.y)
+                            }
                         }
                         w.raw(")")
                     }
@@ -78,10 +102,14 @@ struct TerritoryOutputs {
             w.raw("\non conflict (id) do update set distance_m = excluded.distance_m, duration_s = excluded.duration_s,\n")
             w.raw("  valid_loop = excluded.valid_loop, path = excluded.path, loop_polygon = excluded.loop_polygon;\n")
         }
+        return w.bytes
+    }
 
-        for chunk in stride(from: 0, to: won.count, by: Self.rowsPerInsert) {
+    func sqlCells(_ rows: Range<Int>) -> [UInt8] {
+        var w = JSONWriter(reserve: 1 << 16)
+        do {
             w.raw("insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at) values\n")
-            for (k, c) in won[chunk..<min(chunk + Self.rowsPerInsert, won.count)].enumerated() {
+            for (k, c) in won[rows].enumerated() {
                 if k > 0 { w.raw(",\n") }
                 w.raw("  ('\(H3Cell.hex(c.cell))', '\(c.owner)', '\(c.run)', '\(Timestamp.iso(c.claimedAt))')")
             }
@@ -90,7 +118,6 @@ struct TerritoryOutputs {
             w.raw("  where territory_hex.claimed_at is null\n")
             w.raw("     or (excluded.claimed_at, excluded.last_run_id) > (territory_hex.claimed_at, territory_hex.last_run_id);\n")
         }
-        w.raw("commit;\n")
         return w.bytes
     }
 
@@ -125,12 +152,26 @@ struct TerritoryOutputs {
 
     /// Each valid run's loop (all its parts, full precision) and the cells it claimed: what
     /// the consumer check recomputes with h3-py.
-    func loopsGeoJSON() throws -> [UInt8] {
+    func loopsGeoJSON() throws -> [UInt8] { try loopsParts().flatMap { try $0() } }
+
+    /// The file as independent parts (chunks of runs), in order.
+    func loopsParts() -> [() throws -> [UInt8]] {
+        let chunk = 200
+        var parts: [() throws -> [UInt8]] = [{ Array("{\"type\":\"FeatureCollection\",\"features\":[".utf8) }]
+        // A feature is preceded by ",\n" unless it is the file's first valid run.
+        let firstValid = judged.firstIndex { $0.verdict.valid } ?? judged.count
+        for start in stride(from: 0, to: judged.count, by: chunk) {
+            parts.append { loopsChunk(start..<min(start + chunk, judged.count), firstValid: firstValid) }
+        }
+        parts.append { Array("\n]}\n".utf8) }
+        return parts
+    }
+
+    func loopsChunk(_ runs: Range<Int>, firstValid: Int) -> [UInt8] {
         var w = JSONWriter(reserve: 1 << 20)
-        w.raw("{\"type\":\"FeatureCollection\",\"features\":[")
-        var first = true
-        for j in judged where j.verdict.valid {
-            w.raw(first ? "\n" : ",\n"); first = false
+        for i in runs where judged[i].verdict.valid {
+            let j = judged[i]
+            w.raw(i == firstValid ? "\n" : ",\n")
             w.raw("{\"type\":\"Feature\",\"id\":"); w.string(j.run.id)
             w.raw(",\"geometry\":")
             if j.loop.isEmpty { w.raw("null") } else {
@@ -141,9 +182,11 @@ struct TerritoryOutputs {
                     for (ri, r) in p.rings.enumerated() {
                         if ri > 0 { w.raw(",") }
                         w.raw("[")
-                        for (k, q) in r.enumerated() {
-                            if k > 0 { w.raw(",") }
-                            w.raw("["); w.exact(q.x); w.raw(","); w.exact(q.y); w.raw("]")
+                        w.withCoordText { t in
+                            for (k, q) in r.enumerated() {
+                                if k > 0 { t.byte(0x2C) }
+                                t.byte(0x5B); t.exact(q.x); t.byte(0x2C); t.exact(q.y); t.byte(0x5D)
+                            }
                         }
                         w.raw("]")
                     }
@@ -159,7 +202,6 @@ struct TerritoryOutputs {
             for (k, c) in j.cells.enumerated() { if k > 0 { w.raw(",") }; w.string(H3Cell.hex(c)) }
             w.raw("]}}")
         }
-        w.raw("\n]}\n")
         return w.bytes
     }
 
@@ -217,7 +259,42 @@ struct TerritoryOutputs {
     }
 }
 
+/// Coordinate text appended byte by byte in this module, so every append inlines (a night
+/// writes tens of millions of coordinates; the writer's own calls cross a module each).
+struct CoordText {
+    var out: [UInt8]
+    @inline(__always) mutating func byte(_ b: UInt8) { out.append(b) }
+
+    /// `JSONWriter.exact`, the same bytes.
+    @inline(__always) mutating func exact(_ d: Double) {
+        let k = (d * 1e7).rounded()
+        guard abs(k) < 9e15, k / 1e7 == d else { out.append(contentsOf: d.description.utf8); return }
+        var scratch: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &scratch) { s in
+            var i = 32
+            let m = Int64(k).magnitude
+            var ip = m / 10_000_000, frac = m % 10_000_000, places = 7
+            if frac == 0 { places = 0 } else { while frac % 10 == 0 { frac /= 10; places -= 1 } }
+            if places > 0 {
+                for _ in 0..<places { i -= 1; s[i] = UInt8(frac % 10) + 0x30; frac /= 10 }
+                i -= 1; s[i] = 0x2E
+            }
+            repeat { i -= 1; s[i] = UInt8(ip % 10) + 0x30; ip /= 10 } while ip > 0
+            if k < 0 { i -= 1; s[i] = 0x2D }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: s[i..<32]))
+        }
+    }
+}
+
 extension JSONWriter {
+    /// Lends the writer's buffer to a `CoordText` (moved, not copied) and takes it back.
+    @inline(__always) mutating func withCoordText(_ body: (inout CoordText) -> Void) {
+        var t = CoordText(out: bytes)
+        bytes = []
+        body(&t)
+        bytes = t.out
+    }
+
     /// A coordinate that reads back as exactly the same double. Fixes come with at most 7
     /// decimals, and a double that is the nearest to k·10⁻⁷ is written as those 7 decimals
     /// (fast integer formatting, the same round trip); anything else (a crossing GEOS

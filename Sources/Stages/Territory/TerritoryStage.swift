@@ -97,24 +97,29 @@ public enum TerritoryStage: PipelineStage {
         let won = owned.filter { tonight.contains($0.run) }
 
         // Every file is made before the first is written: a failure leaves none behind.
-        let files: [(String, [UInt8])] = try log.step("format outputs") {
+        let files: [(String, [[UInt8]])] = try log.step("format outputs") {
             let out = TerritoryOutputs(judged: judged, owned: owned, won: won, resolution: o.resolution, input: o.input, shard: shard)
-            let makers: [(String, () throws -> [UInt8])] = [
-                ("territory_hex.sql", out.sql), ("loops.geojson", out.loopsGeoJSON), ("territory.geojson", out.territoryGeoJSON),
-                ("preview.svg", { Array(try out.previewSVG().utf8) }), ("runs.tsv", { Array(out.runsTSV().utf8) }),
-                ("users.tsv", { Array(try out.usersTSV().utf8) }),
+            // Each file is a list of parts; all parts of all files share the workers (the SQL
+            // and loops.geojson are most of a night's bytes), longest single parts first.
+            let makers: [(String, [() throws -> [UInt8]])] = [
+                ("territory.geojson", [out.territoryGeoJSON]), ("preview.svg", [{ Array(try out.previewSVG().utf8) }]),
+                ("runs.tsv", [{ Array(out.runsTSV().utf8) }]), ("users.tsv", [{ Array(try out.usersTSV().utf8) }]),
+                ("territory_hex.sql", out.sqlParts()), ("loops.geojson", out.loopsParts()),
             ]
-            return try Parallel.map(makers, workers: o.threads, makeState: { () }) { m, _ -> (String, [UInt8], Double) in
+            let jobs = makers.enumerated().flatMap { f, m in m.1.map { (f, $0) } }
+            let made = try Parallel.map(jobs, workers: o.threads, makeState: { () }) { job, _ -> (Int, [UInt8], Double) in
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                let bytes = try m.1()
-                return (m.0, bytes, Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
-            }.map { name, bytes, secs in
-                log.info("  \(name): \(formatCount(bytes.count)) bytes in \(String(format: "%.2f", secs)) s")
-                return (name, bytes)
+                let bytes = try job.1()
+                return (job.0, bytes, Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
+            }
+            return makers.enumerated().map { f, m in
+                let mine = made.filter { $0.0 == f }
+                log.info("  \(m.0): \(formatCount(mine.reduce(0) { $0 + $1.1.count })) bytes in \(String(format: "%.2f", mine.reduce(0) { $0 + $1.2 })) s of CPU")
+                return (m.0, mine.map(\.1))
             }
         }
         try log.step("write \(o.outDir)") {
-            for (name, bytes) in files { try FileIO.writeAtomically(bytes, to: "\(o.outDir)/\(name)") }
+            for (name, parts) in files { try FileIO.writeAtomically(parts: parts, to: "\(o.outDir)/\(name)") }
         }
         var r = Report()
         r.runs = runs.count

@@ -10,7 +10,8 @@ public enum Timestamp {
     /// are refused rather than rounded.
     public static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
-        func digits(_ n: Int) -> Int? {
+        // Inlined: a night parses ten million of these.
+        @inline(__always) func digits(_ n: Int) -> Int? {
             guard i + n <= b.count else { return nil }
             var v = 0
             for k in 0..<n {
@@ -21,7 +22,7 @@ public enum Timestamp {
             i += n
             return v
         }
-        func take(_ c: UInt8) -> Bool { if i < b.count && b[i] == c { i += 1; return true }; return false }
+        @inline(__always) func take(_ c: UInt8) -> Bool { if i < b.count && b[i] == c { i += 1; return true }; return false }
         guard let year = digits(4), take(0x2D), let month = digits(2), take(0x2D), let day = digits(2) else { return nil }
         guard i < b.count, b[i] == 0x54 || b[i] == 0x74 || b[i] == 0x20 else { return nil }  // T, t or space
         i += 1

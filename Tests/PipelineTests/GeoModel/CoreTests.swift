@@ -3,16 +3,6 @@ import Testing
 @testable import GeoModel
 @testable import GeoGEOS
 @testable import GeoPROJ
-@testable import GeoCompression
-@testable import GeoFormats
-@testable import IngestStage
-@testable import WorldStage
-@testable import GlobeStage
-@testable import PreviewStage
-@testable import MapStage
-@testable import SilhouettesStage
-@testable import HighlightsStage
-@testable import ChallengesStage
 
 /// The shared parts: JSON reading and writing, tables, GEOS ownership.
 @Suite struct CoreTests {

@@ -1,18 +1,6 @@
 import Foundation
 import Testing
 @testable import GeoModel
-@testable import GeoGEOS
-@testable import GeoPROJ
-@testable import GeoCompression
-@testable import GeoFormats
-@testable import IngestStage
-@testable import WorldStage
-@testable import GlobeStage
-@testable import PreviewStage
-@testable import MapStage
-@testable import SilhouettesStage
-@testable import HighlightsStage
-@testable import ChallengesStage
 
 /// Paths into the repository, so tests run on the real data in data/.
 enum Repo {

@@ -1,18 +1,8 @@
 import Foundation
 import Testing
 @testable import GeoModel
-@testable import GeoGEOS
-@testable import GeoPROJ
-@testable import GeoCompression
 @testable import GeoFormats
-@testable import IngestStage
-@testable import WorldStage
 @testable import GlobeStage
-@testable import PreviewStage
-@testable import MapStage
-@testable import SilhouettesStage
-@testable import HighlightsStage
-@testable import ChallengesStage
 
 /// A .glb container around a JSON text and a BIN chunk, for hand-made files.
 func makeGLB(json: String, bin: [UInt8]) -> [UInt8] {

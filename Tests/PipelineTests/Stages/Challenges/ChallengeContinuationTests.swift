@@ -1,17 +1,6 @@
 import Foundation
 import Testing
 @testable import GeoModel
-@testable import GeoGEOS
-@testable import GeoPROJ
-@testable import GeoCompression
-@testable import GeoFormats
-@testable import IngestStage
-@testable import WorldStage
-@testable import GlobeStage
-@testable import PreviewStage
-@testable import MapStage
-@testable import SilhouettesStage
-@testable import HighlightsStage
 @testable import ChallengesStage
 
 /// Continuing the live table (issue #12): the schedule reads the existing rows, never changes a

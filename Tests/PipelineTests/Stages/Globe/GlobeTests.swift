@@ -1,18 +1,8 @@
 import Foundation
 import Testing
 @testable import GeoModel
-@testable import GeoGEOS
-@testable import GeoPROJ
-@testable import GeoCompression
 @testable import GeoFormats
-@testable import IngestStage
-@testable import WorldStage
 @testable import GlobeStage
-@testable import PreviewStage
-@testable import MapStage
-@testable import SilhouettesStage
-@testable import HighlightsStage
-@testable import ChallengesStage
 
 /// The globe stage end to end on a small real world: Lesotho, South Africa, Fiji, Antarctica
 /// as polygons, Andorra as a point country.

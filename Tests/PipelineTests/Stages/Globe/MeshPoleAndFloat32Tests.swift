@@ -2,17 +2,7 @@ import Foundation
 import Testing
 @testable import GeoModel
 @testable import GeoGEOS
-@testable import GeoPROJ
-@testable import GeoCompression
-@testable import GeoFormats
-@testable import IngestStage
-@testable import WorldStage
 @testable import GlobeStage
-@testable import PreviewStage
-@testable import MapStage
-@testable import SilhouettesStage
-@testable import HighlightsStage
-@testable import ChallengesStage
 
 /// Reviewer findings on real slices: the 1:50m pole line, float32 slivers at 1:110m.
 @Suite struct MeshPoleAndFloat32Tests {

@@ -3,16 +3,7 @@ import Testing
 @testable import GeoModel
 @testable import GeoGEOS
 @testable import GeoPROJ
-@testable import GeoCompression
-@testable import GeoFormats
-@testable import IngestStage
-@testable import WorldStage
 @testable import GlobeStage
-@testable import PreviewStage
-@testable import MapStage
-@testable import SilhouettesStage
-@testable import HighlightsStage
-@testable import ChallengesStage
 
 /// Mesh invariants used by the tests below.
 enum MeshCheck {

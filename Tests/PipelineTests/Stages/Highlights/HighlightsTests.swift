@@ -1,18 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoModel
-@testable import GeoGEOS
-@testable import GeoPROJ
-@testable import GeoCompression
-@testable import GeoFormats
-@testable import IngestStage
-@testable import WorldStage
-@testable import GlobeStage
-@testable import PreviewStage
-@testable import MapStage
-@testable import SilhouettesStage
 @testable import HighlightsStage
-@testable import ChallengesStage
 
 /// Validation of the curated highlights and the city checks on real data.
 @Suite struct HighlightsTests {

@@ -1,18 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoModel
-@testable import GeoGEOS
-@testable import GeoPROJ
-@testable import GeoCompression
-@testable import GeoFormats
 @testable import IngestStage
-@testable import WorldStage
-@testable import GlobeStage
-@testable import PreviewStage
-@testable import MapStage
-@testable import SilhouettesStage
-@testable import HighlightsStage
-@testable import ChallengesStage
 
 /// Quiz answers (issue #12): what a player may type, and no answer shared by two countries.
 @Suite struct AnswersTests {

@@ -3,16 +3,7 @@ import Testing
 @testable import GeoModel
 @testable import GeoGEOS
 @testable import GeoPROJ
-@testable import GeoCompression
-@testable import GeoFormats
-@testable import IngestStage
-@testable import WorldStage
-@testable import GlobeStage
-@testable import PreviewStage
 @testable import MapStage
-@testable import SilhouettesStage
-@testable import HighlightsStage
-@testable import ChallengesStage
 
 /// Adaptive densification in the map plane (reviewer finding: 1° lon/lat steps are too coarse
 /// near the map's curved edge; with +proj=moll +lon_0=90 Canada's polygon crossed itself and

@@ -1,18 +1,9 @@
 import Foundation
 import Testing
 @testable import GeoModel
-@testable import GeoGEOS
-@testable import GeoPROJ
-@testable import GeoCompression
 @testable import GeoFormats
-@testable import IngestStage
-@testable import WorldStage
 @testable import GlobeStage
 @testable import PreviewStage
-@testable import MapStage
-@testable import SilhouettesStage
-@testable import HighlightsStage
-@testable import ChallengesStage
 
 /// Decodes a PNG with the consumer checks' independent reader (scripts/checks/pngalpha.py:
 /// Python's zlib, struct and numpy), returning width, height and the RGB bytes.

@@ -6,16 +6,8 @@ import Testing
 @testable import GeoModel
 @testable import GeoGEOS
 @testable import GeoPROJ
-@testable import GeoCompression
 @testable import GeoFormats
-@testable import IngestStage
-@testable import WorldStage
-@testable import GlobeStage
-@testable import PreviewStage
-@testable import MapStage
 @testable import SilhouettesStage
-@testable import HighlightsStage
-@testable import ChallengesStage
 
 /// Silhouettes on real Natural Earth slices, XML escaping, and the id rule that keeps file
 /// names inside the output folder.

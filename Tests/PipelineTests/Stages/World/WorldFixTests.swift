@@ -2,17 +2,8 @@ import Foundation
 import Testing
 @testable import GeoModel
 @testable import GeoGEOS
-@testable import GeoPROJ
-@testable import GeoCompression
-@testable import GeoFormats
 @testable import IngestStage
 @testable import WorldStage
-@testable import GlobeStage
-@testable import PreviewStage
-@testable import MapStage
-@testable import SilhouettesStage
-@testable import HighlightsStage
-@testable import ChallengesStage
 
 /// The review's fixes to the world stage: every vertex kept at tolerance 0, the budget reported
 /// as it is, a lake holding another country kept, the round limit never leaving unchecked

@@ -3,16 +3,7 @@ import Testing
 @testable import GeoModel
 @testable import GeoGEOS
 @testable import GeoPROJ
-@testable import GeoCompression
-@testable import GeoFormats
-@testable import IngestStage
 @testable import WorldStage
-@testable import GlobeStage
-@testable import PreviewStage
-@testable import MapStage
-@testable import SilhouettesStage
-@testable import HighlightsStage
-@testable import ChallengesStage
 
 /// Helpers for the point-country gaps (PointGaps): what a receiver's input is once it took a
 /// point country's bordering parts, and how much of an area the output leaves uncovered.

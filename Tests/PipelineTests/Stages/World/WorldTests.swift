@@ -2,17 +2,8 @@ import Foundation
 import Testing
 @testable import GeoModel
 @testable import GeoGEOS
-@testable import GeoPROJ
-@testable import GeoCompression
-@testable import GeoFormats
 @testable import IngestStage
 @testable import WorldStage
-@testable import GlobeStage
-@testable import PreviewStage
-@testable import MapStage
-@testable import SilhouettesStage
-@testable import HighlightsStage
-@testable import ChallengesStage
 
 /// Helpers: run ingest on a real Natural Earth slice, then the world stage on its output.
 enum WorldRun {

@@ -1,0 +1,65 @@
+import Foundation
+import GeoGEOS
+import GeoModel
+import Testing
+@testable import TerritoryStage
+
+/// The loop's fast path (a simple ring skips GEOS) must give exactly what GEOS's make-valid
+/// gives, vertex for vertex, and must hand every ring it is unsure of to GEOS.
+@Suite struct LoopTests {
+    /// A deterministic generator (SplitMix64), so a failure names a reproducible ring.
+    struct Mix { var s: UInt64
+        mutating func next() -> Double {
+            s &+= 0x9E37_79B9_7F4A_7C15
+            var z = s
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        }
+    }
+
+    /// A run-like ring around Berlin: a wobbly circle of `n` fixes on the 7-decimal grid, either
+    /// way round, sometimes standing still (repeated fixes), sometimes overshooting the start
+    /// (the closing segment then crosses the first ones), closed back to the first fix.
+    static func ring(_ seed: UInt64, n: Int) -> Ring {
+        var r = Mix(s: seed)
+        let ccw = r.next() < 0.5, overshoot = r.next() < 0.4 ? 0.03 + 0.1 * r.next() : 0
+        let rx = 0.005 + 0.02 * r.next(), ry = rx * (0.5 + r.next())
+        var pts: Ring = []
+        for i in 0..<n {
+            let t = (Double(i) / Double(n) * (1 + overshoot)) * 2 * .pi * (ccw ? 1 : -1)
+            let wob = 1 + 0.15 * sin(7 * t) + 0.03 * (r.next() - 0.5)
+            let p = Point(((13.4 + rx * wob * cos(t)) * 1e7).rounded() / 1e7, ((52.5 + ry * wob * sin(t)) * 1e7).rounded() / 1e7)
+            pts.append(p)
+            if r.next() < 0.05 { pts.append(p) }
+        }
+        pts.append(pts[0])
+        return pts
+    }
+
+    @Test func simpleRingsMatchGEOS() throws {
+        let geos = GEOSContext()
+        var fast = 0, slow = 0
+        for seed in 0..<400 as Range<UInt64> {
+            let ring = Self.ring(seed, n: 50 + Int(seed % 7) * 150)
+            let viaGEOS = try Loop.madeValid(ring, geos: geos)
+            if let s = Loop.simpleRing(ring) {
+                fast += 1
+                #expect(viaGEOS.count == 1 && viaGEOS.first?.rings == [s], "ring \(seed)")
+            } else { slow += 1 }
+        }
+        // Both paths are exercised (the generator makes both kinds).
+        #expect(fast > 100 && slow > 100, "\(fast) simple, \(slow) for GEOS")
+    }
+
+    @Test func unsureRingsGoToGEOS() {
+        let sq: Ring = [Point(0, 0), Point(0, 1), Point(1, 1), Point(1, 0), Point(0, 0)]
+        #expect(Loop.simpleRing(sq) == sq)  // clockwise already
+        #expect(Loop.simpleRing(sq.reversed()) == sq.reversed().reversed())
+        // A bow-tie, a spike, a touch at a vertex, a ring without area.
+        #expect(Loop.simpleRing([Point(0, 0), Point(1, 1), Point(1, 0), Point(0, 1), Point(0, 0)]) == nil)
+        #expect(Loop.simpleRing([Point(0, 0), Point(0, 1), Point(1, 1), Point(2, 1), Point(1, 1), Point(1, 0), Point(0, 0)]) == nil)
+        #expect(Loop.simpleRing([Point(0, 0), Point(0, 2), Point(1, 1), Point(2, 2), Point(2, 0), Point(1, 1), Point(0, 0)]) == nil)
+        #expect(Loop.simpleRing([Point(0, 0), Point(1, 1), Point(2, 2), Point(0, 0)]) == nil)
+    }
+}

@@ -1,0 +1,39 @@
+# Sourced by the checks that load SQL into a real PostgreSQL (challenges, cities, territory).
+#
+#   pg_start NAME [LOCALE [SERVER_OPTION…]]
+#
+# starts a throwaway server from $PGBIN on a unix socket in a fresh temporary directory (no TCP
+# port), stops it and removes the directory when the script exits, and sets TMP (scratch space),
+# DATA, SOCK, as_db (runs a command as the server's user) and PSQL (a psql command line without
+# a database: add `-d NAME`). PostgreSQL refuses to run as root, so under root the server runs as
+# `nobody`, owner of the temporary directory. LOCALE defaults to C; SERVER_OPTIONs are extra
+# `-c name=value` settings.
+pg_start() {
+  local name=$1 locale=${2:-C}
+  shift; [ $# -gt 0 ] && shift
+  TMP=$(mktemp -d "/tmp/$name.XXXXXX")
+  DATA="$TMP/data"; SOCK="$TMP/sock"
+  mkdir -p "$DATA" "$SOCK"
+  as_db() { "$@"; }
+  if [ "$(id -u)" -eq 0 ]; then
+    chown -R nobody "$TMP"; chmod 700 "$TMP"
+    as_db() { runuser -u nobody -- "$@"; }
+  fi
+  trap pg_cleanup EXIT INT TERM
+  local opts="-c listen_addresses='' -c unix_socket_directories='$SOCK' -c fsync=off" o
+  for o in "$@"; do opts="$opts -c $o"; done
+  as_db "$PGBIN/initdb" -D "$DATA" -U postgres --auth=trust --no-sync -E UTF8 --locale="$locale" >"$TMP/initdb.log" 2>&1 \
+    || { cat "$TMP/initdb.log"; exit 1; }
+  as_db "$PGBIN/pg_ctl" -D "$DATA" -l "$TMP/server.log" -w -t 30 -o "$opts" start >/dev/null \
+    || { cat "$TMP/server.log"; exit 1; }
+  export PGOPTIONS="-c client_min_messages=warning"
+  PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h "$SOCK" -U postgres)
+  command -v psql >/dev/null || PSQL[0]="$PGBIN/psql"
+}
+
+pg_cleanup() {
+  local rc=$?
+  if [ -f "$DATA/postmaster.pid" ]; then as_db "$PGBIN/pg_ctl" -D "$DATA" -m immediate -w stop >/dev/null 2>&1 || true; fi
+  rm -rf "$TMP"
+  exit $rc
+}
