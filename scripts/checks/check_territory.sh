@@ -52,8 +52,11 @@ echo "PostgreSQL $(sql postgres 'show server_version'), PostGIS $(newdb game && 
 snap="select md5(string_agg(concat_ws('|', hex_id, owner_user_id, last_run_id, claimed_at), ',' order by hex_id)) from territory_hex
       union all select md5(string_agg(concat_ws('|', id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, md5(st_asewkb(path)::text), md5(st_asewkb(loop_polygon)::text)), ',' order by id)) from runs"
 first=$(sql game "$snap")
+versions="select md5(string_agg(id::text || ':' || xmin::text, ',' order by id)) from runs"
+runs_before=$(sql game "$versions")
 "${PSQL[@]}" -d game -f "$OUT/territory_hex.sql"
 expect game "territory_hex.sql loaded twice leaves the same rows" "$first" "$snap"
+expect game "the second load rewrites no runs row (row versions unchanged)" "$runs_before" "$versions"
 
 geo_owners "$OUT/territory.geojson" > "$TMP/geo.txt"
 sql game "$OWNERS" > "$TMP/db.txt"

@@ -24,7 +24,6 @@ struct TerritoryOutputs {
     /// rules decide, and territory_hex `on conflict (hex_id) do update … where` the new claim
     /// beats the stored one by (claimed_at, last_run_id) — so an older night's file, or
     /// another shard's, never takes a cell back from a later claim.
-    func sql() throws -> [UInt8] { try sqlParts().flatMap { try $0() } }
 
     /// The file as independent parts, in order (the header and users, one per runs insert,
     /// one per territory_hex insert, the commit), so a night's 400 MB format on every core.
@@ -73,12 +72,7 @@ struct TerritoryOutputs {
                 w.raw(v.valid ? "true, " : "false, ")
                 if v.kept.count >= 2 {
                     w.raw("'SRID=4326;LINESTRING(")
-                    w.withCoordText { t in
-                        for (i, f) in v.kept.enumerated() {
-                            if i > 0 { t.byte(0x2C) }
-                            t.exact(r.lon[f]); t.byte(0x20); t.exact(r.lat[f])
-                        }
-                    }
+                    w.wktCoordinates(v.kept.count) { (r.lon[v.kept[$0]], r.lat[v.kept[$0]]) }
                     w.raw(")', ")
                 } else { w.raw("null, ") }
                 // The column is a polygon: a figure-eight's lobes do not fit in one, so it
@@ -88,19 +82,20 @@ struct TerritoryOutputs {
                     for (ri, ring) in p.rings.enumerated() {
                         if ri > 0 { w.raw(",") }
                         w.raw("(")
-                        w.withCoordText { t in
-                            for (i, q) in ring.enumerated() {
-                                if i > 0 { t.byte(0x2C) }
-                                t.exact(q.x); t.byte(0x20); t.exact(q.y)
-                            }
-                        }
+                        w.wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
                         w.raw(")")
                     }
                     w.raw(")')")
                 } else { w.raw("null)") }
             }
             w.raw("\non conflict (id) do update set distance_m = excluded.distance_m, duration_s = excluded.duration_s,\n")
-            w.raw("  valid_loop = excluded.valid_loop, path = excluded.path, loop_polygon = excluded.loop_polygon;\n")
+            w.raw("  valid_loop = excluded.valid_loop, loop_polygon = excluded.loop_polygon\n")
+            // Only the columns the rules decide: the stored path is the game's own record of the
+            // run (the kept fixes are inserted for a run it does not have yet). A reload rewrites
+            // nothing that did not change, and never another runner's run.
+            w.raw("  where runs.user_id = excluded.user_id\n")
+            w.raw("    and (runs.distance_m, runs.duration_s, runs.valid_loop, runs.loop_polygon)\n")
+            w.raw("        is distinct from (excluded.distance_m, excluded.duration_s, excluded.valid_loop, excluded.loop_polygon);\n")
         }
         return w.bytes
     }
@@ -152,7 +147,6 @@ struct TerritoryOutputs {
 
     /// Each valid run's loop (all its parts, full precision) and the cells it claimed: what
     /// the consumer check recomputes with h3-py.
-    func loopsGeoJSON() throws -> [UInt8] { try loopsParts().flatMap { try $0() } }
 
     /// The file as independent parts (chunks of runs), in order.
     func loopsParts() -> [() throws -> [UInt8]] {
@@ -265,7 +259,9 @@ struct CoordText {
     var out: [UInt8]
     @inline(__always) mutating func byte(_ b: UInt8) { out.append(b) }
 
-    /// `JSONWriter.exact`, the same bytes.
+    /// A coordinate that reads back as exactly the same double: a double nearest to k·10⁻⁷ as
+    /// those (at most 7) decimals, fast integer formatting; anything else (a crossing GEOS
+    /// computed) in Swift's shortest round-trip form.
     @inline(__always) mutating func exact(_ d: Double) {
         let k = (d * 1e7).rounded()
         guard abs(k) < 9e15, k / 1e7 == d else { out.append(contentsOf: d.description.utf8); return }
@@ -287,36 +283,22 @@ struct CoordText {
 }
 
 extension JSONWriter {
+    /// A WKT coordinate list "x y,x y,…" of `count` points, each written to read back exactly.
+    @inline(__always) mutating func wktCoordinates(_ count: Int, _ point: (Int) -> (x: Double, y: Double)) {
+        withCoordText { t in
+            for i in 0..<count {
+                if i > 0 { t.byte(0x2C) }
+                let p = point(i)
+                t.exact(p.x); t.byte(0x20); t.exact(p.y)
+            }
+        }
+    }
+
     /// Lends the writer's buffer to a `CoordText` (moved, not copied) and takes it back.
     @inline(__always) mutating func withCoordText(_ body: (inout CoordText) -> Void) {
         var t = CoordText(out: bytes)
         bytes = []
         body(&t)
         bytes = t.out
-    }
-
-    /// A coordinate that reads back as exactly the same double. Fixes come with at most 7
-    /// decimals, and a double that is the nearest to k·10⁻⁷ is written as those 7 decimals
-    /// (fast integer formatting, the same round trip); anything else (a crossing GEOS
-    /// computed) in Swift's shortest round-trip form.
-    @inline(__always) mutating func exact(_ d: Double) {
-        let k = (d * 1e7).rounded()
-        guard abs(k) < 9e15, k / 1e7 == d else { raw(d.description); return }
-        // k × 10⁻⁷ with trailing zeros trimmed, formatted right to left in a scratch buffer
-        // and appended once (this writes tens of millions of coordinates on a big night).
-        var scratch: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &scratch) { s in
-            var i = 32
-            let m = Int64(k).magnitude
-            var ip = m / 10_000_000, frac = m % 10_000_000, places = 7
-            if frac == 0 { places = 0 } else { while frac % 10 == 0 { frac /= 10; places -= 1 } }
-            if places > 0 {
-                for _ in 0..<places { i -= 1; s[i] = UInt8(frac % 10) + 0x30; frac /= 10 }
-                i -= 1; s[i] = 0x2E
-            }
-            repeat { i -= 1; s[i] = UInt8(ip % 10) + 0x30; ip /= 10 } while ip > 0
-            if k < 0 { i -= 1; s[i] = 0x2D }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: s[i..<32]))
-        }
     }
 }
