@@ -32,28 +32,7 @@ public struct Run: Sendable {
 /// problem: such a file did not come from the game's API and its runs cannot be judged.
 public enum RunsReader {
     public static func read(path: String, workers: Int = Parallel.defaultWorkers) throws -> [Run] {
-        try parse(try readFile(path), file: path, workers: workers)
-    }
-
-    /// The file's bytes, read straight into one array (a night's file is half a gigabyte:
-    /// no intermediate Data copy).
-    static func readFile(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return try FileIO.readBytes(path) }  // its error names the problem
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return try FileIO.readBytes(path) }
-        let size = Int(st.st_size)
-        var done = 0
-        let bytes = try [UInt8](unsafeUninitializedCapacity: size) { buf, count in
-            while done < size {
-                let n = Foundation.read(fd, buf.baseAddress! + done, size - done)
-                if n <= 0 { throw InputError(file: path, "cannot be read: \(String(cString: strerror(errno)))") }
-                done += n
-            }
-            count = size
-        }
-        return bytes
+        try parse(try FileIO.readBytes(path), file: path, workers: workers)
     }
 
     public static func parse(_ bytes: [UInt8], file: String, workers: Int = Parallel.defaultWorkers) throws -> [Run] {
