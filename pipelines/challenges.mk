@@ -41,7 +41,7 @@ CHALLENGES_OUT := $(CHALLENGES_MIGRATION) $(CHALLENGES_DIR)/seed.sql
 CHALLENGES_REPORT := $(BUILD)/challenges/report.txt
 CHALLENGES_FLAGS = --days $(CHALLENGE_DAYS) --seed $(CHALLENGE_SEED) \
   --window $(CHALLENGE_WINDOW) --min-silhouette-area $(CHALLENGE_MIN_SILHOUETTE_KM2) --small-area $(CHALLENGE_SMALL_KM2) \
-  $(if $(CHALLENGE_FROM),--from $(CHALLENGE_FROM)) $(if $(CHALLENGE_EXISTING),--existing $(CHALLENGE_EXISTING)) \
+  $(call flag,--from,$(CHALLENGE_FROM)) $(call flag,--existing,$(CHALLENGE_EXISTING)) \
   $(if $(filter yes,$(CHALLENGE_REPLAN)),--replan-future)
 
 .PHONY: challenges challenges-dry-run

@@ -17,7 +17,7 @@ TERRITORY_EXISTING ?=
 TERRITORY_SHARD ?=
 TERRITORY_DIR ?= $(DIST)/territory
 TERRITORY_OUT := $(addprefix $(TERRITORY_DIR)/,territory_hex.sql territory.geojson loops.geojson runs.tsv users.tsv preview.svg)
-TERRITORY_FLAGS = $(if $(TERRITORY_EXISTING),--existing $(TERRITORY_EXISTING)) $(if $(TERRITORY_SHARD),--shard $(TERRITORY_SHARD))
+TERRITORY_FLAGS = $(call flag,--existing,$(TERRITORY_EXISTING)) $(call flag,--shard,$(TERRITORY_SHARD))
 
 .PHONY: territory
 territory: $(TERRITORY_OUT)

@@ -5,8 +5,3 @@ import GeoModel
 public func parallelMap<T>(_ count: Int, threads: Int, _ body: (Int, GEOSContext) throws -> T) throws -> [T] {
     try Parallel.map(Array(0..<count), workers: threads, makeState: { GEOSContext() }, body)
 }
-
-/// `parallelMap` for pure Swift work (no GEOS context).
-public func parallelMap<T>(_ count: Int, threads: Int, _ body: (Int) -> T) -> [T] {
-    try! Parallel.map(Array(0..<count), workers: threads, makeState: { () }) { i, _ in body(i) }
-}

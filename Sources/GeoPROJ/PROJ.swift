@@ -122,8 +122,7 @@ public struct Geodesic: Sendable {
         guard pts.count >= 3 else { return 0 }
         var lats = pts.map(\.y), lons = pts.map(\.x)
         var area = 0.0, perimeter = 0.0
-        var gg = g
-        geod_polygonarea(&gg, &lats, &lons, Int32(pts.count), &area, &perimeter)
+        withUnsafePointer(to: g) { geod_polygonarea($0, &lats, &lons, Int32(pts.count), &area, &perimeter) }
         return area
     }
 
@@ -141,8 +140,7 @@ public struct Geodesic: Sendable {
     /// Distance in metres between two lon/lat points.
     public func distance(_ a: Point, _ b: Point) -> Double {
         var s12 = 0.0
-        var gg = g
-        geod_inverse(&gg, a.y, a.x, b.y, b.x, &s12, nil, nil)
+        withUnsafePointer(to: g) { geod_inverse($0, a.y, a.x, b.y, b.x, &s12, nil, nil) }
         return s12
     }
 }

@@ -133,13 +133,6 @@ struct CoordIJK: Equatable {
     @inline(__always) mutating func rotate60ccw() { self = mapped(CoordIJK(1, 1, 0), CoordIJK(0, 1, 1), CoordIJK(1, 0, 1)) }
     @inline(__always) mutating func rotate60cw() { self = mapped(CoordIJK(1, 0, 1), CoordIJK(1, 1, 0), CoordIJK(0, 1, 1)) }
 
-    @inline(__always) mutating func upAp7() {
-        let ii = i - k, jj = j - k
-        self = CoordIJK(Int((Double(3 * ii - jj) * M_ONESEVENTH_H3).rounded()),
-                        Int((Double(ii + 2 * jj) * M_ONESEVENTH_H3).rounded()), 0)
-        normalize()
-    }
-
     @inline(__always) mutating func upAp7r() {
         let ii = i - k, jj = j - k
         self = CoordIJK(Int((Double(2 * ii + jj) * M_ONESEVENTH_H3).rounded()),

@@ -37,7 +37,6 @@ func parseCell(_ s: String) throws -> H3Index {
     return h
 }
 
-func fmt(_ x: Double) -> String { "\(x)" }
 
 @main
 struct GeoHexagons: ParsableCommand {

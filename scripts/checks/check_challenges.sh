@@ -24,8 +24,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 WORLD=${WORLD_OUT:-dist/world.geojson}
-SCHEMA=$(ls "${CHALLENGES_DIR:-dist/supabase}"/migrations/*_daily_challenges_*.sql 2>/dev/null | head -1)
-SCHEMA=${SCHEMA:-${CHALLENGES_DIR:-dist/supabase}/migrations/<none>.sql}
+# The migration the stage writes now (a stale one left in the folder must not be tested instead).
+SCHEMA=${CHALLENGES_DIR:-dist/supabase}/migrations/20261122000000_daily_challenges_one_row_per_date.sql
 SEED=${CHALLENGES_DIR:-dist/supabase}/seed.sql
 DAYS=${CHALLENGE_DAYS:-365}
 BIN=${BIN:-.build/release}

@@ -45,3 +45,8 @@ public enum Parallel {
         func increment() -> Int { lock.lock(); defer { lock.unlock() }; let v = value; value += 1; return v }
     }
 }
+
+/// `Parallel.map` over the indexes 0..<count for pure Swift work (no per-thread state).
+public func parallelMap<T>(_ count: Int, threads: Int, _ body: (Int) -> T) -> [T] {
+    try! Parallel.map(Array(0..<count), workers: threads, makeState: { () }) { i, _ in body(i) }
+}
