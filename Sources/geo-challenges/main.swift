@@ -82,6 +82,9 @@ struct ChallengesCommand: ParsableCommand {
     @Option(help: "Countries under this area in km² (and point countries) count as small.")
     var smallArea: Double = defaults.smallAreaKm2
 
+    @Option(help: "Today's date (UTC), YYYY-MM-DD: the default --from is the day after it, and --replan-future never starts on or before it. Default: the clock (give it to replay a night).")
+    var today: String?
+
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
@@ -91,7 +94,12 @@ struct ChallengesCommand: ParsableCommand {
         o.from = from ?? start; o.days = days; o.replanFuture = replanFuture; o.dryRun = dryRun
         o.seed = seed; o.window = window
         o.minSilhouetteAreaKm2 = minSilhouetteArea; o.smallAreaKm2 = smallArea
+        o.today = today.flatMap { Day(iso: $0) }
         return o
+    }
+
+    func validate() throws {
+        if let today, Day(iso: today) == nil { throw ValidationError("--today must be a date YYYY-MM-DD (got \"\(today)\")") }
     }
 
     func run() throws {

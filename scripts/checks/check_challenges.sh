@@ -208,7 +208,12 @@ SQLEOF
   dump "where date < date '$FROM2'" "$TMP/before2-past.csv"
   sleep 1
   T1=$(lsql "select now()")
-  "$BIN/geo-challenges" "$WORLD" --existing "$TMP/existing2.csv" --from "$FROM2" --days "$DAYS" --replan-future --out-dir "$TMP/replan" -q
+  # Replayed as of 2026-11-22 (--today), so the check means the same on any date it runs.
+  if msg=$("$BIN/geo-challenges" "$WORLD" --existing "$TMP/existing2.csv" --from 2026-11-22 --today 2026-11-22 --days "$DAYS" --replan-future --out-dir "$TMP/replan-today" -q 2>&1) \
+     || [ -e "$TMP/replan-today" ] || [[ "$msg" != *"is not after today (2026-11-22, UTC)"* ]]; then
+    echo "  FAIL replan from today was not refused cleanly: $msg"; fail=1
+  else echo "  ok   replan from today (its question is live) refused, nothing written"; fi
+  "$BIN/geo-challenges" "$WORLD" --existing "$TMP/existing2.csv" --from "$FROM2" --today 2026-11-22 --days "$DAYS" --replan-future --out-dir "$TMP/replan" -q
   for f in "$TMP"/replan/migrations/*.sql "$TMP/replan/seed.sql" "$TMP/replan/seed.sql"; do "${LDB[@]}" -f "$f"; done
   dump "where date < date '$FROM2'" "$TMP/after2-past.csv"
   if cmp -s "$TMP/before2-past.csv" "$TMP/after2-past.csv"; then echo "  ok   replan: not one row dated before $FROM2 differs (full dump)"
