@@ -92,7 +92,11 @@ public enum CitiesStage: PipelineStage {
 
         let tolerances = Tolerances(borderKm: o.borderToleranceKm, coastalKm: o.coastalToleranceKm, pointRadiusKm: o.pointRadiusKm)
         let placements = try log.step("place \(formatCount(source.count)) cities") {
-            try source.map { city in try forFile(o.cities) { try locator.place(city, tolerances, territories: territories) } }
+            try source.map { city in
+                try forFeature(file: o.cities, FeatureRef(index: nil, name: city.name, id: String(city.id))) {
+                    try locator.place(city, tolerances, territories: territories)
+                }
+            }
         }
 
         var report = Report()

@@ -95,15 +95,18 @@ enum Tables {
 
     static func rewards(_ path: String) throws -> [Reward] {
         var out: [Reward] = []
+        var lineOfID: [String: Int] = [:]
         for (line, r) in try read(path, columns: rewardColumns) {
             for c in rewardColumns where r[c]!.isEmpty { throw InputError(file: path, "line \(line): the \(c) is empty") }
             guard let h = Int(r["hours"]!), h > 0 else { throw InputError(file: path, "line \(line): hours \"\(r["hours"]!)\" is not a whole number > 0") }
-            out.append(Reward(hours: h, id: r["id"]!, title: r["title"]!, description: r["description"]!))
+            let id = r["id"]!
+            if let first = lineOfID[id] { throw InputError(file: path, "line \(line): repeats the reward id \"\(id)\" of line \(first)") }
+            lineOfID[id] = line
+            out.append(Reward(hours: h, id: id, title: r["title"]!, description: r["description"]!))
         }
         guard out.map(\.hours) == rewardHours else {
             throw InputError(file: path, "rewards are at \(out.map { String($0.hours) }.joined(separator: ", ")) hours; the app expects \(rewardHours.map(String.init).joined(separator: ", ")) in that order")
         }
-        guard Set(out.map(\.id)).count == out.count else { throw InputError(file: path, "two rewards share an id") }
         return out
     }
 }
