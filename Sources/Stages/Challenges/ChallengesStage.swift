@@ -83,7 +83,6 @@ extension ChallengesStage: PipelineStage {
     }
 
     public static func run(_ o: Options, log: StageLog) throws -> Report {
-        try o.validate()
         let features = try log.step("read \(o.world)") { try GeoJSON.read(path: o.world) }
         let countries = try countries(from: features, file: o.world)
         var existing: [ExistingDay] = []

@@ -78,7 +78,6 @@ public enum TerritoryStage: PipelineStage {
     }
 
     public static func run(_ o: Options, log: StageLog) throws -> Report {
-        try o.validate()
         let shard = try o.shard.map { try Shard(parsing: $0) }
         var runs = try log.step("read \(o.input)") { try RunsReader.read(path: o.input, workers: o.threads) }
         log.info("\(formatCount(runs.count)) runs, \(formatCount(runs.reduce(0) { $0 + $1.fixCount })) fixes")
