@@ -51,7 +51,10 @@ public struct TSVTable: Sendable {
             var fields: [String] = []
             var f = start
             for i in start...stop where i == stop || bytes[i] == 0x09 {
-                guard let field = String(validating: bytes[f..<i], as: UTF8.self) else {
+                // A contiguous buffer takes the standard library's fast validating path (an
+                // ArraySlice took its generic one, ten times slower on GeoNames' cities).
+                let decoded = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[f..<i]), as: UTF8.self) }
+                guard let field = decoded else {
                     throw InputError(file: path, "line \(lineNo): is not valid UTF-8 text")
                 }
                 fields.append(trim ? field.trimmingCharacters(in: .whitespaces) : field)
