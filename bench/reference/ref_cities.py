@@ -3,7 +3,7 @@
 What it does, as a Python developer would: reads data/geonames/cities15000.tsv (34,006 rows,
 csv module), the admin-1 names, the country table and the territories table; puts every city
 in a country with one shapely STRtree query over the world's (prepared) polygons
-(`predicate="intersects"`, all points at once); resolves disagreements with GeoNames' country:
+(bounding boxes, all points at once) and the prepared polygons' `contains`; resolves disagreements with GeoNames' country:
 a point country's city stays within 50 km of its point, a territory folded into its sovereign
 (territories.tsv) takes the sovereign, another polygon within 10 km of GeoNames' country keeps
 GeoNames', a city in no polygon goes to the nearest country within 30 km (STRtree
@@ -89,7 +89,9 @@ def main(o):
     lon = np.array([float(c["longitude"]) for c in cities])
     lat = np.array([float(c["latitude"]) for c in cities])
     pts = shapely.points(lon, lat)
-    pi, gi = tree.query(pts, predicate="intersects")
+    pi, gi = tree.query(pts)
+    hit = shapely.contains(geoms[polys][gi], pts[pi])
+    pi, gi = pi[hit], gi[hit]
     inside = {}
     for a, b in zip(pi.tolist(), gi.tolist()):
         inside.setdefault(a, []).append(ids[polys[b]])

@@ -4,8 +4,8 @@ What it does, as a Python developer would: reads data/country_highlights.json, t
 table (data/highlight_places.tsv), world.geojson and the compact populated places; checks
 that the highlight countries are the world's, every list has 1–5 entries; locates each city
 in the places by name (or alias) and country code, else by name alone; tests the located
-points against the countries with one shapely STRtree query (`predicate="intersects"`) over
-all points and prepared polygons; a point outside its country passes within 25 km of it
+points against the countries with one shapely STRtree query over all points (bounding boxes),
+then the prepared polygons' `contains`; a point outside its country passes within 25 km of it
 (pyproj Geod distance to the nearest point of the polygon), a point country's city within
 150 km of the point; writes dist/country_highlights.json (sorted keys) and a text report.
 What it does not do compared with geo-highlights: fewer name normalisations (case and
@@ -81,7 +81,9 @@ def main(o):
     shapely.prepare(geoms)
     tree = shapely.STRtree(geoms)
     pts = shapely.points([(lon, lat) for _, _, lon, lat, _ in located])
-    pi, gi = tree.query(pts, predicate="intersects")
+    pi, gi = tree.query(pts)
+    inside_ = shapely.contains(np.asarray(geoms, dtype=object)[gi], pts[pi])
+    pi, gi = pi[inside_], gi[inside_]
     hits = {}
     for a, b in zip(pi.tolist(), gi.tolist()):
         hits.setdefault(a, set()).add(ids[b])

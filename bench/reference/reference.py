@@ -182,6 +182,13 @@ def world(args):
     out.sort(key=lambda f: f["id"])
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump({"type": "FeatureCollection", "features": out}, f, ensure_ascii=False)
+    if args.report:  # per country: kind, vertices before and after, geodesic area
+        with open(args.report, "w", encoding="utf-8") as f:
+            f.write("id\tkind\tvertices_in\tvertices_out\tarea_km2\n")
+            for (ft, before), after in zip(areal, simplified):
+                f.write(f"{ft['id']}\tpolygon\t{shapely.get_num_coordinates(before)}\t{shapely.get_num_coordinates(after)}\t{geodesic_km2(after):.1f}\n")
+            for ft, _ in points:
+                f.write(f"{ft['id']}\tpoint\t0\t1\t0\n")
     print(f"world: {len(out)} countries, {sum(shapely.get_num_coordinates(g) for g in simplified)} vertices", file=sys.stderr)
 
 
@@ -487,7 +494,7 @@ def main():
     for name in ("world", "calibrate"):
         a = sub.add_parser(name); a.add_argument("input")
         if name == "world":
-            a.add_argument("out"); a.add_argument("--tolerance", type=float, default=0.0)
+            a.add_argument("out"); a.add_argument("--tolerance", type=float, default=0.0); a.add_argument("--report")
         else:
             a.add_argument("--target-vertices", type=int, required=True)
         a.add_argument("--min-island-km2", type=float, default=10); a.add_argument("--point-area-km2", type=float, default=2500)
