@@ -16,7 +16,8 @@ nodes (kind, payload), edges, the 7,000+ places (name, country, position, popula
 `query(path, lon, lat)` reads it back (crossing parity from the leaf's centre), for the
 routes step. What it does not do compared with geo-lookup: no exact integer predicates
 (shapely's floating-point clipping), no nearest-city grid (cities are a flat list), mixed
-sea leaves store no coast edges (a query there answers "sea"), no size limit or load check.
+sea leaves and the sea inside border leaves keep no coast edges (a query there answers no
+country, where ours measures the distance to the coast), no size limit or load check.
 """
 import json
 import math

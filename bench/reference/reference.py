@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""The reference for `make bench`: the pipeline's three core steps written the way a Python
-developer would, with shapely 2 (GEOS ≥ 3.12 coverage operations), pyproj, mapbox_earcut and
-pygltflib. `scripts/bench.sh` times it against our Swift stages in the same run.
+"""The reference for `make bench`: every step of our `make all` written the way a Python
+developer would with the ordinary stack: shapely 2 (GEOS ≥ 3.12 coverage operations), pyproj,
+numpy, mapbox_earcut, pygltflib, usd-core's pxr, Pillow, h3-py, sqlite3, json, csv (and
+rsvg-convert for the PNGs, as our Makefile). `scripts/bench/compare.sh` times it against our
+stages in the same run; `bench/reference/Makefile` runs all of it (`reference all`) with -j2.
 
-    reference.py ingest UNITS.geojson OUT.geojson [--data-dir data] [--points-from UNITS50.geojson]
-    reference.py world IN.geojson OUT.geojson --tolerance DEG [--min-island-km2 10] [--point-area-km2 2500]
+    reference.py ingest UNITS.geojson OUT.geojson [--places-out P] [--data-dir data] [--points-from UNITS50.geojson]
+    reference.py world IN.geojson OUT.geojson --tolerance DEG [--report R] [--min-island-km2 10] [--point-area-km2 2500]
     reference.py calibrate IN.geojson --target-vertices N      (prints the tolerance; not timed)
-    reference.py globe IN.geojson OUT.glb [--max-edge 2.5]
+    reference.py globe IN.geojson OUT.glb [--manifest M] [--usdz U] [--max-edge 2.5]
+    reference.py preview | map | silhouettes | highlights | challenges | cities | lookup | routes | territory …
+                                                               (ref_<step>.py; `reference.py STEP -h`)
 
-What each step does (and what it leaves out compared with our stage) is in docs/PERFORMANCE.md.
+The first four steps are in this file; each other step is in its own module, whose header
+says what it does and does not do compared with our stage (docs/PERFORMANCE.md sums it up).
 """
 import argparse
 import json
@@ -50,6 +55,12 @@ def polygons(geom):
 
 
 # --- ingest: Natural Earth map units → one feature per app country ---------------------------
+# What it does: json.load the map units; map units to the app's ids (id_remaps.tsv, ISO_A2_EH,
+# the country set); capitals from capitals.tsv or the populated places (json.load of the 16 MB
+# file); dissolve each country (coverage_union_all, falling back to unary_union of make_valid);
+# write countries.geojson and the places compacted to the fields later steps read (as ours).
+# What it does not do compared with geo-ingest: no cross-check of the capitals against
+# GeoNames, no capital or name aliases, no error naming the file and feature.
 def ingest(args):
     d = args.data_dir
     codes = [l.strip() for l in open(f"{d}/app_country_codes.txt") if l.strip() and not l.startswith("#")]
@@ -136,6 +147,12 @@ def ingest(args):
 
 
 # --- world: repair, drop small islands, point countries, coverage simplification ------------
+# What it does: make_valid the invalid; drop parts under 10 km² (geodesic area, pyproj.Geod);
+# countries under 2,500 km² become points at their capital; one coverage_simplify at the
+# tolerance that gives our vertex budget (found beforehand by `calibrate`, not timed);
+# make_valid what came out invalid; write the GeoJSON and a per-country report.
+# What it does not do compared with geo-world: no filling of point countries' gaps, no
+# Hausdorff-bounded simplification or topology rounds (ring size, crossings, sidedness).
 def geodesic_km2(poly):
     return abs(GEOD.geometry_area_perimeter(poly)[0]) / 1e6
 
