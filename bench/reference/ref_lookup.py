@@ -13,11 +13,11 @@ over the 1° pieces), ± the cell's half-diagonal, as open sea, one country's wa
 (down to 3 levels, 1/8°) and else left "mixed"; border leaves keep their clipped edges
 (micro-degrees) per country and the country at their centre. Writes one binary file: header,
 nodes (kind, payload), edges, the 7,000+ places (name, country, position, population).
-`query(path, lon, lat)` reads it back (crossing parity from the leaf's centre), for the
-routes step. What it does not do compared with geo-lookup: no exact integer predicates
+`Index(path).country_at(lon, lat)` reads it back for the routes step (crossing parity from
+the leaf's centre; at sea in a border leaf, the nearest edge's country within the buffer). What it does not do compared with geo-lookup: no exact integer predicates
 (shapely's floating-point clipping), no nearest-city grid (cities are a flat list), mixed
-sea leaves and the sea inside border leaves keep no coast edges (a query there answers no
-country, where ours measures the distance to the coast), no size limit or load check.
+sea leaves keep no coast edges (a query there answers no country, where ours measures the
+distance to the coast), no size limit or load check.
 """
 import json
 import math
@@ -180,7 +180,7 @@ def write(o, codes, kinds, payloads, leaf_table, edges):
         places = json.load(f)["features"]
     code_index = {c: i for i, c in enumerate(codes)}
     out = bytearray(MAGIC)
-    out += struct.pack("<IIII", len(codes), len(kinds), len(leaf_table), len(edges))
+    out += struct.pack("<IIIId", len(codes), len(kinds), len(leaf_table), len(edges), o.coast_buffer_km)
     out += b"".join(c.encode("ascii")[:2].ljust(2) for c in codes)
     out += kinds.tobytes() + payloads.tobytes()
     out += leaf_table.tobytes() + edges.tobytes()
@@ -204,8 +204,8 @@ class Index:
     def __init__(self, path):
         data = open(path, "rb").read()
         assert data[:8] == MAGIC, f"{path}: not a reference lookup index"
-        nc, nn, nl, ne = struct.unpack_from("<IIII", data, 8)
-        p = 24
+        nc, nn, nl, ne, self.buffer_km = struct.unpack_from("<IIIId", data, 8)
+        p = 8 + struct.calcsize("<IIIId")
         self.codes = [data[p + 2 * i:p + 2 * i + 2].decode() for i in range(nc)]
         p += 2 * nc
         self.kinds = np.frombuffer(data, np.uint8, nn, p); p += nn
@@ -238,7 +238,17 @@ class Index:
         cross = ((d1 > 0) != (d2 > 0)) & ((d3 > 0) != (d4 > 0))
         flips = np.bincount(e[cross, 4].astype(np.int64), minlength=len(self.codes)) % 2
         inside = set(np.nonzero(flips)[0].tolist()) ^ ({int(centre_country)} if centre_country >= 0 else set())
-        return self.codes[min(inside)] if inside else None
+        if inside:
+            return self.codes[min(inside)]
+        # at sea inside a border cell: the country of the nearest edge within the coast buffer
+        ax, ay, bx, by = e[:, 0] / 1e6, e[:, 1] / 1e6, e[:, 2] / 1e6, e[:, 3] / 1e6
+        k = math.cos(math.radians(lat))
+        dx, dy = (bx - ax) * k, by - ay
+        t = np.clip(((lon - ax) * k * dx + (lat - ay) * dy) / np.maximum(dx * dx + dy * dy, 1e-18), 0, 1)
+        qx, qy = ax + t * (bx - ax), ay + t * (by - ay)
+        i = int(np.argmin(np.hypot((qx - lon) * k, qy - lat)))
+        km = GEOD.inv(lon, lat, qx[i], qy[i])[2] / 1000
+        return self.codes[int(e[i, 4])] if km <= self.buffer_km else None
 
 
 def main(o):

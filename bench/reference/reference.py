@@ -117,7 +117,8 @@ def ingest(args):
             cap = (c["properties"]["NAME"], *c["geometry"]["coordinates"])
         geoms = [g for _, _, g in group if g is not None]
         if not geoms:
-            geom = shapely.Point(cap[1], cap[2]) if cap else None
+            # a country known only from --points-from: its capital, else Natural Earth's label point
+            geom = shapely.Point(cap[1], cap[2]) if cap else (shapely.Point(main["LABEL_X"], main["LABEL_Y"]) if "LABEL_X" in main else None)
         elif len(geoms) == 1:
             geom = geoms[0]
         else:
