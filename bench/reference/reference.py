@@ -17,7 +17,6 @@ says what it does and does not do compared with our stage (docs/PERFORMANCE.md s
 """
 import argparse
 import json
-import math
 import sys
 
 import mapbox_earcut
