@@ -22,6 +22,8 @@ public enum LookupStage: PipelineStage {
         public var coastBufferKm = LookupIndexBuilder.Parameters().coastBufferKm
         /// The index must not grow past this (the apps bundle it).
         public var maxBytes = 5_000_000
+        /// Root rows built at once; the bytes do not depend on it.
+        public var threads = LookupIndexBuilder.Parameters().threads
         public init() {}
 
         public func validate() throws {
@@ -29,6 +31,7 @@ public enum LookupStage: PipelineStage {
             guard (0...8).contains(seaMaxDepth) else { throw OptionsError("--sea-depth must be in 0…8") }
             guard coastBufferKm.isFinite, coastBufferKm >= 0, coastBufferKm <= 200 else { throw OptionsError("--coast-buffer-km must be in 0…200") }
             guard maxBytes > 0 else { throw OptionsError("--max-bytes must be positive") }
+            guard (1...64).contains(threads) else { throw OptionsError("--threads must be in 1…64") }
         }
     }
 
@@ -71,7 +74,7 @@ public enum LookupStage: PipelineStage {
         }
         report.cities = cities.count
         var p = LookupIndexBuilder.Parameters()
-        p.maxEdgesPerLeaf = o.maxEdgesPerLeaf; p.seaMaxDepth = o.seaMaxDepth; p.coastBufferKm = o.coastBufferKm
+        p.maxEdgesPerLeaf = o.maxEdgesPerLeaf; p.seaMaxDepth = o.seaMaxDepth; p.coastBufferKm = o.coastBufferKm; p.threads = o.threads
         var builder = LookupIndexBuilder(countries: countries, cities: cities, parameters: p)
         let bytes: [UInt8]
         do { bytes = try builder.build { log.info($0) } } catch let e as LookupIndexError { throw StageError("\(o.countriesPath): \(e.message)") }
