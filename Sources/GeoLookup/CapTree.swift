@@ -105,14 +105,18 @@ struct CapTree {
 
     static func make(_ x: Double, _ y: Double, _ z: Double, radius r: Double) -> Cap {
         let r = r.isFinite ? min(Double.pi, r * (1 + 1e-12) + 1e-12) : Double.pi
-        if r < 0.01 {
-            // Taylor series: the next terms are below 1e-17 (an edge of the 1:10m borders is
-            // a few km, r ≈ 1e-4), and the test allows 1e-14
-            let r2 = r * r
-            return Cap(x: x, y: y, z: z, radius: r, cosR: 1 - r2 / 2 + r2 * r2 / 24 - r2 * r2 * r2 / 720,
-                       sinR: r * (1 - r2 / 6 + r2 * r2 / 120))
-        }
-        return Cap(x: x, y: y, z: z, radius: r, cosR: cos(r), sinR: sin(r))
+        let (c, s) = cosSin(r)
+        return Cap(x: x, y: y, z: z, radius: r, cosR: c, sinR: s)
+    }
+
+    /// cos and sin; below 0.05 rad (320 km) by their Taylor series, whose next terms are
+    /// under 1e-19 there (the cap test allows 1e-14), without a call into libm.
+    @inline(__always) static func cosSin(_ a: Double) -> (Double, Double) {
+        guard a < 0.05 else { return (cos(a), sin(a)) }
+        let a2 = a * a
+        let c = 1 - a2 / 2 * (1 - a2 / 12 * (1 - a2 / 30 * (1 - a2 / 56)))
+        let s = a * (1 - a2 / 6 * (1 - a2 / 20 * (1 - a2 / 42 * (1 - a2 / 72))))
+        return (c, s)
     }
 
     /// Every point of the shorter arc a–b is within half its length, asin(|a − b| / 2), of its
@@ -182,7 +186,7 @@ struct CapTree {
         var angle = 0.0, cosA = 1.0, sinA = 0.0
         init(_ limit: Double) {
             angle = limit + CapTree.slack
-            cosA = cos(angle); sinA = sin(angle)
+            (cosA, sinA) = CapTree.cosSin(angle)
         }
     }
 

@@ -374,7 +374,11 @@ public struct LookupIndexBuilder {
     }
 
     /// Which countries contain each root's reference point: a ray to the east along the
-    /// row, counting crossings per country (exact, with the half-open rule on y).
+    /// row, counting crossings per country (exact, with the half-open rule on y). The
+    /// reference points of a row share y, so an edge crossing the row is crossed by the rays
+    /// of a prefix of the columns (those whose point lies left of it, found by bisection
+    /// with the exact predicate): per row, one sweep from the east toggles each edge's owners
+    /// where its prefix starts.
     func rootStatuses(_ e: Edges) -> [[UInt16]] {
         var out = [[UInt16]](repeating: [], count: IndexFormat.rootCount)
         var rowEdges = [[Int32]](repeating: [], count: IndexFormat.rootRows)
@@ -388,19 +392,25 @@ public struct LookupIndexBuilder {
                 if (e.ay[i] > y) != (e.by[i] > y) { rowEdges[r].append(Int32(i)) }
             }
         }
+        let cols = IndexFormat.rootColumns
+        var starts = [[UInt16]](repeating: [], count: cols + 1)
         for r in 0..<IndexFormat.rootRows {
-            for c in 0..<IndexFormat.rootColumns {
-                let rect = Rect(lon0: Double(c) - 180, lat0: Double(r) - 90, w: 1, h: 1)
-                let p = rect.micro(Self.candidates[0].0, Self.candidates[0].1)
-                var status: [UInt16] = []
-                for i32 in rowEdges[r] {
-                    let i = Int(i32)
-                    var a: P = (e.ax[i], e.ay[i]), b: P = (e.bx[i], e.by[i])
-                    if a.y > b.y { swap(&a, &b) }
-                    // the edge goes upward; its crossing with the row lies east of p ⇔ p is left of it
-                    if Self.orient(a, b, p) > 0 { Self.toggle(&status, e.ownerA[i]); Self.toggle(&status, e.ownerB[i]) }
-                }
-                out[r * IndexFormat.rootColumns + c] = status
+            let points = (0..<cols).map { c in Rect(lon0: Double(c) - 180, lat0: Double(r) - 90, w: 1, h: 1).micro(Self.candidates[0].0, Self.candidates[0].1) }
+            for k in 0...cols { starts[k].removeAll(keepingCapacity: true) }
+            for i32 in rowEdges[r] {
+                let i = Int(i32)
+                var a: P = (e.ax[i], e.ay[i]), b: P = (e.bx[i], e.by[i])
+                if a.y > b.y { swap(&a, &b) }
+                // the edge goes upward; its crossing with the row lies east of p ⇔ p is left
+                // of it, which holds for the columns before the first k where it fails
+                var lo = 0, hi = cols
+                while lo < hi { let m = (lo + hi) / 2; if Self.orient(a, b, points[m]) > 0 { lo = m + 1 } else { hi = m } }
+                starts[lo].append(e.ownerA[i]); starts[lo].append(e.ownerB[i])
+            }
+            var status: [UInt16] = []
+            for c in stride(from: cols - 1, through: 0, by: -1) {
+                for o in starts[c + 1] { Self.toggle(&status, o) }
+                out[r * cols + c] = status
             }
         }
         return out
@@ -479,21 +489,34 @@ public struct LookupIndexBuilder {
         let reachDeg = reach / Sphere.degrees * 1.01 + 1e-6
         let lat0 = max(-90, cLat - reachDeg), lat1 = min(90, cLat + reachDeg)
         let maxAbs = max(abs(lat0), abs(lat1))
-        var boxes: [(Int64, Int64)] = []
-        if maxAbs >= 89.9 || reachDeg / cos(maxAbs * Sphere.degrees) >= 180 {
-            boxes = [(Self.micro(-180), Self.micro(180))]
-        } else {
+        // the longitude ranges of the search box (a second one where it wraps at ±180°)
+        var box0 = (Self.micro(-180), Self.micro(180)), box1 = box0
+        if !(maxAbs >= 89.9 || reachDeg / cos(maxAbs * Sphere.degrees) >= 180) {
             let span = reachDeg / cos(maxAbs * Sphere.degrees)
             let l0 = cLon - span, l1 = cLon + span
-            boxes.append((Self.micro(max(-180, l0)), Self.micro(min(180, l1))))
-            if l0 < -180 { boxes.append((Self.micro(l0 + 360), Self.micro(180))) }
-            if l1 > 180 { boxes.append((Self.micro(-180), Self.micro(l1 - 360))) }
+            box0 = (Self.micro(max(-180, l0)), Self.micro(min(180, l1)))
+            box1 = box0
+            if l0 < -180 { box1 = (Self.micro(l0 + 360), Self.micro(180)) }
+            if l1 > 180 { box1 = (Self.micro(-180), Self.micro(l1 - 360)) }
         }
         let mLat0 = Self.micro(lat0), mLat1 = Self.micro(lat1)
         let e = st.e, g = st.grid
         // the edges the decision may use: their lon/lat box meets the search box
         func candidate(_ i: Int) -> Bool {
-            !(g.maxY[i] < mLat0 || g.minY[i] > mLat1) && boxes.contains { !(g.maxX[i] < $0.0 || g.minX[i] > $0.1) }
+            if g.maxY[i] < mLat0 || g.minY[i] > mLat1 { return false }
+            return !(g.maxX[i] < box0.0 || g.minX[i] > box0.1) || !(g.maxX[i] < box1.0 || g.minX[i] > box1.1)
+        }
+        // A cell wider than the buffer cannot be owned (best + half > d): the answer is
+        // `nearest` as soon as one coast has best − half ≤ d, else `open`.
+        if half > d {
+            var near = false
+            st.caps.search(c, limit: reach) { i in
+                guard candidate(i) else { return reach }
+                let dist = Sphere.angleToArc(c, e.va[i], e.vb[i])
+                if dist <= reach && !(dist - half > d) { near = true; return -1 }
+                return reach
+            }
+            return near ? .nearest : .open
         }
         // 1. The nearest coast within reach; at an equal distance the lowest country index.
         var best = Double.infinity, bestOwner = IndexFormat.noCountry16
