@@ -22,82 +22,100 @@ struct CapTree {
     }
 
     /// A node covers either sorted edges first..<end (a leaf, `left` < 0) or two children.
+    /// `owner`: the one country whose coast every edge below is (no other owner), else `mixed`.
     struct Node {
         var cap: Cap
         var left: Int32, right: Int32
         var first: Int32, end: Int32
+        var owner: UInt16
     }
+    static let mixed: UInt16 = 0xFFFE
 
-    /// Per sorted position: the edge and its cap.
+    /// Per sorted position: the edge, its cap, and its owner if it has only one (else `mixed`).
     private(set) var edge: [Int32] = []
     private(set) var caps: [Cap] = []
+    private(set) var solo: [UInt16] = []
     /// nodes[0] is the root.
     private(set) var nodes: [Node] = []
 
+    /// The centre of an edge's cap and the edge, permuted as the tree is split.
+    struct Item { var x, y, z: Double; var edge: Int32 }
+
     /// Splits the edges at the median of their midpoints along the widest of x, y, z (a k-d
     /// tree on the unit sphere: no seam at the antimeridian or the poles), down to buckets of
-    /// at most `bucket` edges; each node's cap encloses its children's.
-    init(va: [Sphere.Vector], vb: [Sphere.Vector]) {
+    /// at most `bucket` edges; each node's cap encloses its children's. `ownerA`/`ownerB` as
+    /// in the builder's edges (`ownerB` 0xFFFF for a coast).
+    init(va: [Sphere.Vector], vb: [Sphere.Vector], ownerA: [UInt16], ownerB: [UInt16]) {
         let n = va.count
         guard n > 0 else { return }
         var edgeCaps: [Cap] = []
         edgeCaps.reserveCapacity(n)
-        for i in 0..<n { edgeCaps.append(Self.edgeCap(va[i], vb[i])) }
-        var perm = (0..<n).map { Int32($0) }
+        var items: [Item] = []
+        items.reserveCapacity(n)
+        for i in 0..<n {
+            let c = Self.edgeCap(va[i], vb[i])
+            edgeCaps.append(c)
+            items.append(Item(x: c.x, y: c.y, z: c.z, edge: Int32(i)))
+        }
         nodes.reserveCapacity(2 * (n / Self.bucket + 1))
-        perm.withUnsafeMutableBufferPointer { perm in
+        let own = (0..<n).map { ownerB[$0] == IndexFormat.noCountry16 ? ownerA[$0] : Self.mixed }
+        items.withUnsafeMutableBufferPointer { items in
             edgeCaps.withUnsafeBufferPointer { ec in
-                _ = build(perm, ec, 0, n)
+                own.withUnsafeBufferPointer { own in
+                    _ = build(items, ec, own, 0, n)
+                }
             }
         }
-        edge = perm
-        caps = perm.map { edgeCaps[Int($0)] }
+        edge = items.map { $0.edge }
+        caps = edge.map { edgeCaps[Int($0)] }
+        solo = edge.map { own[Int($0)] }
     }
 
-    private mutating func build(_ perm: UnsafeMutableBufferPointer<Int32>, _ ec: UnsafeBufferPointer<Cap>, _ lo: Int, _ hi: Int) -> Int32 {
+    private mutating func build(_ items: UnsafeMutableBufferPointer<Item>, _ ec: UnsafeBufferPointer<Cap>, _ own: UnsafeBufferPointer<UInt16>,
+                                _ lo: Int, _ hi: Int) -> Int32 {
         let me = nodes.count
         if hi - lo <= Self.bucket {
-            nodes.append(Node(cap: Self.around(perm, ec, lo, hi), left: -1, right: -1, first: Int32(lo), end: Int32(hi)))
+            var owner = own[Int(items[lo].edge)]
+            for k in (lo + 1)..<hi where own[Int(items[k].edge)] != owner { owner = Self.mixed }
+            nodes.append(Node(cap: Self.around(items, ec, lo, hi), left: -1, right: -1, first: Int32(lo), end: Int32(hi), owner: owner))
             return Int32(me)
         }
-        nodes.append(Node(cap: ec[0], left: -1, right: -1, first: Int32(lo), end: Int32(hi)))
+        nodes.append(Node(cap: ec[0], left: -1, right: -1, first: Int32(lo), end: Int32(hi), owner: Self.mixed))
         var lx = Double.infinity, ly = Double.infinity, lz = Double.infinity
         var ux = -Double.infinity, uy = -Double.infinity, uz = -Double.infinity
         for k in lo..<hi {
-            let c = ec[Int(perm[k])]
+            let c = items[k]
             lx = min(lx, c.x); ux = max(ux, c.x); ly = min(ly, c.y); uy = max(uy, c.y); lz = min(lz, c.z); uz = max(uz, c.z)
         }
         let axis = ux - lx >= uy - ly && ux - lx >= uz - lz ? 0 : (uy - ly >= uz - lz ? 1 : 2)
         // a whole number of buckets on the left
         let buckets = (hi - lo + Self.bucket - 1) / Self.bucket
         let mid = lo + (buckets + 1) / 2 * Self.bucket
-        Self.select(perm, ec, lo, hi, mid, axis)
-        let l = build(perm, ec, lo, mid), r = build(perm, ec, mid, hi)
+        Self.select(items, lo, hi, mid, axis)
+        let l = build(items, ec, own, lo, mid), r = build(items, ec, own, mid, hi)
         nodes[me].left = l; nodes[me].right = r
         nodes[me].cap = Self.enclosing(nodes[Int(l)].cap, nodes[Int(r)].cap)
+        nodes[me].owner = nodes[Int(l)].owner == nodes[Int(r)].owner ? nodes[Int(l)].owner : Self.mixed
         return Int32(me)
     }
 
-    /// Reorders perm[lo..<hi] so that perm[k] is the element of rank k − lo by (coordinate,
+    /// Reorders items[lo..<hi] so that items[k] is the one of rank k − lo by (coordinate,
     /// edge index), smaller ones before it and larger ones after (quickselect).
-    private static func select(_ perm: UnsafeMutableBufferPointer<Int32>, _ ec: UnsafeBufferPointer<Cap>, _ lo: Int, _ hi: Int, _ k: Int, _ axis: Int) {
-        @inline(__always) func key(_ i: Int32) -> Double {
-            let c = ec[Int(i)]
-            return axis == 0 ? c.x : (axis == 1 ? c.y : c.z)
-        }
-        @inline(__always) func less(_ a: Int32, _ b: Int32) -> Bool {
+    private static func select(_ items: UnsafeMutableBufferPointer<Item>, _ lo: Int, _ hi: Int, _ k: Int, _ axis: Int) {
+        @inline(__always) func key(_ c: Item) -> Double { axis == 0 ? c.x : (axis == 1 ? c.y : c.z) }
+        @inline(__always) func less(_ a: Item, _ b: Item) -> Bool {
             let ka = key(a), kb = key(b)
-            return ka < kb || (ka == kb && a < b)
+            return ka < kb || (ka == kb && a.edge < b.edge)
         }
         var l = lo, r = hi - 1
         while l < r {
-            let a = perm[l], b = perm[(l + r) / 2], c = perm[r]
+            let a = items[l], b = items[(l + r) / 2], c = items[r]
             let pivot = less(a, b) ? (less(b, c) ? b : (less(a, c) ? c : a)) : (less(a, c) ? a : (less(b, c) ? c : b))
             var i = l, j = r
             while i <= j {
-                while less(perm[i], pivot) { i += 1 }
-                while less(pivot, perm[j]) { j -= 1 }
-                if i <= j { perm.swapAt(i, j); i += 1; j -= 1 }
+                while less(items[i], pivot) { i += 1 }
+                while less(pivot, items[j]) { j -= 1 }
+                if i <= j { items.swapAt(i, j); i += 1; j -= 1 }
             }
             if k <= j { r = j } else if k >= i { l = i } else { return }
         }
@@ -141,10 +159,10 @@ struct CapTree {
     }
 
     /// A cap around a bucket's edges: centred on the mean of their centres.
-    static func around(_ perm: UnsafeMutableBufferPointer<Int32>, _ ec: UnsafeBufferPointer<Cap>, _ lo: Int, _ hi: Int) -> Cap {
+    static func around(_ items: UnsafeMutableBufferPointer<Item>, _ ec: UnsafeBufferPointer<Cap>, _ lo: Int, _ hi: Int) -> Cap {
         var sx = 0.0, sy = 0.0, sz = 0.0
         for k in lo..<hi {
-            let c = ec[Int(perm[k])]
+            let c = ec[Int(items[k].edge)]
             if c.radius >= Double.pi { return make(c.x, c.y, c.z, radius: .pi) }
             sx += c.x; sy += c.y; sz += c.z
         }
@@ -153,7 +171,7 @@ struct CapTree {
         let centre = Cap(x: sx / l, y: sy / l, z: sz / l, radius: 0, cosR: 1, sinR: 0)
         var r = 0.0
         for k in lo..<hi {
-            let c = ec[Int(perm[k])]
+            let c = ec[Int(items[k].edge)]
             r = max(r, angleBound(centre, c) + c.radius)
         }
         return make(centre.x, centre.y, centre.z, radius: r)
@@ -200,9 +218,9 @@ struct CapTree {
     }
 
     /// Calls `visit` with every edge whose cap comes within the current limit of p, nearer
-    /// nodes first; `visit` returns the new limit, never larger than the one before, or a
-    /// negative number to stop the search.
-    func search(_ p: Sphere.Vector, limit: Double, _ visit: (Int) -> Double) {
+    /// nodes first, except the edges that are the coast of `skipping` alone; `visit` returns
+    /// the new limit, never larger than the one before, or a negative number to stop the search.
+    func search(_ p: Sphere.Vector, limit: Double, skipping: UInt16 = IndexFormat.noCountry16, _ visit: (Int) -> Double) {
         guard !nodes.isEmpty else { return }
         var current = limit
         var lim = Limit(limit)
@@ -211,22 +229,24 @@ struct CapTree {
         nodes.withUnsafeBufferPointer { node in
             caps.withUnsafeBufferPointer { cap in
                 edge.withUnsafeBufferPointer { edge in
-                    while let j = stack.popLast() {
-                        let nd = node[Int(j)]
-                        if Self.beyond(nd.cap, p, lim) { continue }
-                        if nd.left < 0 {
-                            for s in Int(nd.first)..<Int(nd.end) {
-                                if Self.beyond(cap[s], p, lim) { continue }
-                                let next = visit(Int(edge[s]))
-                                if next < 0 { return }
-                                if next < current { current = next; lim = Limit(next) }
+                    solo.withUnsafeBufferPointer { solo in
+                        while let j = stack.popLast() {
+                            let nd = node[Int(j)]
+                            if nd.owner == skipping || Self.beyond(nd.cap, p, lim) { continue }
+                            if nd.left < 0 {
+                                for s in Int(nd.first)..<Int(nd.end) {
+                                    if solo[s] == skipping || Self.beyond(cap[s], p, lim) { continue }
+                                    let next = visit(Int(edge[s]))
+                                    if next < 0 { return }
+                                    if next < current { current = next; lim = Limit(next) }
+                                }
+                                continue
                             }
-                            continue
+                            let a = node[Int(nd.left)].cap, b = node[Int(nd.right)].cap
+                            let da = p.x * a.x + p.y * a.y + p.z * a.z, db = p.x * b.x + p.y * b.y + p.z * b.z
+                            // the nearer child is popped first
+                            if da >= db { stack.append(nd.right); stack.append(nd.left) } else { stack.append(nd.left); stack.append(nd.right) }
                         }
-                        let a = node[Int(nd.left)].cap, b = node[Int(nd.right)].cap
-                        let da = p.x * a.x + p.y * a.y + p.z * a.z, db = p.x * b.x + p.y * b.y + p.z * b.z
-                        // the nearer child is popped first
-                        if da >= db { stack.append(nd.right); stack.append(nd.left) } else { stack.append(nd.left); stack.append(nd.right) }
                     }
                 }
             }

@@ -83,8 +83,9 @@ public struct LookupIndexBuilder {
         var bits = 4
         while (1 << bits) < 2 * total { bits += 1 }
         let capacity = 1 << bits, slotMask = capacity - 1
-        var slotP = [Int64](repeating: -1, count: capacity), slotQ = [Int64](repeating: 0, count: capacity)
-        var slotEdge = [Int32](repeating: 0, count: capacity)
+        // one struct per slot: a probe touches one cache line, not three
+        struct Slot { var p: Int64 = -1, q: Int64 = 0, edge: Int32 = 0 }
+        var slots = [Slot](repeating: Slot(), count: capacity)
         var gx0: [Int64] = [], gy0: [Int64] = [], gx1: [Int64] = [], gy1: [Int64] = []
         var gva: [Sphere.Vector] = [], gvb: [Sphere.Vector] = []
         var own0: [UInt16] = [], own1: [UInt16] = []
@@ -106,9 +107,9 @@ public struct LookupIndexBuilder {
                     var mix = UInt64(bitPattern: p) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: q)
                     mix = (mix ^ (mix >> 31)) &* 0xBF58_476D_1CE4_E5B9
                     var h = Int(truncatingIfNeeded: mix >> UInt64(64 - bits))
-                    while slotP[h] != -1 && (slotP[h] != p || slotQ[h] != q) { h = (h + 1) & slotMask }
-                    if slotP[h] == -1 {
-                        slotP[h] = p; slotQ[h] = q; slotEdge[h] = Int32(gx0.count)
+                    while slots[h].p != -1 && (slots[h].p != p || slots[h].q != q) { h = (h + 1) & slotMask }
+                    if slots[h].p == -1 {
+                        slots[h] = Slot(p: p, q: q, edge: Int32(gx0.count))
                         gx0.append(a.0); gy0.append(a.1); gx1.append(b.0); gy1.append(b.1)
                         // each vertex's vector once (the same values as per edge end)
                         let vA = va ?? Sphere.vector(latitude: Double(a.1) / 1e6, longitude: Double(a.0) / 1e6)
@@ -119,7 +120,7 @@ public struct LookupIndexBuilder {
                         continue
                     }
                     va = nil
-                    let k = Int(slotEdge[h])
+                    let k = Int(slots[h].edge)
                     if var list = extra[k] {
                         if let at = list.firstIndex(of: c16) { list.remove(at: at) } else { list.append(c16) }
                         extra[k] = list
@@ -294,7 +295,7 @@ public struct LookupIndexBuilder {
         let e = try makeEdges()
         progress?("\(e.count) border edges from \(countries.count) countries")
         let grid = Grid(e)
-        let caps = CapTree(va: e.va, vb: e.vb)
+        let caps = CapTree(va: e.va, vb: e.vb, ownerA: e.ownerA, ownerB: e.ownerB)
         let rootStatus = rootStatuses(e)
         progress?("root cells classified")
         let rows = try buildRows(e: e, grid: grid, caps: caps, rootStatus: rootStatus, progress: progress)
@@ -470,7 +471,8 @@ public struct LookupIndexBuilder {
     /// tie) and, when that is near enough for the cell to be owned, on whether another
     /// country's coast comes within best + 2·half. Two searches of the cap tree find them: a
     /// nearest-edge search whose limit falls to the best distance so far, then a search within
-    /// best + 2·half that stops at the first other country. The tree skips only edges farther
+    /// best + 2·half that skips the nearest country's own coasts (whole subtrees of them) and
+    /// stops at the first other country. The tree skips only edges farther
     /// than the limit (by a margin far above rounding) and every edge it hands out is measured
     /// exactly, so the decisions are those of measuring every edge within reach (the scan this
     /// replaced, kept in the tests), at a cost that follows the edges near the cell rather than
@@ -536,7 +538,7 @@ public struct LookupIndexBuilder {
         // 2. Owned, unless another country's coast comes within best + 2·half.
         var other = false
         let limit = min(reach, best + 2 * half)
-        st.caps.search(c, limit: limit) { i in
+        st.caps.search(c, limit: limit, skipping: bestOwner) { i in
             guard candidate(i) else { return limit }
             let dist = Sphere.angleToArc(c, e.va[i], e.vb[i])
             if dist <= reach && !(dist - half > best + half) {

@@ -72,7 +72,7 @@ import Testing
     /// Every edge within the limit is handed out, also while the limit falls.
     @Test func capTreeHandsOutEveryEdgeWithinTheLimit() throws {
         let e = try Self.builder.makeEdges()
-        let tree = CapTree(va: e.va, vb: e.vb)
+        let tree = CapTree(va: e.va, vb: e.vb, ownerA: e.ownerA, ownerB: e.ownerB)
         var rng = SplitMix(seed: 12)
         var visitedTotal = 0
         for round in 0..<200 {
@@ -98,7 +98,7 @@ import Testing
     @Test func seaClassificationEqualsAScanOfEveryEdge() throws {
         let b = Self.builder
         let e = try b.makeEdges()
-        let st = LookupIndexBuilder.State(e: e, grid: .init(e), caps: CapTree(va: e.va, vb: e.vb), countries: Slices.ligurian.count)
+        let st = LookupIndexBuilder.State(e: e, grid: .init(e), caps: CapTree(va: e.va, vb: e.vb, ownerA: e.ownerA, ownerB: e.ownerB), countries: Slices.ligurian.count)
         var rng = SplitMix(seed: 22)
         var kinds = [0, 0, 0]
         for _ in 0..<1500 {
