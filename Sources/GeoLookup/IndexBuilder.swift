@@ -81,11 +81,12 @@ public struct LookupIndexBuilder {
         var total = 0
         for c in countries { for r in c.rings { total += r.count } }
         var bits = 4
-        while (1 << bits) < 2 * total { bits += 1 }
+        while (1 << bits) < total + total / 2 { bits += 1 }
         let capacity = 1 << bits, slotMask = capacity - 1
-        // one struct per slot: a probe touches one cache line, not three
-        struct Slot { var p: Int64 = -1, q: Int64 = 0, edge: Int32 = 0 }
-        var slots = [Slot](repeating: Slot(), count: capacity)
+        // a slot holds 32 bits of the key's hash and the edge + 1 (0: empty), 8 bytes; the
+        // keys themselves are checked only when the hash bits agree
+        var slots = [UInt64](repeating: 0, count: capacity)
+        var keyP: [Int64] = [], keyQ: [Int64] = []
         var gx0: [Int64] = [], gy0: [Int64] = [], gx1: [Int64] = [], gy1: [Int64] = []
         var gva: [Sphere.Vector] = [], gvb: [Sphere.Vector] = []
         var own0: [UInt16] = [], own1: [UInt16] = []
@@ -107,9 +108,18 @@ public struct LookupIndexBuilder {
                     var mix = UInt64(bitPattern: p) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: q)
                     mix = (mix ^ (mix >> 31)) &* 0xBF58_476D_1CE4_E5B9
                     var h = Int(truncatingIfNeeded: mix >> UInt64(64 - bits))
-                    while slots[h].p != -1 && (slots[h].p != p || slots[h].q != q) { h = (h + 1) & slotMask }
-                    if slots[h].p == -1 {
-                        slots[h] = Slot(p: p, q: q, edge: Int32(gx0.count))
+                    let tag = mix & 0xFFFF_FFFF
+                    var k = -1
+                    while slots[h] != 0 {
+                        if slots[h] >> 32 == tag {
+                            let j = Int(slots[h] & 0xFFFF_FFFF) - 1
+                            if keyP[j] == p && keyQ[j] == q { k = j; break }
+                        }
+                        h = (h + 1) & slotMask
+                    }
+                    if k < 0 {
+                        slots[h] = tag << 32 | UInt64(gx0.count + 1)
+                        keyP.append(p); keyQ.append(q)
                         gx0.append(a.0); gy0.append(a.1); gx1.append(b.0); gy1.append(b.1)
                         // each vertex's vector once (the same values as per edge end)
                         let vA = va ?? Sphere.vector(latitude: Double(a.1) / 1e6, longitude: Double(a.0) / 1e6)
@@ -120,7 +130,6 @@ public struct LookupIndexBuilder {
                         continue
                     }
                     va = nil
-                    let k = Int(slots[h].edge)
                     if var list = extra[k] {
                         if let at = list.firstIndex(of: c16) { list.remove(at: at) } else { list.append(c16) }
                         extra[k] = list
@@ -481,9 +490,14 @@ public struct LookupIndexBuilder {
     func classifySea(_ st: State, _ rect: Rect) -> Sea {
         let cLat = rect.lat0 + rect.h / 2, cLon = rect.lon0 + rect.w / 2
         let c = Sphere.vector(latitude: cLat, longitude: cLon)
+        // the corners as Sphere.vector makes them, with the cos and sin of each of their two
+        // latitudes and two longitudes taken once
+        func trig(_ deg: Double) -> (cos: Double, sin: Double) { let r = deg * Sphere.degrees; return (cos(r), sin(r)) }
+        let south = trig(rect.lat0 + 0.0 * rect.h), north = trig(rect.lat0 + 1.0 * rect.h)
+        let west = trig(rect.lon0 + 0.0 * rect.w), east = trig(rect.lon0 + 1.0 * rect.w)
         var half = 0.0
-        for (fx, fy) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)] {
-            half = max(half, Sphere.angle(c, Sphere.vector(latitude: rect.lat0 + fy * rect.h, longitude: rect.lon0 + fx * rect.w)))
+        for (lat, lon) in [(south, west), (south, east), (north, west), (north, east)] {
+            half = max(half, Sphere.angle(c, Sphere.Vector(x: lat.cos * lon.cos, y: lat.cos * lon.sin, z: lat.sin)))
         }
         half = half * 1.001 + 1e-9
         let d = parameters.coastBufferKm / Sphere.earthRadiusKm
