@@ -303,11 +303,17 @@ public struct LookupIndexBuilder {
         }
         let e = try makeEdges()
         progress?("\(e.count) border edges from \(countries.count) countries")
-        let grid = Grid(e)
-        let caps = CapTree(va: e.va, vb: e.vb, ownerA: e.ownerA, ownerB: e.ownerB)
-        let rootStatus = rootStatuses(e)
+        // the cap tree on one core, the grid and the roots' statuses on the other
+        var grid: Grid? = nil, caps: CapTree? = nil, rootStatus: [[UInt16]] = []
+        if parameters.threads >= 2 {
+            DispatchQueue.concurrentPerform(iterations: 2) { k in
+                if k == 0 { caps = CapTree(va: e.va, vb: e.vb, ownerA: e.ownerA, ownerB: e.ownerB) } else { grid = Grid(e); rootStatus = rootStatuses(e) }
+            }
+        } else {
+            caps = CapTree(va: e.va, vb: e.vb, ownerA: e.ownerA, ownerB: e.ownerB); grid = Grid(e); rootStatus = rootStatuses(e)
+        }
         progress?("root cells classified")
-        let rows = try buildRows(e: e, grid: grid, caps: caps, rootStatus: rootStatus, progress: progress)
+        let rows = try buildRows(e: e, grid: grid!, caps: caps!, rootStatus: rootStatus, progress: progress)
         // Concatenate in row order: the same nodes, in the same order, as one depth-first
         // pass over the rows appends.
         var nodes = [UInt32](repeating: 0, count: IndexFormat.rootCount)
