@@ -8,14 +8,16 @@
 # a variable left empty passes no flag. LOOKUP_MAX_EDGES: split a cell holding more border
 # edges (fewer: faster lookups, a bigger file; 32); LOOKUP_SEA_DEPTH: deepest split below the
 # 1° cells of open sea where the buffer's edge passes (3 → 1/8°); LOOKUP_MAX_BYTES: the stage
-# fails past this size (the apps bundle the index; 5000000).
+# fails past this size (the apps bundle the index; 5000000); LOOKUP_THREADS: root rows built at
+# once (2; the bytes do not depend on it).
 LOOKUP_MAX_EDGES ?=
 LOOKUP_SEA_DEPTH ?=
 LOOKUP_MAX_BYTES ?=
+LOOKUP_THREADS ?=
 
 LOOKUP_OUT := $(DIST)/lookup/lookup.bin
 LOOKUP_FLAGS := $(call flag,--max-edges,$(LOOKUP_MAX_EDGES)) $(call flag,--sea-depth,$(LOOKUP_SEA_DEPTH)) \
-  $(call flag,--max-bytes,$(LOOKUP_MAX_BYTES))
+  $(call flag,--max-bytes,$(LOOKUP_MAX_BYTES)) $(call flag,--threads,$(LOOKUP_THREADS))
 
 .PHONY: lookup
 lookup: $(LOOKUP_OUT)

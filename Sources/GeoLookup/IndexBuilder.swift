@@ -36,6 +36,9 @@ public struct LookupIndexBuilder {
         /// query time but a bigger file.
         public var seaMaxDepth = 3
         public var coastBufferKm = 22.224
+        /// Root rows built at once; the rows' nodes are concatenated in row order, so the
+        /// bytes do not depend on it.
+        public var threads = 2
         public init() {}
     }
 
@@ -71,42 +74,99 @@ public struct LookupIndexBuilder {
     static func micro(_ d: Double) -> Int64 { Int64((d * 1e6).rounded()) }
 
     func makeEdges() throws -> Edges {
-        struct Key: Hashable { let p: Int64, q: Int64 }
-        var index: [Key: Int] = [:]
-        var geometry: [(Int64, Int64, Int64, Int64)] = []
-        var owners: [[UInt16]] = []
+        // An open-addressing table on the undirected edge (two packed endpoints); each edge's
+        // owners are kept inline (a shared border has two), more only in `extra`. Same result
+        // as a dictionary of owner lists: edges in order of first appearance, owners with an
+        // odd count, sorted.
+        var total = 0
+        for c in countries { for r in c.rings { total += r.count } }
+        var bits = 4
+        while (1 << bits) < total + total / 2 { bits += 1 }
+        let capacity = 1 << bits, slotMask = capacity - 1
+        // a slot holds 32 bits of the key's hash and the edge + 1 (0: empty), 8 bytes; the
+        // keys themselves are checked only when the hash bits agree
+        var slots = [UInt64](repeating: 0, count: capacity)
+        var keyP: [Int64] = [], keyQ: [Int64] = []
+        var gx0: [Int64] = [], gy0: [Int64] = [], gx1: [Int64] = [], gy1: [Int64] = []
+        var gva: [Sphere.Vector] = [], gvb: [Sphere.Vector] = []
+        var own0: [UInt16] = [], own1: [UInt16] = []
+        var extra: [Int: [UInt16]] = [:]
+        let none = IndexFormat.noCountry16
         for (ci, country) in countries.enumerated() {
+            let c16 = UInt16(ci)
             for ring in country.rings {
                 guard ring.count >= 2 else { continue }
                 var pts = ring.map { (Self.micro($0.longitude), Self.micro($0.latitude)) }
                 if pts.first! != pts.last! { pts.append(pts[0]) }
+                var va: Sphere.Vector? = nil
                 for i in 0..<(pts.count - 1) {
                     let a = pts[i], b = pts[i + 1]
                     if a == b { continue }
                     let pa = (a.0 + 200_000_000) << 29 | (a.1 + 100_000_000)
                     let pb = (b.0 + 200_000_000) << 29 | (b.1 + 100_000_000)
-                    let key = Key(p: min(pa, pb), q: max(pa, pb))
-                    if let k = index[key] {
-                        if let at = owners[k].firstIndex(of: UInt16(ci)) { owners[k].remove(at: at) } else { owners[k].append(UInt16(ci)) }
+                    let p = min(pa, pb), q = max(pa, pb)
+                    var mix = UInt64(bitPattern: p) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: q)
+                    mix = (mix ^ (mix >> 31)) &* 0xBF58_476D_1CE4_E5B9
+                    var h = Int(truncatingIfNeeded: mix >> UInt64(64 - bits))
+                    let tag = mix & 0xFFFF_FFFF
+                    var k = -1
+                    while slots[h] != 0 {
+                        if slots[h] >> 32 == tag {
+                            let j = Int(slots[h] & 0xFFFF_FFFF) - 1
+                            if keyP[j] == p && keyQ[j] == q { k = j; break }
+                        }
+                        h = (h + 1) & slotMask
+                    }
+                    if k < 0 {
+                        slots[h] = tag << 32 | UInt64(gx0.count + 1)
+                        keyP.append(p); keyQ.append(q)
+                        gx0.append(a.0); gy0.append(a.1); gx1.append(b.0); gy1.append(b.1)
+                        // each vertex's vector once (the same values as per edge end)
+                        let vA = va ?? Sphere.vector(latitude: Double(a.1) / 1e6, longitude: Double(a.0) / 1e6)
+                        let vB = Sphere.vector(latitude: Double(b.1) / 1e6, longitude: Double(b.0) / 1e6)
+                        gva.append(vA); gvb.append(vB)
+                        own0.append(c16); own1.append(none)
+                        va = vB
+                        continue
+                    }
+                    va = nil
+                    if var list = extra[k] {
+                        if let at = list.firstIndex(of: c16) { list.remove(at: at) } else { list.append(c16) }
+                        extra[k] = list
+                    } else if own0[k] == c16 {
+                        own0[k] = own1[k]; own1[k] = none
+                    } else if own1[k] == c16 {
+                        own1[k] = none
+                    } else if own0[k] == none {
+                        own0[k] = c16
+                    } else if own1[k] == none {
+                        own1[k] = c16
                     } else {
-                        index[key] = geometry.count
-                        geometry.append((a.0, a.1, b.0, b.1))
-                        owners.append([UInt16(ci)])
+                        extra[k] = [own0[k], own1[k], c16]
                     }
                 }
             }
         }
         var e = Edges()
-        for (k, g) in geometry.enumerated() where !owners[k].isEmpty {
-            let o = owners[k].sorted()
-            var i = 0
-            while i < o.count {
-                e.ax.append(g.0); e.ay.append(g.1); e.bx.append(g.2); e.by.append(g.3)
-                e.ownerA.append(o[i]); e.ownerB.append(i + 1 < o.count ? o[i + 1] : IndexFormat.noCountry16)
-                e.va.append(Sphere.vector(latitude: Double(g.1) / 1e6, longitude: Double(g.0) / 1e6))
-                e.vb.append(Sphere.vector(latitude: Double(g.3) / 1e6, longitude: Double(g.2) / 1e6))
-                i += 2
+        let n = gx0.count
+        e.ax.reserveCapacity(n); e.ay.reserveCapacity(n); e.bx.reserveCapacity(n); e.by.reserveCapacity(n)
+        e.ownerA.reserveCapacity(n); e.ownerB.reserveCapacity(n); e.va.reserveCapacity(n); e.vb.reserveCapacity(n)
+        func emit(_ k: Int, _ a: UInt16, _ b: UInt16) {
+            e.ax.append(gx0[k]); e.ay.append(gy0[k]); e.bx.append(gx1[k]); e.by.append(gy1[k])
+            e.ownerA.append(a); e.ownerB.append(b)
+            e.va.append(gva[k]); e.vb.append(gvb[k])
+        }
+        for k in 0..<n {
+            if !extra.isEmpty, let list = extra[k] {
+                let o = list.sorted()
+                var i = 0
+                while i < o.count { emit(k, o[i], i + 1 < o.count ? o[i + 1] : none); i += 2 }
+                continue
             }
+            // own0 is empty only when own1 is too
+            let x = own0[k], y = own1[k]
+            if x == none { continue }
+            if y == none { emit(k, x, none) } else { emit(k, min(x, y), max(x, y)) }
         }
         return e
     }
@@ -209,19 +269,31 @@ public struct LookupIndexBuilder {
         (0.9123457, 0.9087655), (0.0876543, 0.9087655), (0.9123457, 0.0912345),
     ]
 
+    /// One worker's state. The edges, grid and caps are shared read-only (copy-on-write
+    /// arrays); the scratch, and the nodes and leaf words of the row being built, are its own.
+    /// Payloads are local to the row (an internal node indexes `nodes`, a leaf `words`);
+    /// `build` rebases them when it concatenates the rows in order.
     final class State {
         let e: Edges
         let grid: Grid
-        var nodes: [UInt32]
+        let caps: CapTree
+        var nodes: [UInt32] = []
         var words: [UInt16] = []
         var stamp: [Int32]
         var mark: Int32 = 0
         var stats = Statistics()
-        init(e: Edges, grid: Grid) {
-            self.e = e; self.grid = grid
-            nodes = [UInt32](repeating: 0, count: IndexFormat.rootCount)
+        /// owners already listed by `node` (cleared after each use)
+        var seen: [Bool]
+        init(e: Edges, grid: Grid, caps: CapTree, countries: Int) {
+            self.e = e; self.grid = grid; self.caps = caps
             stamp = [Int32](repeating: -1, count: e.count)
+            seen = [Bool](repeating: false, count: countries + 1)
         }
+    }
+
+    /// One row of roots: their values and the nodes and leaf words below them (local payloads).
+    struct Row {
+        var roots: [UInt32], nodes: [UInt32], words: [UInt16], stats: Statistics
     }
 
     public mutating func build(progress: ((String) -> Void)? = nil) throws -> [UInt8] {
@@ -231,35 +303,99 @@ public struct LookupIndexBuilder {
         }
         let e = try makeEdges()
         progress?("\(e.count) border edges from \(countries.count) countries")
-        let st = State(e: e, grid: Grid(e))
-        let rootStatus = rootStatuses(st)
-        progress?("root cells classified")
-        for row in 0..<IndexFormat.rootRows {
-            for col in 0..<IndexFormat.rootColumns {
-                let rect = Rect(lon0: Double(col) - 180, lat0: Double(row) - 90, w: 1, h: 1)
-                let known = rect.micro(Self.candidates[0].0, Self.candidates[0].1)
-                st.mark += 1
-                var gathered: [Int32] = []
-                st.grid.query(lon0: Self.micro(rect.lon0), lon1: Self.micro(rect.lon0 + 1), lat0: Self.micro(rect.lat0), lat1: Self.micro(rect.lat0 + 1),
-                              stamp: &st.stamp, mark: st.mark, into: &gathered)
-                let inside = gathered.filter { clip(st.e, Int($0), rect) != nil }.sorted()
-                st.nodes[row * IndexFormat.rootColumns + col] =
-                    try node(st, rect: rect, depth: 0, known: known, status: rootStatus[row * IndexFormat.rootColumns + col], edges: inside)
+        // the cap tree on one core, the grid and the roots' statuses on the other
+        var grid: Grid? = nil, caps: CapTree? = nil, rootStatus: [[UInt16]] = []
+        if parameters.threads >= 2 {
+            DispatchQueue.concurrentPerform(iterations: 2) { k in
+                if k == 0 { caps = CapTree(va: e.va, vb: e.vb, ownerA: e.ownerA, ownerB: e.ownerB) } else { grid = Grid(e); rootStatus = rootStatuses(e) }
             }
-            if row % 30 == 29 { progress?("rows to \(row - 89)°: \(st.nodes.count) nodes, \(st.words.count) leaf words") }
+        } else {
+            caps = CapTree(va: e.va, vb: e.vb, ownerA: e.ownerA, ownerB: e.ownerB); grid = Grid(e); rootStatus = rootStatuses(e)
         }
-        var s = st.stats
-        s.nodes = st.nodes.count; s.edges = e.count; s.leafWords = st.words.count
-        let bytes = try write(nodes: st.nodes, words: st.words)
+        progress?("root cells classified")
+        let rows = try buildRows(e: e, grid: grid!, caps: caps!, rootStatus: rootStatus, progress: progress)
+        // Concatenate in row order: the same nodes, in the same order, as one depth-first
+        // pass over the rows appends.
+        var nodes = [UInt32](repeating: 0, count: IndexFormat.rootCount)
+        var words: [UInt16] = []
+        var s = Statistics()
+        for (r, row) in rows.enumerated() {
+            let nodeBase = UInt32(nodes.count), wordBase = words.count
+            guard nodes.count + row.nodes.count <= Int(IndexFormat.payloadMask) else { throw LookupIndexError("too many nodes") }
+            func rebase(_ v: UInt32) throws -> UInt32 {
+                switch v >> IndexFormat.kindShift {
+                case IndexFormat.kindInternal: return v + nodeBase
+                case IndexFormat.kindLeaf:
+                    let offset = Int(v & IndexFormat.payloadMask) + wordBase
+                    guard offset <= Int(IndexFormat.payloadMask) else { throw LookupIndexError("leaf data too large") }
+                    return IndexFormat.kindLeaf << IndexFormat.kindShift | UInt32(offset)
+                default: return v
+                }
+            }
+            for (c, v) in row.roots.enumerated() { nodes[r * IndexFormat.rootColumns + c] = try rebase(v) }
+            for v in row.nodes { nodes.append(try rebase(v)) }
+            words.append(contentsOf: row.words)
+            s.uniformNodes += row.stats.uniformNodes; s.seaDistanceNodes += row.stats.seaDistanceNodes; s.leaves += row.stats.leaves
+        }
+        s.nodes = nodes.count; s.edges = e.count; s.leafWords = words.count
+        let bytes = try write(nodes: nodes, words: words)
         s.bytes = bytes.count
         statistics = s
         return bytes
     }
 
+    /// Builds the root rows on `parameters.threads` workers, each pulling the next row; the
+    /// first error by row order is rethrown.
+    func buildRows(e: Edges, grid: Grid, caps: CapTree, rootStatus: [[UInt16]], progress: ((String) -> Void)?) throws -> [Row] {
+        let count = IndexFormat.rootRows
+        var results = [Result<Row, Error>?](repeating: nil, count: count)
+        let workers = max(1, min(parameters.threads, count))
+        let lock = NSLock()
+        var next = 0, done = 0
+        results.withUnsafeMutableBufferPointer { out in
+            let base = out.baseAddress!
+            let work = {
+                let st = State(e: e, grid: grid, caps: caps, countries: countries.count)
+                while true {
+                    lock.lock(); let r = next; next += 1; lock.unlock()
+                    if r >= count { break }
+                    (base + r).pointee = Result { try buildRow(st, row: r, rootStatus: rootStatus) }
+                    lock.lock()
+                    done += 1
+                    if done % 30 == 0 { progress?("\(done) of \(count) root rows built (\(workers) threads)") }
+                    lock.unlock()
+                }
+            }
+            if workers == 1 { work() } else { DispatchQueue.concurrentPerform(iterations: workers) { _ in work() } }
+        }
+        return try results.map { try $0!.get() }
+    }
+
+    func buildRow(_ st: State, row: Int, rootStatus: [[UInt16]]) throws -> Row {
+        st.nodes = []; st.words = []; st.stats = Statistics()
+        var roots = [UInt32](repeating: 0, count: IndexFormat.rootColumns)
+        for col in 0..<IndexFormat.rootColumns {
+            let rect = Rect(lon0: Double(col) - 180, lat0: Double(row) - 90, w: 1, h: 1)
+            let known = rect.micro(Self.candidates[0].0, Self.candidates[0].1)
+            st.mark += 1
+            var gathered: [Int32] = []
+            st.grid.query(lon0: Self.micro(rect.lon0), lon1: Self.micro(rect.lon0 + 1), lat0: Self.micro(rect.lat0), lat1: Self.micro(rect.lat0 + 1),
+                          stamp: &st.stamp, mark: st.mark, into: &gathered)
+            let inside = gathered.filter { clip(st.e, Int($0), rect) != nil }.sorted()
+            roots[col] = try node(st, rect: rect, depth: 0, known: known, status: rootStatus[row * IndexFormat.rootColumns + col], edges: inside)
+        }
+        let r = Row(roots: roots, nodes: st.nodes, words: st.words, stats: st.stats)
+        st.nodes = []; st.words = []
+        return r
+    }
+
     /// Which countries contain each root's reference point: a ray to the east along the
-    /// row, counting crossings per country (exact, with the half-open rule on y).
-    func rootStatuses(_ st: State) -> [[UInt16]] {
-        let e = st.e
+    /// row, counting crossings per country (exact, with the half-open rule on y). The
+    /// reference points of a row share y, so an edge crossing the row is crossed by the rays
+    /// of a prefix of the columns (those whose point lies left of it, found by bisection
+    /// with the exact predicate): per row, one sweep from the east toggles each edge's owners
+    /// where its prefix starts.
+    func rootStatuses(_ e: Edges) -> [[UInt16]] {
         var out = [[UInt16]](repeating: [], count: IndexFormat.rootCount)
         var rowEdges = [[Int32]](repeating: [], count: IndexFormat.rootRows)
         let fy = Self.candidates[0].1
@@ -272,35 +408,44 @@ public struct LookupIndexBuilder {
                 if (e.ay[i] > y) != (e.by[i] > y) { rowEdges[r].append(Int32(i)) }
             }
         }
+        let cols = IndexFormat.rootColumns
+        var starts = [[UInt16]](repeating: [], count: cols + 1)
         for r in 0..<IndexFormat.rootRows {
-            for c in 0..<IndexFormat.rootColumns {
-                let rect = Rect(lon0: Double(c) - 180, lat0: Double(r) - 90, w: 1, h: 1)
-                let p = rect.micro(Self.candidates[0].0, Self.candidates[0].1)
-                var status: [UInt16] = []
-                for i32 in rowEdges[r] {
-                    let i = Int(i32)
-                    var a: P = (e.ax[i], e.ay[i]), b: P = (e.bx[i], e.by[i])
-                    if a.y > b.y { swap(&a, &b) }
-                    // the edge goes upward; its crossing with the row lies east of p ⇔ p is left of it
-                    if Self.orient(a, b, p) > 0 { Self.toggle(&status, e.ownerA[i]); Self.toggle(&status, e.ownerB[i]) }
-                }
-                out[r * IndexFormat.rootColumns + c] = status
+            let points = (0..<cols).map { c in Rect(lon0: Double(c) - 180, lat0: Double(r) - 90, w: 1, h: 1).micro(Self.candidates[0].0, Self.candidates[0].1) }
+            for k in 0...cols { starts[k].removeAll(keepingCapacity: true) }
+            for i32 in rowEdges[r] {
+                let i = Int(i32)
+                var a: P = (e.ax[i], e.ay[i]), b: P = (e.bx[i], e.by[i])
+                if a.y > b.y { swap(&a, &b) }
+                // the edge goes upward; its crossing with the row lies east of p ⇔ p is left
+                // of it, which holds for the columns before the first k where it fails
+                var lo = 0, hi = cols
+                while lo < hi { let m = (lo + hi) / 2; if Self.orient(a, b, points[m]) > 0 { lo = m + 1 } else { hi = m } }
+                starts[lo].append(e.ownerA[i]); starts[lo].append(e.ownerB[i])
+            }
+            var status: [UInt16] = []
+            for c in stride(from: cols - 1, through: 0, by: -1) {
+                for o in starts[c + 1] { Self.toggle(&status, o) }
+                out[r * cols + c] = status
             }
         }
         return out
     }
 
-    /// The part of edge i inside the closed cell, in the cell's local units, or nil.
-    func clip(_ e: Edges, _ i: Int, _ rect: Rect) -> (Double, Double, Double, Double)? {
+    /// The part of edge i inside the closed cell, in the cell's local units, or nil
+    /// (Liang–Barsky against the sides in the order left, right, bottom, top).
+    @inline(__always) func clip(_ e: Edges, _ i: Int, _ rect: Rect) -> (Double, Double, Double, Double)? {
         let (x0, y0) = rect.local(e.ax[i], e.ay[i]), (x1, y1) = rect.local(e.bx[i], e.by[i])
         var t0 = 0.0, t1 = 1.0
         let dx = x1 - x0, dy = y1 - y0
         let s = IndexFormat.localScale
-        for (p, q) in [(-dx, x0), (dx, s - x0), (-dy, y0), (dy, s - y0)] {
-            if p == 0 { if q < 0 { return nil } ; continue }
+        @inline(__always) func side(_ p: Double, _ q: Double) -> Bool {
+            if p == 0 { return !(q < 0) }
             let t = q / p
-            if p < 0 { if t > t1 { return nil }; if t > t0 { t0 = t } } else { if t < t0 { return nil }; if t < t1 { t1 = t } }
+            if p < 0 { if t > t1 { return false }; if t > t0 { t0 = t } } else { if t < t0 { return false }; if t < t1 { t1 = t } }
+            return true
         }
+        guard side(-dx, x0), side(dx, s - x0), side(-dy, y0), side(dy, s - y0) else { return nil }
         return (x0 + t0 * dx, y0 + t0 * dy, x0 + t1 * dx, y0 + t1 * dy)
     }
 
@@ -316,11 +461,12 @@ public struct LookupIndexBuilder {
         return s
     }
 
-    /// Smallest distance (local units) from a point to the cell's edges.
-    func margin(_ st: State, _ rect: Rect, _ p: (Double, Double), _ edges: [Int32]) -> Double {
+    typealias Piece = (i: Int, x0: Double, y0: Double, x1: Double, y1: Double)
+
+    /// Smallest distance (local units) from a point to the cell's clipped edges.
+    func margin(_ p: (Double, Double), _ clipped: [Piece]) -> Double {
         var best = Double.infinity
-        for i32 in edges {
-            guard let (x0, y0, x1, y1) = clip(st.e, Int(i32), rect) else { continue }
+        for (_, x0, y0, x1, y1) in clipped {
             let dx = x1 - x0, dy = y1 - y0
             let l2 = dx * dx + dy * dy
             var t = l2 > 0 ? ((p.0 - x0) * dx + (p.1 - y0) * dy) / l2 : 0
@@ -335,12 +481,29 @@ public struct LookupIndexBuilder {
 
     /// Which country the cell's sea points belong to under the coast-buffer rule, if one
     /// answer holds for all of them (bounds by the distance from the centre ± half-diagonal).
+    ///
+    /// The answer depends only on the nearest coast (distance `best`, lowest country on a
+    /// tie) and, when that is near enough for the cell to be owned, on whether another
+    /// country's coast comes within best + 2·half. Two searches of the cap tree find them: a
+    /// nearest-edge search whose limit falls to the best distance so far, then a search within
+    /// best + 2·half that skips the nearest country's own coasts (whole subtrees of them) and
+    /// stops at the first other country. The tree skips only edges farther
+    /// than the limit (by a margin far above rounding) and every edge it hands out is measured
+    /// exactly, so the decisions are those of measuring every edge within reach (the scan this
+    /// replaced, kept in the tests), at a cost that follows the edges near the cell rather than
+    /// all edges within 22 km. Candidates are the edges whose lon/lat box meets the search box,
+    /// as the grid gave them to the scan.
     func classifySea(_ st: State, _ rect: Rect) -> Sea {
         let cLat = rect.lat0 + rect.h / 2, cLon = rect.lon0 + rect.w / 2
         let c = Sphere.vector(latitude: cLat, longitude: cLon)
+        // the corners as Sphere.vector makes them, with the cos and sin of each of their two
+        // latitudes and two longitudes taken once
+        func trig(_ deg: Double) -> (cos: Double, sin: Double) { let r = deg * Sphere.degrees; return (cos(r), sin(r)) }
+        let south = trig(rect.lat0 + 0.0 * rect.h), north = trig(rect.lat0 + 1.0 * rect.h)
+        let west = trig(rect.lon0 + 0.0 * rect.w), east = trig(rect.lon0 + 1.0 * rect.w)
         var half = 0.0
-        for (fx, fy) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)] {
-            half = max(half, Sphere.angle(c, Sphere.vector(latitude: rect.lat0 + fy * rect.h, longitude: rect.lon0 + fx * rect.w)))
+        for (lat, lon) in [(south, west), (south, east), (north, west), (north, east)] {
+            half = max(half, Sphere.angle(c, Sphere.Vector(x: lat.cos * lon.cos, y: lat.cos * lon.sin, z: lat.sin)))
         }
         half = half * 1.001 + 1e-9
         let d = parameters.coastBufferKm / Sphere.earthRadiusKm
@@ -348,36 +511,63 @@ public struct LookupIndexBuilder {
         let reachDeg = reach / Sphere.degrees * 1.01 + 1e-6
         let lat0 = max(-90, cLat - reachDeg), lat1 = min(90, cLat + reachDeg)
         let maxAbs = max(abs(lat0), abs(lat1))
-        var boxes: [(Double, Double)] = []
-        if maxAbs >= 89.9 || reachDeg / cos(maxAbs * Sphere.degrees) >= 180 {
-            boxes = [(-180, 180)]
-        } else {
+        // the longitude ranges of the search box (a second one where it wraps at ±180°)
+        var box0 = (Self.micro(-180), Self.micro(180)), box1 = box0
+        if !(maxAbs >= 89.9 || reachDeg / cos(maxAbs * Sphere.degrees) >= 180) {
             let span = reachDeg / cos(maxAbs * Sphere.degrees)
             let l0 = cLon - span, l1 = cLon + span
-            boxes.append((max(-180, l0), min(180, l1)))
-            if l0 < -180 { boxes.append((l0 + 360, 180)) }
-            if l1 > 180 { boxes.append((-180, l1 - 360)) }
+            box0 = (Self.micro(max(-180, l0)), Self.micro(min(180, l1)))
+            box1 = box0
+            if l0 < -180 { box1 = (Self.micro(l0 + 360), Self.micro(180)) }
+            if l1 > 180 { box1 = (Self.micro(-180), Self.micro(l1 - 360)) }
         }
-        var cand: [Int32] = []
-        st.mark += 1
-        for (a, b) in boxes {
-            st.grid.query(lon0: Self.micro(a), lon1: Self.micro(b), lat0: Self.micro(lat0), lat1: Self.micro(lat1), stamp: &st.stamp, mark: st.mark, into: &cand)
+        let mLat0 = Self.micro(lat0), mLat1 = Self.micro(lat1)
+        let e = st.e, g = st.grid
+        // the edges the decision may use: their lon/lat box meets the search box
+        func candidate(_ i: Int) -> Bool {
+            if g.maxY[i] < mLat0 || g.minY[i] > mLat1 { return false }
+            return !(g.maxX[i] < box0.0 || g.minX[i] > box0.1) || !(g.maxX[i] < box1.0 || g.minX[i] > box1.1)
         }
-        var near: [(UInt16, Double)] = []
-        func note(_ o: UInt16, _ dist: Double) {
-            if o == IndexFormat.noCountry16 { return }
-            if let k = near.firstIndex(where: { $0.0 == o }) { near[k].1 = min(near[k].1, dist) } else { near.append((o, dist)) }
+        // A cell wider than the buffer cannot be owned (best + half > d): the answer is
+        // `nearest` as soon as one coast has best − half ≤ d, else `open`.
+        if half > d {
+            var near = false
+            st.caps.search(c, limit: reach) { i in
+                guard candidate(i) else { return reach }
+                let dist = Sphere.angleToArc(c, e.va[i], e.vb[i])
+                if dist <= reach && !(dist - half > d) { near = true; return -1 }
+                return reach
+            }
+            return near ? .nearest : .open
         }
-        let e = st.e
-        for i32 in cand {
-            let i = Int(i32)
+        // 1. The nearest coast within reach; at an equal distance the lowest country index.
+        var best = Double.infinity, bestOwner = IndexFormat.noCountry16
+        st.caps.search(c, limit: reach) { i in
+            if candidate(i) {
+                let dist = Sphere.angleToArc(c, e.va[i], e.vb[i])
+                if dist <= reach {
+                    let o = min(e.ownerA[i], e.ownerB[i])
+                    if dist < best { best = dist; bestOwner = o } else if dist == best { bestOwner = min(bestOwner, o) }
+                }
+            }
+            return min(reach, best)
+        }
+        guard bestOwner != IndexFormat.noCountry16 else { return .open }
+        if best - half > d { return .open }
+        if !(best + half <= d) { return .nearest }
+        // 2. Owned, unless another country's coast comes within best + 2·half.
+        var other = false
+        let limit = min(reach, best + 2 * half)
+        st.caps.search(c, limit: limit, skipping: bestOwner) { i in
+            guard candidate(i) else { return limit }
             let dist = Sphere.angleToArc(c, e.va[i], e.vb[i])
-            if dist <= reach { note(e.ownerA[i], dist); note(e.ownerB[i], dist) }
+            if dist <= reach && !(dist - half > best + half) {
+                let a = e.ownerA[i], b = e.ownerB[i]
+                if a != bestOwner || (b != IndexFormat.noCountry16 && b != bestOwner) { other = true; return -1 }
+            }
+            return limit
         }
-        guard let best = near.min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }) else { return .open }
-        if best.1 - half > d { return .open }
-        if best.1 + half <= d && near.allSatisfy({ $0.0 == best.0 || $0.1 - half > best.1 + half }) { return .owned(best.0) }
-        return .nearest
+        return other ? .nearest : .owned(bestOwner)
     }
 
     func node(_ st: State, rect: Rect, depth: Int, known: P, status: [UInt16], edges: [Int32]) throws -> UInt32 {
@@ -392,9 +582,16 @@ public struct LookupIndexBuilder {
                 return try split(st, rect: rect, depth: depth, known: known, status: status, edges: edges)
             }
         }
-        var involved = Set(status)
-        for i in edges { involved.insert(st.e.ownerA[Int(i)]); if st.e.ownerB[Int(i)] != IndexFormat.noCountry16 { involved.insert(st.e.ownerB[Int(i)]) } }
-        if (edges.count > p.maxEdgesPerLeaf || involved.count > IndexFormat.maxCountriesPerLeaf) && depth < p.maxDepth {
+        if edges.count > p.maxEdgesPerLeaf && depth < p.maxDepth {
+            return try split(st, rect: rect, depth: depth, known: known, status: status, edges: edges)
+        }
+        // the countries involved: the status and every edge's owners, each once
+        var involved: [UInt16] = []
+        func add(_ c: UInt16) { if c != IndexFormat.noCountry16 && !st.seen[Int(c)] { st.seen[Int(c)] = true; involved.append(c) } }
+        for c in status { add(c) }
+        for i in edges { add(st.e.ownerA[Int(i)]); add(st.e.ownerB[Int(i)]) }
+        for c in involved { st.seen[Int(c)] = false }
+        if involved.count > IndexFormat.maxCountriesPerLeaf && depth < p.maxDepth {
             return try split(st, rect: rect, depth: depth, known: known, status: status, edges: edges)
         }
         guard involved.count <= IndexFormat.maxCountriesPerLeaf else {
@@ -405,7 +602,6 @@ public struct LookupIndexBuilder {
 
     func split(_ st: State, rect: Rect, depth: Int, known: P, status: [UInt16], edges: [Int32]) throws -> UInt32 {
         let first = st.nodes.count
-        guard first + 4 <= Int(IndexFormat.payloadMask) else { throw LookupIndexError("too many nodes") }
         st.nodes.append(contentsOf: [0, 0, 0, 0])
         for q in 0..<4 {
             let r = rect.child(q)
@@ -428,13 +624,20 @@ public struct LookupIndexBuilder {
     }
 
     func leaf(_ st: State, rect: Rect, known: P, status: [UInt16], edges: [Int32], countries: [UInt16]) throws -> UInt32 {
+        // the edges clipped to the cell, once (the margins and the pieces read them)
+        var clipped: [Piece] = []
+        clipped.reserveCapacity(edges.count)
+        for i32 in edges {
+            let i = Int(i32)
+            if let (x0, y0, x1, y1) = clip(st.e, i, rect) { clipped.append((i, x0, y0, x1, y1)) }
+        }
         // reference point: the first candidate at least 4 local units from every edge (so
         // rounding to local units cannot move it across one), else the farthest
         var ref = rect.micro(Self.candidates[0].0, Self.candidates[0].1)
         var bestMargin = -1.0
         for (fx, fy) in Self.candidates {
             let cand = rect.micro(fx, fy)
-            let m = margin(st, rect, rect.local(cand.x, cand.y), edges)
+            let m = margin(rect.local(cand.x, cand.y), clipped)
             if m > bestMargin { bestMargin = m; ref = cand }
             if m >= 4 { break }
         }
@@ -448,9 +651,7 @@ public struct LookupIndexBuilder {
         }
         func q(_ v: Double) -> UInt16 { UInt16(min(IndexFormat.localScale, max(0, v.rounded()))) }
         var pieces: [(mask: UInt16, last: Int, pts: [(UInt16, UInt16)])] = []
-        for i32 in edges {
-            let i = Int(i32)
-            guard let (x0, y0, x1, y1) = clip(st.e, i, rect) else { continue }
+        for (i, x0, y0, x1, y1) in clipped {
             let a = (q(x0), q(y0)), b = (q(x1), q(y1))
             if a == b { continue }
             let mask = bit(st.e.ownerA[i]) | bit(st.e.ownerB[i])
@@ -462,7 +663,6 @@ public struct LookupIndexBuilder {
         }
         let (ru, rv) = rect.local(ref.x, ref.y)
         let offset = st.words.count
-        guard offset <= Int(IndexFormat.payloadMask) else { throw LookupIndexError("leaf data too large") }
         st.words.append(UInt16(countries.count) | mode << 8)
         st.words.append(owner)
         st.words.append(q(ru)); st.words.append(q(rv))

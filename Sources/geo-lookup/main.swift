@@ -162,13 +162,16 @@ struct Build: StageCommand {
     @Option(help: "Largest index size accepted, in bytes.")
     var maxBytes: Int = defaults.maxBytes
 
+    @Option(help: "Root rows built at once (the bytes do not depend on it).")
+    var threads: Int = defaults.threads
+
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
     var options: LookupStage.Options {
         var o = LookupStage.Options()
         o.countriesPath = countries; o.placesPath = places; o.outputPath = output
-        o.maxEdgesPerLeaf = maxEdges; o.seaMaxDepth = seaDepth; o.coastBufferKm = coastBufferKm; o.maxBytes = maxBytes
+        o.maxEdgesPerLeaf = maxEdges; o.seaMaxDepth = seaDepth; o.coastBufferKm = coastBufferKm; o.maxBytes = maxBytes; o.threads = threads
         return o
     }
 

@@ -22,6 +22,8 @@ public enum LookupStage: PipelineStage {
         public var coastBufferKm = LookupIndexBuilder.Parameters().coastBufferKm
         /// The index must not grow past this (the apps bundle it).
         public var maxBytes = 5_000_000
+        /// Root rows built at once; the bytes do not depend on it.
+        public var threads = LookupIndexBuilder.Parameters().threads
         public init() {}
 
         public func validate() throws {
@@ -29,6 +31,7 @@ public enum LookupStage: PipelineStage {
             guard (0...8).contains(seaMaxDepth) else { throw OptionsError("--sea-depth must be in 0…8") }
             guard coastBufferKm.isFinite, coastBufferKm >= 0, coastBufferKm <= 200 else { throw OptionsError("--coast-buffer-km must be in 0…200") }
             guard maxBytes > 0 else { throw OptionsError("--max-bytes must be positive") }
+            guard (1...64).contains(threads) else { throw OptionsError("--threads must be in 1…64") }
         }
     }
 
@@ -45,33 +48,53 @@ public enum LookupStage: PipelineStage {
         }
     }
 
-    public static func run(_ o: Options, log: StageLog) throws -> Report {
-        var report = Report()
-        report.output = o.outputPath
+    /// The countries file as the builder takes it: (countries, ids given as points, id → feature).
+    static func readCountries(_ o: Options, log: StageLog) throws -> ([LookupIndexBuilder.Country], [String], [String: Int]) {
         let features = try log.step("read \(o.countriesPath)") { try GeoJSON.read(path: o.countriesPath) }
         guard !features.isEmpty else { throw InputError(file: o.countriesPath, "has no features") }
         var countries: [LookupIndexBuilder.Country] = []
+        var skipped: [String] = []
         var seen: [String: Int] = [:]
         for (i, f) in features.enumerated() {
             let id = try CountryID.require(f, index: i, file: o.countriesPath)
             let ref = FeatureRef(index: i, name: f.string("name"), id: id)
             if let first = seen[id] { throw InputError(file: o.countriesPath, feature: ref, "repeats the id \(id) of feature #\(first)") }
             seen[id] = i
-            if case .point = f.geometry { report.skippedPoints.append(id); continue }
+            if case .point = f.geometry { skipped.append(id); continue }
             if let jump = CountryFile.antimeridianJump(f.geometry) { throw InputError(file: o.countriesPath, feature: ref, jump) }
             let rings = f.geometry.polygons.flatMap { $0.rings }.map { $0.map { Coordinate(latitude: $0.y, longitude: $0.x) } }
             guard !rings.isEmpty else { throw InputError(file: o.countriesPath, feature: ref, "has no polygon") }
             countries.append(.init(code: id, rings: rings))
         }
+        return (countries, skipped, seen)
+    }
+
+    public static func run(_ o: Options, log: StageLog) throws -> Report {
+        var report = Report()
+        report.output = o.outputPath
+        // The places are read on a second thread while the countries are read and checked
+        // (an error in the countries is still the one reported when both are bad).
+        var countriesRead: Result<([LookupIndexBuilder.Country], [String], [String: Int]), Error>? = nil
+        var placesRead: Result<Places, Error>? = nil
+        let read = { (k: Int) in
+            if k == 0 {
+                countriesRead = Result { try readCountries(o, log: log) }
+            } else {
+                placesRead = Result { try log.step("read \(o.placesPath)") { try Places(path: o.placesPath) } }
+            }
+        }
+        if o.threads >= 2 { DispatchQueue.concurrentPerform(iterations: 2, execute: read) } else { read(0); read(1) }
+        let (countries, skipped, seen) = try countriesRead!.get()
+        report.skippedPoints = skipped
         report.countries = countries.count
-        let places = try log.step("read \(o.placesPath)") { try Places(path: o.placesPath) }
+        let places = try placesRead!.get()
         let cities = places.all.map {
             LookupIndexBuilder.City(name: $0.name, countryCode: seen[$0.iso] != nil ? $0.iso : nil,
                                     coordinate: Coordinate(latitude: $0.position.y, longitude: $0.position.x), population: Int($0.population))
         }
         report.cities = cities.count
         var p = LookupIndexBuilder.Parameters()
-        p.maxEdgesPerLeaf = o.maxEdgesPerLeaf; p.seaMaxDepth = o.seaMaxDepth; p.coastBufferKm = o.coastBufferKm
+        p.maxEdgesPerLeaf = o.maxEdgesPerLeaf; p.seaMaxDepth = o.seaMaxDepth; p.coastBufferKm = o.coastBufferKm; p.threads = o.threads
         var builder = LookupIndexBuilder(countries: countries, cities: cities, parameters: p)
         let bytes: [UInt8]
         do { bytes = try builder.build { log.info($0) } } catch let e as LookupIndexError { throw StageError("\(o.countriesPath): \(e.message)") }

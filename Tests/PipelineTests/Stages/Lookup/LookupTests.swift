@@ -47,6 +47,9 @@ enum LookupSlice {
         o = LookupStage.Options()
         o.coastBufferKm = -1
         #expect(throws: OptionsError.self) { try o.validate() }
+        o = LookupStage.Options()
+        o.threads = 0
+        #expect(throws: OptionsError.self) { try o.validate() }
     }
 
     @Test func overBudgetWritesNothing() throws {
