@@ -181,6 +181,10 @@ public enum GlobeStage: PipelineStage {
         if !fallbacks.isEmpty {
             log.info("triangulated in lon/lat (gnomonic failed or did not apply; inward triangles repaired by edge flips): " + fallbacks.map { "\($0.id) \($0.lonLatFallbacks)" }.joined(separator: ", "))
         }
+        let untiled = meshes.filter { $0.tileFallbacks > 0 }
+        if !untiled.isEmpty {
+            log.info("meshed whole (a tile could not be triangulated): " + untiled.map { "\($0.id) \($0.tileFallbacks)" }.joined(separator: ", "))
+        }
         let folds = meshes.filter { $0.droppedFolds > 0 }
         if !folds.isEmpty {
             log.info("warning: dropped triangles that fold over on the sphere (input spikes): " + folds.map { "\($0.id) \($0.droppedFolds)" }.joined(separator: ", "))

@@ -29,6 +29,8 @@ public struct CountryMesh: Sendable {
     public var droppedFolds = 0
     /// Polygons triangulated in lon/lat because the gnomonic triangulation failed or did not apply.
     public var lonLatFallbacks = 0
+    /// Tiled polygons that were meshed whole because a tile could not be triangulated.
+    public var tileFallbacks = 0
     /// For each meshed polygon: where its rings start in `rings` and its triangles (×3) in `triangles`.
     public var polygonStarts: [(ring: Int, index: Int)] = []
     public var inputVertices = 0
@@ -63,6 +65,8 @@ public struct PolygonMesh: Sendable {
     public var droppedFolds = 0
     /// 1 when the polygon had to be triangulated in lon/lat instead of the gnomonic projection.
     public var lonLatFallbacks = 0
+    /// 1 when the polygon had a tile plan but was meshed whole (a tile could not be triangulated).
+    public var tileFallbacks = 0
     public var sphereArea = 0.0
     public var geodesicArea = 0.0
     public var inputVertices = 0
@@ -104,6 +108,7 @@ public enum CountryMesher {
             (units, triangles) = (m.units, m.triangles)
             out.droppedFolds += dropFolds(units, &triangles)
         } else { do {
+            if plan != nil { out.tileFallbacks = 1 }
             let m = try triangulateOnSphere(prepared, context: context)
             (units, triangles) = (m.units, m.triangles)
             if !m.gnomonic { out.lonLatFallbacks += 1 }
@@ -160,6 +165,7 @@ public enum CountryMesher {
             out.geodesicArea += p.geodesicArea
             out.droppedFolds += p.droppedFolds
             out.lonLatFallbacks += p.lonLatFallbacks
+            out.tileFallbacks += p.tileFallbacks
             guard !p.rings.isEmpty else { continue }
             out.polygonStarts.append((out.rings.count, out.triangles.count))
             out.rings += p.rings
