@@ -184,6 +184,12 @@ public final class GEOSGeometry {
         try context.wrap(GEOSIntersection_r(h, pointer, other.pointer), "intersection")
     }
 
+    /// The part of this geometry inside the axis-aligned rectangle (GEOS's fast rectangle
+    /// clip: input vertices on or inside the rectangle are kept bit for bit).
+    public func clipped(minX: Double, minY: Double, maxX: Double, maxY: Double) throws -> GEOSGeometry {
+        try context.wrap(GEOSClipByRect_r(h, pointer, minX, minY, maxX, maxY), "clip by rectangle")
+    }
+
     public func difference(_ other: GEOSGeometry) throws -> GEOSGeometry {
         try context.wrap(GEOSDifference_r(h, pointer, other.pointer), "difference")
     }

@@ -219,24 +219,27 @@ public final class GLTFBuilder {
     }
 
     /// The .glb bytes: 12-byte header, JSON chunk padded with spaces, BIN chunk padded with zeros.
-    public func glb() -> [UInt8] {
+    public func glb() -> [UInt8] { Array(glbParts().joined()) }
+
+    /// The same bytes in parts (header and JSON, the BIN chunk's data as built, its padding),
+    /// so that a large buffer is written without a second copy of it in memory.
+    public func glbParts() -> [[UInt8]] {
         var w = JSONWriter(reserve: 1 << 20)
         w.value(json())
         var jsonBytes = w.bytes
         while jsonBytes.count % 4 != 0 { jsonBytes.append(0x20) }
-        var binBytes = bin
-        while binBytes.count % 4 != 0 { binBytes.append(0) }
-        let total = 12 + 8 + jsonBytes.count + 8 + binBytes.count
-        var out: [UInt8] = []
-        out.reserveCapacity(total)
-        func u32(_ v: Int) { let x = UInt32(v); out += [UInt8(x & 0xFF), UInt8((x >> 8) & 0xFF), UInt8((x >> 16) & 0xFF), UInt8(x >> 24)] }
+        let binPadding = [UInt8](repeating: 0, count: (4 - bin.count % 4) % 4)
+        let binLength = bin.count + binPadding.count
+        let total = 12 + 8 + jsonBytes.count + 8 + binLength
+        var head: [UInt8] = []
+        head.reserveCapacity(28 + jsonBytes.count)
+        func u32(_ v: Int) { let x = UInt32(v); head += [UInt8(x & 0xFF), UInt8((x >> 8) & 0xFF), UInt8((x >> 16) & 0xFF), UInt8(x >> 24)] }
         u32(0x4654_6C67)          // "glTF"
         u32(2)
         u32(total)
         u32(jsonBytes.count); u32(0x4E4F_534A)   // "JSON"
-        out += jsonBytes
-        u32(binBytes.count); u32(0x004E_4942)    // "BIN\0"
-        out += binBytes
-        return out
+        head += jsonBytes
+        u32(binLength); u32(0x004E_4942)    // "BIN\0"
+        return [head, bin, binPadding]
     }
 }

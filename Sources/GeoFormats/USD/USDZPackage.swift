@@ -16,6 +16,12 @@ public enum USDZPackage {
 
     /// The archive holding `files` in the given order (the first is the root layer).
     public static func archive(_ files: [(name: String, data: [UInt8])]) throws -> [UInt8] {
+        Array(try archiveParts(files).joined())
+    }
+
+    /// The same package in parts (each file's data is its own part, not copied), for writing
+    /// with `FileIO.writeAtomically(parts:)`.
+    public static func archiveParts(_ files: [(name: String, data: [UInt8])]) throws -> [[UInt8]] {
         guard let first = files.first else { throw PackageError(description: "a usdz package needs at least its root layer") }
         let layerExtensions = [".usdc", ".usda", ".usd"]
         guard layerExtensions.contains(where: { first.name.hasSuffix($0) }) else {
@@ -31,8 +37,9 @@ public enum USDZPackage {
             guard f.data.count < 0xFFFF_FFFF else { throw PackageError(description: "\(f.name) is too large for a zip without zip64") }
         }
 
-        var out: [UInt8] = []
-        out.reserveCapacity(files.reduce(0) { $0 + $1.data.count + 160 } + 22)
+        var parts: [[UInt8]] = []
+        var out: [UInt8] = []       // the part being written (headers); file data are parts of their own
+        var written = 0             // bytes in `parts`
         var central: [UInt8] = []
         func u16(_ v: UInt16, _ b: inout [UInt8]) { b.append(UInt8(v & 0xFF)); b.append(UInt8(v >> 8)) }
         func u32(_ v: UInt32, _ b: inout [UInt8]) { for k in 0..<4 { b.append(UInt8((v >> (8 * UInt32(k))) & 0xFF)) } }
@@ -40,7 +47,7 @@ public enum USDZPackage {
 
         for f in files {
             let name = Array(f.name.utf8)
-            let offset = out.count
+            let offset = written + out.count
             // Data starts after the 30-byte header, the name and the extra field; pad the extra
             // field so that it starts on a 64-byte boundary. An extra field needs 4 bytes of
             // header, so a gap of 1–3 bytes is widened by one alignment step.
@@ -61,8 +68,10 @@ public enum USDZPackage {
             u32(crc, &out); u32(size, &out); u32(size, &out)
             u16(UInt16(name.count), &out); u16(UInt16(extra.count), &out)
             out += name; out += extra
-            precondition(out.count % alignment == 0)
-            out += f.data
+            precondition((written + out.count) % alignment == 0)
+            written += out.count + f.data.count
+            parts.append(out); parts.append(f.data)
+            out = []
 
             u32(0x0201_4B50, &central)      // central directory header
             u16(20, &central)               // version made by: 2.0, MS-DOS attributes
@@ -79,13 +88,14 @@ public enum USDZPackage {
             u32(UInt32(offset), &central)
             central += name
         }
-        let cdOffset = out.count
+        let cdOffset = written + out.count
         out += central
         u32(0x0605_4B50, &out)              // end of central directory
         u16(0, &out); u16(0, &out)
         u16(UInt16(files.count), &out); u16(UInt16(files.count), &out)
         u32(UInt32(central.count), &out); u32(UInt32(cdOffset), &out)
         u16(0, &out)
-        return out
+        parts.append(out)
+        return parts
     }
 }

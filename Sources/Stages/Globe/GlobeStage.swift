@@ -87,9 +87,14 @@ public enum GlobeStage: PipelineStage {
 
     public struct Result: StageReport {
         public var output: String
-        public var glb: [UInt8]
+        /// The .glb and the .usdz in parts (`FileIO.writeAtomically(parts:)`), never joined in memory.
+        public var glbParts: [[UInt8]]
         public var manifest: [UInt8]
-        public var usdz: [UInt8]?
+        public var usdzParts: [[UInt8]]?
+        public var glb: [UInt8] { Array(glbParts.joined()) }
+        public var usdz: [UInt8]? { usdzParts.map { Array($0.joined()) } }
+        public var glbSize: Int { glbParts.reduce(0) { $0 + $1.count } }
+        public var usdzSize: Int? { usdzParts.map { $0.reduce(0) { $0 + $1.count } } }
         public var usdzPath: String?
         public var meshes: [CountryMesh]
         public var points: [PointCountry]
@@ -101,8 +106,8 @@ public enum GlobeStage: PipelineStage {
         public var vertexCount: Int
 
         public var summary: String {
-            "\(meshes.count) country fills (\(formatCount(vertexCount)) vertices, \(formatCount(triangleCount)) triangles, meshed in \(String(format: "%.2fs", meshSeconds))), \(points.count) point countries, \(capitals.count) capitals, \(formatCount(sectors.reduce(0) { $0 + $1.segmentCount })) outline segments → \(output) (\(formatCount(glb.count)) bytes)"
-                + (usdz.map { " + \(usdzPath ?? "usdz") (\(formatCount($0.count)) bytes)" } ?? "")
+            "\(meshes.count) country fills (\(formatCount(vertexCount)) vertices, \(formatCount(triangleCount)) triangles, meshed in \(String(format: "%.2fs", meshSeconds))), \(points.count) point countries, \(capitals.count) capitals, \(formatCount(sectors.reduce(0) { $0 + $1.segmentCount })) outline segments → \(output) (\(formatCount(glbSize)) bytes)"
+                + (usdzSize.map { " + \(usdzPath ?? "usdz") (\(formatCount($0)) bytes)" } ?? "")
         }
     }
     public typealias Report = Result
@@ -136,28 +141,49 @@ public enum GlobeStage: PipelineStage {
         // Mesh: one job per polygon, biggest first, pulled by `threads` workers (one GEOS context
         // each) from a shared counter; then each country is assembled in polygon order.
         let t0 = log.elapsed
-        let seams = polygonal.map { RingPreparation.seamLatitudes(of: $0.polygons) }
-        var jobs: [(country: Int, polygon: Int, size: Int)] = []
-        for (ci, c) in polygonal.enumerated() { for (pi, p) in c.polygons.enumerated() { jobs.append((ci, pi, p.vertexCount)) } }
-        jobs.sort { ($0.size, $1.country, $1.polygon) > ($1.size, $0.country, $0.polygon) }
-        let meshOptions = MeshOptions(maxEdgeDegrees: o.maxEdgeDegrees, maxLonStep: o.maxLonStep)
-        let parts = try Parallel.map(jobs, workers: max(1, o.threads), makeState: { GEOSContext() }) { job, ctx in
-            let c = polygonal[job.country]
-            let ref = FeatureRef(index: c.index, name: features[c.index].string("name"), id: c.id)
-            return try forFeature(file: o.input, ref) {
-                try CountryMesher.meshPolygon(c.polygons, job.polygon, seamLatitudes: seams[job.country], options: meshOptions,
-                                              context: ctx, file: o.input, ref: ref)
+        // In a closure, so that the polygons' meshes are freed once assembled into countries.
+        let meshes: [CountryMesh] = try {
+            let seams = polygonal.map { RingPreparation.seamLatitudes(of: $0.polygons) }
+            var jobs: [(country: Int, polygon: Int, size: Int)] = []
+            for (ci, c) in polygonal.enumerated() { for (pi, p) in c.polygons.enumerated() { jobs.append((ci, pi, p.vertexCount)) } }
+            jobs.sort { ($0.size, $1.country, $1.polygon) > ($1.size, $0.country, $0.polygon) }
+            let meshOptions = MeshOptions(maxEdgeDegrees: o.maxEdgeDegrees, maxLonStep: o.maxLonStep)
+            // Large polygons are meshed in tiles (Tiling): first every tile plan, so that the points
+            // where cuts cross a border go into both countries' rings, then the meshes.
+            let big = jobs.indices.filter { jobs[$0].size > meshOptions.tileAbove / 8 }
+            let bigPlans = try Parallel.map(big, workers: max(1, o.threads), makeState: { () }) { k, _ in
+                CountryMesher.tilePlan(polygonal[jobs[k].country].polygons, jobs[k].polygon, seamLatitudes: seams[jobs[k].country], options: meshOptions)
             }
-        }
-        var byCountry = polygonal.map { [PolygonMesh?](repeating: nil, count: $0.polygons.count) }
-        for (k, job) in jobs.enumerated() { byCountry[job.country][job.polygon] = parts[k] }
-        let meshes = polygonal.indices.map { CountryMesher.assemble(id: polygonal[$0].id, polygons: polygonal[$0].polygons, parts: byCountry[$0].map { $0! }) }
+            var plans = [TilePlan?](repeating: nil, count: jobs.count)
+            for (i, k) in big.enumerated() { plans[k] = bigPlans[i] }
+            let cuts = CutPoints(bigPlans)
+            let tiled = plans.compactMap { $0 }
+            if !tiled.isEmpty {
+                log.info("tiled \(tiled.count) large polygons into \(formatCount(tiled.reduce(0) { $0 + $1.leafCount })) tiles; \(formatCount(cuts.count)) cut points on their rings")
+            }
+            let parts = try Parallel.map(Array(jobs.indices), workers: max(1, o.threads), makeState: { GEOSContext() }) { k, ctx in
+                let job = jobs[k]
+                let c = polygonal[job.country]
+                let ref = FeatureRef(index: c.index, name: features[c.index].string("name"), id: c.id)
+                return try forFeature(file: o.input, ref) {
+                    try CountryMesher.meshPolygon(c.polygons, job.polygon, seamLatitudes: seams[job.country], options: meshOptions,
+                                                  context: ctx, file: o.input, ref: ref, cuts: cuts, plan: plans[k])
+                }
+            }
+            var byCountry = polygonal.map { [PolygonMesh?](repeating: nil, count: $0.polygons.count) }
+            for (k, job) in jobs.enumerated() { byCountry[job.country][job.polygon] = parts[k] }
+            return polygonal.indices.map { CountryMesher.assemble(id: polygonal[$0].id, polygons: polygonal[$0].polygons, parts: byCountry[$0].map { $0! }) }
+        }()
         let meshSeconds = log.elapsed - t0
         let tris = meshes.reduce(0) { $0 + $1.triangleCount }, verts = meshes.reduce(0) { $0 + $1.vertexCount }
         log.info("meshed \(meshes.count) countries: \(formatCount(verts)) vertices, \(formatCount(tris)) triangles (\(String(format: "%.3fs", meshSeconds)), \(o.threads) threads)")
         let fallbacks = meshes.filter { $0.lonLatFallbacks > 0 }
         if !fallbacks.isEmpty {
             log.info("triangulated in lon/lat (gnomonic failed or did not apply; inward triangles repaired by edge flips): " + fallbacks.map { "\($0.id) \($0.lonLatFallbacks)" }.joined(separator: ", "))
+        }
+        let untiled = meshes.filter { $0.tileFallbacks > 0 }
+        if !untiled.isEmpty {
+            log.info("meshed whole (a tile could not be triangulated): " + untiled.map { "\($0.id) \($0.tileFallbacks)" }.joined(separator: ", "))
         }
         let folds = meshes.filter { $0.droppedFolds > 0 }
         if !folds.isEmpty {
@@ -176,34 +202,47 @@ public enum GlobeStage: PipelineStage {
         if !flipped.isEmpty {
             log.info("left out slivers that float32 turns inward or flat: " + flipped.map { "\(meshes[$0].id) \(fills[$0].droppedInFloat32)" }.joined(separator: ", "))
         }
-        let sectors = log.step("outlines") { Outlines.build(meshes) }
+        let sectors = log.step("outlines") { Outlines.build(meshes, threads: o.threads) }
 
         let markers = GlobeMarkers(o, points: points, capitals: capitals)
-        // The glTF and the USD encodings of the same meshes are independent: with two threads
-        // they run side by side, so the usdz costs the stage little more than the glb.
-        enum Encoded { case gltf(glb: [UInt8], stats: [String: NodeStats]), usdz([UInt8]) }
-        let encoders = o.usdz == nil ? [0] : [0, 1]
-        let encoded = try Parallel.map(encoders, workers: min(2, max(1, o.threads)), makeState: { () }) { k, _ -> Encoded in
+        // The glTF and the USD encodings of the same meshes are independent. Each holds about
+        // its file's size while it is built (130 MB at 2 M fill vertices): side by side on two
+        // threads while the globe is small, one after the other past `sideBySideVertices`, so
+        // that the peak stays bounded. Both come out in parts, written without joining.
+        enum Encoded { case gltf(glb: [[UInt8]], stats: [String: NodeStats]), usdz([[UInt8]]) }
+        func encode(_ k: Int) throws -> Encoded {
             if k == 0 {
                 let s = log.step("glTF scene") { buildScene(o, meshes: meshes, fills: fills, points: points, capitals: capitals, sectors: sectors, markers: markers) }
                 return .gltf(glb: s.glb, stats: s.stats)
             }
             // Every name is checked against USD's identifier rules: a name that is not one is
-            // refused, never written as a prim path.
-            let layer = log.step("USD scene") { GlobeUSD.layer(o, meshes: meshes, fills: fills, points: points, capitals: capitals, sectors: sectors, markers: markers) }
-            let crate = try log.step("USD crate encoding") { try forFile(o.input) { try USDCrate.encode(layer) } }
-            return .usdz(try log.step("usdz package") { try forFile(o.input) { try USDZPackage.archive([(usdRootLayer(o.usdz!), crate)]) } })
+            // refused, never written as a prim path. The layer is dropped once encoded.
+            let crate: [UInt8] = try {
+                let layer = log.step("USD scene") { GlobeUSD.layer(o, meshes: meshes, fills: fills, points: points, capitals: capitals, sectors: sectors, markers: markers) }
+                return try log.step("USD crate encoding") { try forFile(o.input) { try USDCrate.encode(layer) } }
+            }()
+            return .usdz(try log.step("usdz package") { try forFile(o.input) { try USDZPackage.archiveParts([(usdRootLayer(o.usdz!), crate)]) } })
         }
+        // One after the other, the USD first: its layer and crate are dropped before the glTF
+        // buffer grows, and only the finished package (its file's size) is held meanwhile.
+        let encoders = o.usdz == nil ? [0] : [0, 1]
+        let encoded = verts <= sideBySideVertices
+            ? try Parallel.map(encoders, workers: min(2, max(1, o.threads)), makeState: { () }) { k, _ in try encode(k) }
+            : try encoders.reversed().map(encode).reversed()
         guard case .gltf(let glb, let stats) = encoded[0] else { preconditionFailure("the glTF encoding comes first") }
-        let scene = (glb: glb, stats: stats)
-        var usdz: [UInt8]?
-        if encoded.count > 1, case .usdz(let bytes) = encoded[1] { usdz = bytes }
-        let manifest = buildManifest(o, meshes: meshes, points: points, capitals: capitals, sectors: sectors, nodeStats: scene.stats)
-        return Result(output: o.output, glb: scene.glb, manifest: manifest, usdz: usdz, usdzPath: o.usdz, meshes: meshes, points: points, sectors: sectors, capitals: capitals,
+        var usdz: [[UInt8]]?
+        if encoded.count > 1, case .usdz(let parts) = encoded[1] { usdz = parts }
+        let manifest = buildManifest(o, meshes: meshes, points: points, capitals: capitals, sectors: sectors, nodeStats: stats)
+        return Result(output: o.output, glbParts: glb, manifest: manifest, usdzParts: usdz, usdzPath: o.usdz, meshes: meshes, points: points, sectors: sectors, capitals: capitals,
                       meshSeconds: meshSeconds, triangleCount: fills.reduce(0) { $0 + $1.triangleCount }, vertexCount: verts)
     }
 
+    /// Fill vertices up to which the glTF and USD encodings run side by side (see `build`).
+    static let sideBySideVertices = 1_000_000
+
     struct NodeStats { var vertices: Int; var triangles: Int }
+
+
 
     /// The name of the .usdc layer inside the package: the package's own name (globe.usdz → globe.usdc).
     static func usdRootLayer(_ usdzPath: String) -> String {
@@ -212,7 +251,7 @@ public enum GlobeStage: PipelineStage {
     }
 
     static func buildScene(_ o: Options, meshes: [CountryMesh], fills: [FillNodeGeometry], points: [PointCountry], capitals: [(id: String, at: Point)],
-                           sectors: [OutlineSector], markers: GlobeMarkers) -> (glb: [UInt8], stats: [String: NodeStats]) {
+                           sectors: [OutlineSector], markers: GlobeMarkers) -> (glb: [[UInt8]], stats: [String: NodeStats]) {
         let b = GLTFBuilder()
         var stats: [String: NodeStats] = [:]
         if o.quantizeNormals { b.useExtension("KHR_mesh_quantization", required: true) }
@@ -292,7 +331,7 @@ public enum GlobeStage: PipelineStage {
         b.assetExtras = JSONObject([("convention", .string("x = r·cos(lat)·cos(-lon), y = r·sin(lat), z = r·cos(lat)·sin(-lon); y up")),
                                     ("miter", .string("outline_sector_N: triangle strips; vertices come in pairs at the same centre-line position; _MITER (normalized signed bytes) × miterScale is the tangent miter vector of the left (+) or right (−) side: widen with position + miter · halfWidth")),
                                     ("miterScale", .number(Outlines.maxMiterLength))])
-        return (b.glb(), stats)
+        return (b.glbParts(), stats)
     }
 
     static func box(_ b: BoundingBox) -> JSONValue {
@@ -402,8 +441,8 @@ public enum GlobeStage: PipelineStage {
         let r = try build(o, log: log)
         // The .glb last, so that it is never newer-looking than a manifest that failed.
         if let m = o.manifest { try log.step("write \(m)") { try FileIO.writeAtomically(r.manifest, to: m) } }
-        if let u = o.usdz, let bytes = r.usdz { try log.step("write \(u) (\(formatCount(bytes.count)) bytes)") { try FileIO.writeAtomically(bytes, to: u) } }
-        try log.step("write \(o.output) (\(formatCount(r.glb.count)) bytes)") { try FileIO.writeAtomically(r.glb, to: o.output) }
+        if let u = o.usdz, let parts = r.usdzParts { try log.step("write \(u) (\(formatCount(r.usdzSize ?? 0)) bytes)") { try FileIO.writeAtomically(parts: parts, to: u) } }
+        try log.step("write \(o.output) (\(formatCount(r.glbSize)) bytes)") { try FileIO.writeAtomically(parts: r.glbParts, to: o.output) }
         return r
     }
 }

@@ -29,6 +29,8 @@ public struct CountryMesh: Sendable {
     public var droppedFolds = 0
     /// Polygons triangulated in lon/lat because the gnomonic triangulation failed or did not apply.
     public var lonLatFallbacks = 0
+    /// Tiled polygons that were meshed whole because a tile could not be triangulated.
+    public var tileFallbacks = 0
     /// For each meshed polygon: where its rings start in `rings` and its triangles (×3) in `triangles`.
     public var polygonStarts: [(ring: Int, index: Int)] = []
     public var inputVertices = 0
@@ -42,8 +44,16 @@ public struct MeshOptions: Sendable {
     public static let contractMaxEdgeDegrees = 2.5
     public var maxEdgeDegrees: Double = contractMaxEdgeDegrees
     public var maxLonStep: Double = 10
-    public init(maxEdgeDegrees: Double = contractMaxEdgeDegrees, maxLonStep: Double = 10) {
+    /// Polygons with more prepared vertices than this are meshed in tiles of about
+    /// `tileVertices` vertices (Tiling); smaller ones are triangulated whole. One GEOS
+    /// triangulation grows faster than linearly in its size (its Delaunay flips), so small
+    /// tiles keep the stage linear: measured at 1:10m with every vertex kept and at four
+    /// times that, 1,000 / 250 cost about 20 % less CPU than 6,000 / 2,000.
+    public var tileAbove = 1000
+    public var tileVertices = 250
+    public init(maxEdgeDegrees: Double = contractMaxEdgeDegrees, maxLonStep: Double = 10, tileAbove: Int = 1000, tileVertices: Int = 250) {
         self.maxEdgeDegrees = maxEdgeDegrees; self.maxLonStep = maxLonStep
+        self.tileAbove = tileAbove; self.tileVertices = tileVertices
     }
 }
 
@@ -55,6 +65,8 @@ public struct PolygonMesh: Sendable {
     public var droppedFolds = 0
     /// 1 when the polygon had to be triangulated in lon/lat instead of the gnomonic projection.
     public var lonLatFallbacks = 0
+    /// 1 when the polygon had a tile plan but was meshed whole (a tile could not be triangulated).
+    public var tileFallbacks = 0
     public var sphereArea = 0.0
     public var geodesicArea = 0.0
     public var inputVertices = 0
@@ -65,27 +77,38 @@ public enum CountryMesher {
     public static func mesh(id: String, polygons: [Polygon], options: MeshOptions, context: GEOSContext,
                             file: String = "", ref: FeatureRef? = nil) throws -> CountryMesh {
         let seam = RingPreparation.seamLatitudes(of: polygons)
+        let plans = polygons.indices.map { tilePlan(polygons, $0, seamLatitudes: seam, options: options) }
+        let cuts = CutPoints(plans)
         let parts = try polygons.indices.map {
-            try meshPolygon(polygons, $0, seamLatitudes: seam, options: options, context: context, file: file, ref: ref)
+            try meshPolygon(polygons, $0, seamLatitudes: seam, options: options, context: context, file: file, ref: ref,
+                            cuts: cuts, plan: plans[$0])
         }
         return assemble(id: id, polygons: polygons, parts: parts)
     }
 
     /// Meshes polygon `pi` of a feature's `polygons`. `seamLatitudes` are the feature's (all its
     /// polygons' vertices on ±180), so the halves of a polygon cut at the antimeridian match.
+    /// `cuts`: points where tile cuts (of this or any other polygon) cross this polygon's ring
+    /// edges, inserted before meshing; `plan`: this polygon's tiles (from `tilePlan`), nil to mesh it whole.
     public static func meshPolygon(_ polygons: [Polygon], _ pi: Int, seamLatitudes: [Double], options: MeshOptions,
-                                   context: GEOSContext, file: String = "", ref: FeatureRef? = nil) throws -> PolygonMesh {
+                                   context: GEOSContext, file: String = "", ref: FeatureRef? = nil,
+                                   cuts: CutPoints = CutPoints(), plan: TilePlan? = nil) throws -> PolygonMesh {
         let poly = polygons[pi]
         var out = PolygonMesh()
         let prep = RingPreparation(maxEdgeDegrees: options.maxEdgeDegrees, maxLonStep: options.maxLonStep, seamLatitudes: seamLatitudes)
         out.inputVertices = poly.vertexCount
         out.sphereArea = SphereMap.lonLatArea(poly)
         out.geodesicArea = Geodesic.wgs84.area(poly)
-        guard var prepared = prep.prepare(poly) else { return out }
-        prepared = PolarCap.closeAroundPole(prepared)
+        guard let outline = prep.prepare(poly).map(PolarCap.closeAroundPole) else { return out }
+        // The outline keeps the prepared rings; the fill also gets the tile cut points on them.
+        let prepared = cuts.insert(into: outline)
         var units: [Vec3] = []
         var triangles: [Int32] = []
-        do {
+        if let plan, let m = try? Tiling.mesh(prepared, plan: plan, context: context) {
+            (units, triangles) = (m.units, m.triangles)
+            out.droppedFolds += dropFolds(units, &triangles)
+        } else { do {
+            if plan != nil { out.tileFallbacks = 1 }
             let m = try triangulateOnSphere(prepared, context: context)
             (units, triangles) = (m.units, m.triangles)
             if !m.gnomonic { out.lonLatFallbacks += 1 }
@@ -106,8 +129,8 @@ public enum CountryMesher {
                     throw InputError(file: file, feature: ref, "polygon \(pi + 1) of \(polygons.count) cannot be triangulated: \(error)")
                 }
             }
-        }
-        out.rings = prepared.rings
+        } }
+        out.rings = outline.rings
         Refinement(maxEdgeDegrees: options.maxEdgeDegrees).refine(&units, &triangles)
         out.units = units
         out.triangles.reserveCapacity(triangles.count)
@@ -119,6 +142,15 @@ public enum CountryMesher {
             out.triangles += [a, b, c]
         }
         return out
+    }
+
+    /// The tile plan of polygon `pi` (nil when it is meshed whole): the first pass, before any
+    /// polygon is meshed, so that every polygon gets the cut points on its edges.
+    public static func tilePlan(_ polygons: [Polygon], _ pi: Int, seamLatitudes: [Double], options: MeshOptions) -> TilePlan? {
+        let prep = RingPreparation(maxEdgeDegrees: options.maxEdgeDegrees, maxLonStep: options.maxLonStep, seamLatitudes: seamLatitudes)
+        guard polygons[pi].vertexCount > options.tileAbove / 8, let prepared = prep.prepare(polygons[pi]) else { return nil }
+        return Tiling.plan(PolarCap.closeAroundPole(prepared), maxEdgeDegrees: options.maxEdgeDegrees,
+                           tileAbove: options.tileAbove, leafVertices: options.tileVertices)
     }
 
     /// The country mesh from its polygons' meshes, in polygon order.
@@ -133,6 +165,7 @@ public enum CountryMesher {
             out.geodesicArea += p.geodesicArea
             out.droppedFolds += p.droppedFolds
             out.lonLatFallbacks += p.lonLatFallbacks
+            out.tileFallbacks += p.tileFallbacks
             guard !p.rings.isEmpty else { continue }
             out.polygonStarts.append((out.rings.count, out.triangles.count))
             out.rings += p.rings

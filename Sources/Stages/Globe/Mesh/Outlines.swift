@@ -64,39 +64,70 @@ public enum Outlines {
     /// Ends closer than this on the unit sphere (≈ 6 mm on the Earth) are the same point.
     public static let sameUnitTolerance = 1e-9
 
+    /// One country's share of the outlines: its runs' centre-line points and miters, cut into
+    /// pieces by sector (consecutive pieces of a run share their end point).
+    struct CountryOutline {
+        var units: [Vec3] = []
+        var miters: [Vec3] = []
+        var pieces: [(sector: Int, from: Int, to: Int)] = []
+    }
+
     /// The outlines of the prepared rings of `meshes` (taken in the given order), each shared
-    /// border once, split into the 48 sectors.
-    public static func build(_ meshes: [CountryMesh]) -> [OutlineSector] {
-        var sectors = (0..<(lonBands * latBands)).map { OutlineSector(index: $0) }
+    /// border once, split into the 48 sectors. Which country draws a shared segment (the first
+    /// in order) is decided in one pass; the runs' geometry is then computed per country on
+    /// `threads` threads and appended to the sectors in country order, so the result does not
+    /// depend on the thread count.
+    public static func build(_ meshes: [CountryMesh], threads: Int = 1) -> [OutlineSector] {
         var seen = Set<SegmentKey>()
+        seen.reserveCapacity(meshes.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } })
+        // Per country: runs as (ring, first index, last index, closed).
+        var runs: [[(ring: Int, from: Int, to: Int, closed: Bool)]] = []
+        runs.reserveCapacity(meshes.count)
         for m in meshes {
-            for ring in m.rings {
+            var mine: [(ring: Int, from: Int, to: Int, closed: Bool)] = []
+            for (ri, ring) in m.rings.enumerated() {
                 // Runs of consecutive segments that are new and real.
-                var run: [Point] = []
-                var runs: [[Point]] = []
+                var start = -1
+                let first = mine.count
                 let n = ring.count - 1
                 var allNew = true
                 for i in 0..<n {
                     let a = ring[i], b = ring[i + 1]
                     if isArtificial(a, b) || !seen.insert(SegmentKey(a, b)).inserted {
                         allNew = false
-                        if run.count >= 2 { runs.append(run) }
-                        run = []
+                        if start >= 0 && i - start >= 1 { mine.append((ri, start, i, false)) }
+                        start = -1
                         continue
                     }
-                    if run.isEmpty { run.append(a) }
-                    run.append(b)
+                    if start < 0 { start = i }
                 }
-                if run.count >= 2 { runs.append(run) }
-                let closed = allNew && runs.count == 1
-                for r in runs { emit(r, closed: closed, into: &sectors) }
+                if start >= 0 && n - start >= 1 { mine.append((ri, start, n, false)) }
+                if allNew && mine.count - first == 1 { mine[first].closed = true }
             }
+            runs.append(mine)
+        }
+        var outlines = (try? Parallel.map(Array(meshes.indices), workers: max(1, threads), makeState: { () }) { k, _ -> CountryOutline in
+            var o = CountryOutline()
+            for r in runs[k] { emit(meshes[k].rings[r.ring][r.from...r.to], closed: r.closed, into: &o) }
+            return o
+        }) ?? []
+        var sectors = (0..<(lonBands * latBands)).map { OutlineSector(index: $0) }
+        var points = [Int](repeating: 0, count: sectors.count), pieces = [Int](repeating: 0, count: sectors.count)
+        for o in outlines { for p in o.pieces { points[p.sector] += p.to - p.from + 1; pieces[p.sector] += 1 } }
+        for k in sectors.indices {
+            sectors[k].positions.reserveCapacity(2 * points[k]); sectors[k].miters.reserveCapacity(2 * points[k])
+            sectors[k].strip.reserveCapacity(2 * points[k] + 2 * pieces[k])
+        }
+        for k in outlines.indices {
+            for p in outlines[k].pieces { append(outlines[k].units, outlines[k].miters, p.from, p.to, to: &sectors[p.sector]) }
+            outlines[k] = CountryOutline()
         }
         return sectors
     }
 
-    static func emit(_ run: [Point], closed: Bool, into sectors: inout [OutlineSector]) {
+    static func emit(_ run: ArraySlice<Point>, closed: Bool, into out: inout CountryOutline) {
         let units = run.map(SphereMap.unit)
+        let run = Array(run)
         let n = units.count
         // Side (left) normals of each segment, in the tangent plane at each end.
         func side(_ p: Vec3, _ q: Vec3, at v: Vec3) -> Vec3 {
@@ -128,17 +159,20 @@ public enum Outlines {
             }
         }
         // Split the run where its segments change sector; pieces share their end vertex.
+        let base = out.units.count
+        out.units += units
+        out.miters += miters
         var start = 0
         var current = -1
         for i in 0..<(n - 1) {
             let a = run[i], b = run[i + 1]
             let s = sector(lon: (a.x + b.x) / 2, lat: (a.y + b.y) / 2)
             if s != current {
-                if current >= 0 { append(units, miters, start, i, to: &sectors[current]) }
+                if current >= 0 { out.pieces.append((current, base + start, base + i)) }
                 current = s; start = i
             }
         }
-        if current >= 0 { append(units, miters, start, n - 1, to: &sectors[current]) }
+        if current >= 0 { out.pieces.append((current, base + start, base + n - 1)) }
     }
 
     static func append(_ units: [Vec3], _ miters: [Vec3], _ from: Int, _ to: Int, to sector: inout OutlineSector) {
