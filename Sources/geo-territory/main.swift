@@ -21,9 +21,10 @@ struct TerritoryCommand: ParsableCommand {
         tonight's runs gives exactly the full recompute.
 
         Writes in --out-dir: territory_hex.sql (idempotent upsert of users, runs, territory_hex
-        for the game's PostgreSQL/PostGIS schema), territory.geojson (owned cells), loops.geojson
-        (each valid loop and its cells), runs.tsv (figures and reasons per run), users.tsv (cells
-        and km² per runner), preview.svg (one city's territory by owner, with the runs' paths).
+        for the game's PostgreSQL/PostGIS schema), territory.geojson (owned cells), runs.tsv
+        (figures and reasons per run), users.tsv (cells and km² per runner), preview.svg (one
+        city's territory by owner, with the runs' paths); with --loops-geojson also
+        loops.geojson (each valid loop, all its lobes, and its cells).
 
         Example:
           geo-territory data/territory/runs.geojson --out-dir dist/territory
@@ -45,12 +46,16 @@ struct TerritoryCommand: ParsableCommand {
     @Option(help: "Worker threads.")
     var threads: Int = defaults.threads
 
+    @Flag(help: "Also write loops.geojson (every valid loop and its cells; a third of a night's bytes).")
+    var loopsGeojson = false
+
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
     func run() throws {
         var o = TerritoryStage.Options()
         o.input = input; o.existing = existing; o.outDir = outDir; o.shard = shard; o.threads = threads
+        o.loopsGeoJSON = loopsGeojson
         do { try o.validate() } catch { throw ValidationError("\(error)") }
         try TerritoryStage.execute(o, quiet: quiet)
     }
