@@ -135,7 +135,8 @@ extension RunsReader {
         released: ((Range<Int>) -> Void)?, _ body: (inout Run, S) throws -> R
     ) throws -> ([(id: String, value: R)], Int)? {
         let length = buf.count - start
-        let size = max(1 << 16, length / max(1, workers * 16))
+        // Many small ranges: the last one a worker takes ends the phase, so it should be short.
+        let size = max(1 << 16, length / max(1, workers * 64))
         let bounds = Array(stride(from: start, to: buf.count, by: size)) + [buf.count]
         let ranges = (0..<bounds.count - 1).map { bounds[$0]..<bounds[$0 + 1] }
         let base = UInt(bitPattern: buf.baseAddress), count = buf.count

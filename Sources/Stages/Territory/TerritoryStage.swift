@@ -167,29 +167,35 @@ public enum TerritoryStage: PipelineStage {
         let valid = records.reduce(0) { $0 + ($1.verdict.valid ? 1 : 0) }
         let users = Set(owned.map(\.owner)).count
 
-        // Every file is made before the first is written: a failure leaves none behind.
-        let files: [(String, [[UInt8]])] = try log.step("format outputs") {
+        // The big files (the SQL, loops.geojson) are written under a temporary name while the
+        // small ones are formatted, and every file takes its name only once all are made: a
+        // failure leaves none behind.
+        try log.step("format and write outputs in \(o.outDir)") {
             var out = TerritoryOutputs(records: records, owned: owned, won: won, resolution: o.resolution, input: o.input, shard: shard)
             records = []  // the rows move into the files' parts, not copied
-            let sql = out.sqlParts(), loopsParts = o.loopsGeoJSON ? out.loopsParts() : []
-            let o2 = out
-            let makers: [(String, () throws -> [UInt8])] = [
-                ("territory.geojson", o2.territoryGeoJSON), ("preview.svg", { Array(try o2.previewSVG().utf8) }),
-                ("runs.tsv", { Array(o2.runsTSV().utf8) }), ("users.tsv", { Array(try o2.usersTSV().utf8) }),
+            var big = [("territory_hex.sql", out.sqlParts())]
+            if o.loopsGeoJSON { big.append(("loops.geojson", out.loopsParts())) }
+            let small: [(String, (TerritoryOutputs) throws -> [UInt8])] = [
+                ("territory.geojson", { try $0.territoryGeoJSON() }), ("preview.svg", { Array(try $0.previewSVG().utf8) }),
+                ("runs.tsv", { Array($0.runsTSV().utf8) }), ("users.tsv", { Array(try $0.usersTSV().utf8) }),
             ]
-            out = TerritoryOutputs(records: [], owned: [], won: [], resolution: 0, input: "", shard: nil)
-            let made = try Parallel.map(makers, workers: o.threads, makeState: { () }) { m, _ -> [UInt8] in try m.1() }
-            var files = zip(makers, made).map { ($0.0.0, [$0.1]) }
-            files.append(("territory_hex.sql", sql))
-            if o.loopsGeoJSON { files.append(("loops.geojson", loopsParts)) }
-            for (name, parts) in files { log.info("  \(name): \(formatCount(parts.reduce(0) { $0 + $1.count })) bytes") }
-            return files
-        }
-        try log.step("write \(o.outDir)") {
-            // The big file on one worker, the others beside it.
-            try Parallel.map(Array(files.indices.reversed()), workers: min(2, o.threads), makeState: { () }) { i, _ in
-                try FileIO.writeAtomically(parts: files[i].1, to: "\(o.outDir)/\(files[i].0)")
+            for (name, parts) in big { log.info("  \(name): \(formatCount(parts.reduce(0) { $0 + $1.count })) bytes") }
+            let staged = big.map { StagedFile(dir: o.outDir, name: $0.0) }
+            defer { for f in staged { f.discard() } }
+            let outputs = out
+            enum Job { case write(Int), make(Int) }
+            let jobs = big.indices.map { Job.write($0) } + small.indices.map { Job.make($0) }
+            let made = try Parallel.map(jobs, workers: o.threads, makeState: { () }) { job, _ -> [UInt8] in
+                switch job {
+                case .write(let i): try FileIO.writeAtomically(parts: big[i].1, to: staged[i].path); return []
+                case .make(let i): return try small[i].1(outputs)
+                }
             }
+            for (i, m) in small.enumerated() {
+                log.info("  \(m.0): \(formatCount(made[big.count + i].count)) bytes")
+                try FileIO.writeAtomically(made[big.count + i], to: "\(o.outDir)/\(m.0)")
+            }
+            for f in staged { try f.commit() }
         }
         var r = Report()
         r.runs = tonight.count
@@ -237,4 +243,31 @@ public struct Shard: Sendable, CustomStringConvertible, Equatable {
         let c = try H3.latLngToCell(LatLng(latDegrees: run.lat[0], lngDegrees: run.lon[0]), res: resolution)
         return contains(cell: c.value)
     }
+}
+
+/// A file written under a temporary name beside its target and renamed into place by
+/// `commit` (or removed by `discard`). A target that is a symlink, a FIFO or a device is
+/// written at `commit` instead, through `FileIO.writeAtomically`'s own handling.
+final class StagedFile {
+    let target: String
+    let path: String
+    private let direct: Bool
+    private var done = false
+
+    init(dir: String, name: String) {
+        target = "\(dir)/\(name)"
+        var st = stat()
+        direct = lstat(target, &st) == 0 && st.st_mode & S_IFMT != S_IFREG
+        path = direct ? target : "\(dir)/.\(name).staged-\(getpid())"
+    }
+
+    func commit() throws {
+        guard !direct else { done = true; return }
+        guard rename(path, target) == 0 else {
+            throw InputError(file: target, "cannot move the finished output into place: \(String(cString: strerror(errno)))")
+        }
+        done = true
+    }
+
+    func discard() { if !done && !direct { unlink(path) } }
 }
