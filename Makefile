@@ -72,13 +72,17 @@ $(SETUP_STAMP): scripts/setup.sh
 	bash scripts/setup.sh
 	@mkdir -p $(@D) && touch $@
 
-# Libraries and stages (every Sources/ folder but the fronts): a stage binary depends on them
-# and on its own front. (Finer tracking would follow Package.swift's dependency lists; the
-# build itself is incremental, this only decides whether `swift build` is asked.)
-CORE_SOURCES := Package.swift $(shell find Sources -path 'Sources/geo-*' -prune -o -type f -print 2>/dev/null)
+# A stage binary depends on the sources of exactly the targets its product is built from, as
+# Package.swift lists them (scripts/target-deps.py writes SOURCES_geo-NAME into .build/, next to
+# the binaries, remade when Package.swift changes): editing H3 rebuilds geo-territory and
+# geo-hexagons, not geo-ingest. Should that file be missing, every binary depends on all of
+# Sources/. (`swift build` itself is incremental; this only decides whether it is asked.)
+TARGET_DEPS := .build/target-deps.mk
+$(TARGET_DEPS): Package.swift scripts/target-deps.py
+	@mkdir -p $(@D) && python3 scripts/target-deps.py > $@.tmp && mv $@.tmp $@
+-include $(TARGET_DEPS)
 
-# One binary per stage; it depends on its own front's sources and the libraries'.
-$(BIN)/geo-%: $(CORE_SOURCES) $$(shell find Sources/geo-$$* -type f) | $(SETUP_STAMP)
+$(BIN)/geo-%: Package.swift $$(shell find $$(or $$(SOURCES_geo-$$*),Sources) -type f) | $(SETUP_STAMP)
 	swift build -c release --product geo-$*
 	@touch $@
 

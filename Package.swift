@@ -73,10 +73,12 @@ let package = Package(
                         + stages.map { .target(name: $0.name + "Stage") }),
         .target(name: "GeoLookup"),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup"]),
+        // The shape every stage front shares (parse → validate → run → summary).
+        .target(name: "StageCommand", dependencies: ["GeoModel", argumentParser]),
     ] + stages.map {
         .target(name: $0.name + "Stage", dependencies: $0.uses, path: "Sources/Stages/\($0.name)")
     } + stages.map {
-        .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), argumentParser])
+        .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), "StageCommand", argumentParser])
     },
     swiftLanguageModes: [.v5]
 )

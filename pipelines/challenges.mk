@@ -13,7 +13,10 @@
 # changes at all (only days without a question are filled); CHALLENGE_REPLAN=yes re-plans the
 # existing days from CHALLENGE_FROM on.
 
-CHALLENGE_DAYS ?= 365
+# The schedule's defaults live in the stage (ChallengesStage.Options, shown by
+# `geo-challenges --help`): a variable left empty passes no flag, so the stage's own default
+# applies. Set one to override it. Days to schedule (365).
+CHALLENGE_DAYS ?=
 # The live table's export (see above); empty: a schedule from nothing.
 CHALLENGE_EXISTING ?=
 # First day to schedule. Never the clock, so that make stays byte-identical run to run: empty
@@ -22,13 +25,14 @@ CHALLENGE_EXISTING ?=
 CHALLENGE_FROM ?= $(if $(CHALLENGE_EXISTING),,2026-01-01)
 # yes: re-plan existing days from CHALLENGE_FROM on (never before it).
 CHALLENGE_REPLAN ?= no
-CHALLENGE_SEED ?= 20260101
-# Minimum days between two uses of one answer (capped to what the pools allow).
-CHALLENGE_WINDOW ?= 60
-# Silhouette questions only on polygon countries of at least this area (km²).
-CHALLENGE_MIN_SILHOUETTE_KM2 ?= 10000
-# Point countries and countries under this area (km²) are small: never two in a row.
-CHALLENGE_SMALL_KM2 ?= 20000
+# The schedule's seed (20260101).
+CHALLENGE_SEED ?=
+# Minimum days between two uses of one answer, capped to what the pools allow (60).
+CHALLENGE_WINDOW ?=
+# Silhouette questions only on polygon countries of at least this area in km² (10000).
+CHALLENGE_MIN_SILHOUETTE_KM2 ?=
+# Point countries and countries under this area in km² are small: never two in a row (20000).
+CHALLENGE_SMALL_KM2 ?=
 
 ifeq ($(filter $(CHALLENGE_REPLAN),yes no),)
   $(error CHALLENGE_REPLAN must be yes or no (got '$(CHALLENGE_REPLAN)'))
@@ -39,9 +43,9 @@ CHALLENGES_DIR := $(DIST)/supabase
 CHALLENGES_MIGRATION := $(CHALLENGES_DIR)/migrations/20261122000000_daily_challenges_one_row_per_date.sql
 CHALLENGES_OUT := $(CHALLENGES_MIGRATION) $(CHALLENGES_DIR)/seed.sql
 CHALLENGES_REPORT := $(BUILD)/challenges/report.txt
-CHALLENGES_FLAGS = --days $(CHALLENGE_DAYS) --seed $(CHALLENGE_SEED) \
-  --window $(CHALLENGE_WINDOW) --min-silhouette-area $(CHALLENGE_MIN_SILHOUETTE_KM2) --small-area $(CHALLENGE_SMALL_KM2) \
-  $(call flag,--from,$(CHALLENGE_FROM)) $(call flag,--existing,$(CHALLENGE_EXISTING)) \
+CHALLENGES_FLAGS = $(call flag,--days,$(CHALLENGE_DAYS)) $(call flag,--seed,$(CHALLENGE_SEED)) \
+  $(call flag,--window,$(CHALLENGE_WINDOW)) $(call flag,--min-silhouette-area,$(CHALLENGE_MIN_SILHOUETTE_KM2)) \
+  $(call flag,--small-area,$(CHALLENGE_SMALL_KM2)) $(call flag,--from,$(CHALLENGE_FROM)) $(call flag,--existing,$(CHALLENGE_EXISTING)) \
   $(if $(filter yes,$(CHALLENGE_REPLAN)),--replan-future)
 
 .PHONY: challenges challenges-dry-run

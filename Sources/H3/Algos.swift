@@ -190,21 +190,25 @@ func pointInsideLoop(_ loop: [LatLng], _ bbox: BBox, _ coord: LatLng) -> Bool {
     var lng = normalizeLng(coord.lng, trans)
     let n = loop.count
     loop.withUnsafeBufferPointer { v in
-        for i in 0..<n {
-            var a = v[i]
-            var b = v[i + 1 == n ? 0 : i + 1]
-            if a.lat > b.lat { swap(&a, &b) }
-            if lat == a.lat || lat == b.lat { lat += Double.ulpOfOne }
-            if lat < a.lat || lat > b.lat { continue }
-            let aLng = normalizeLng(a.lng, trans)
-            let bLng = normalizeLng(b.lng, trans)
-            if aLng == lng || bLng == lng { lng -= Double.ulpOfOne }
-            let ratio = (lat - a.lat) / (b.lat - a.lat)
-            let testLng = normalizeLng(aLng + (bLng - aLng) * ratio, trans)
-            if testLng > lng { contains = !contains }
-        }
+        for i in 0..<n { rayStep(v[i], v[i + 1 == n ? 0 : i + 1], &lat, &lng, trans, &contains) }
     }
     return contains
+}
+
+/// One edge a–b of h3's ray-casting test (`pointInsideGeoLoop`): toggles `contains` when the
+/// eastward ray from (lat, lng) crosses it. `lat` and `lng` are nudged by one ulp off a vertex's
+/// latitude or longitude, and the nudge carries over to the next edges, exactly as upstream.
+@inline(__always) func rayStep(_ a: LatLng, _ b: LatLng, _ lat: inout Double, _ lng: inout Double, _ trans: Bool, _ contains: inout Bool) {
+    var a = a, b = b
+    if a.lat > b.lat { swap(&a, &b) }
+    if lat == a.lat || lat == b.lat { lat += Double.ulpOfOne }
+    if lat < a.lat || lat > b.lat { return }
+    let aLng = normalizeLng(a.lng, trans)
+    let bLng = normalizeLng(b.lng, trans)
+    if aLng == lng || bLng == lng { lng -= Double.ulpOfOne }
+    let ratio = (lat - a.lat) / (b.lat - a.lat)
+    let testLng = normalizeLng(aLng + (bLng - aLng) * ratio, trans)
+    if testLng > lng { contains = !contains }
 }
 
 /// A loop with its edges bucketed by latitude, so a ray-casting test visits only the edges
@@ -267,17 +271,7 @@ struct IndexedLoop {
             edges.withUnsafeBufferPointer { e in
                 for j in Int(starts[k])..<Int(starts[k + 1]) {
                     let i = Int(e[j])
-                    var a = v[i]
-                    var b = v[i + 1 == n ? 0 : i + 1]
-                    if a.lat > b.lat { swap(&a, &b) }
-                    if lat == a.lat || lat == b.lat { lat += Double.ulpOfOne }
-                    if lat < a.lat || lat > b.lat { continue }
-                    let aLng = normalizeLng(a.lng, trans)
-                    let bLng = normalizeLng(b.lng, trans)
-                    if aLng == lng || bLng == lng { lng -= Double.ulpOfOne }
-                    let ratio = (lat - a.lat) / (b.lat - a.lat)
-                    let testLng = normalizeLng(aLng + (bLng - aLng) * ratio, trans)
-                    if testLng > lng { contains = !contains }
+                    rayStep(v[i], v[i + 1 == n ? 0 : i + 1], &lat, &lng, trans, &contains)
                 }
             }
         }

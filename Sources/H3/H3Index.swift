@@ -109,54 +109,39 @@ extension UInt64 {
     return 0
 }
 
-@inline(__always) func rotate60ccw(_ h: UInt64) -> UInt64 {
+/// The index rotated 60° about its base cell: every digit turned by `turn` (one direction).
+@inline(__always) func rotate60(_ h: UInt64, _ turn: (Int) -> Int) -> UInt64 {
     var h = h
     let res = h.h3Res
     var r = 1
-    while r <= res { h.setH3Digit(r, rotateDigit60ccw(h.h3Digit(r))); r += 1 }
+    while r <= res { h.setH3Digit(r, turn(h.h3Digit(r))); r += 1 }
     return h
 }
 
-@inline(__always) func rotate60cw(_ h: UInt64) -> UInt64 {
-    var h = h
-    let res = h.h3Res
-    var r = 1
-    while r <= res { h.setH3Digit(r, rotateDigit60cw(h.h3Digit(r))); r += 1 }
-    return h
-}
+@inline(__always) func rotate60ccw(_ h: UInt64) -> UInt64 { rotate60(h, rotateDigit60ccw) }
+@inline(__always) func rotate60cw(_ h: UInt64) -> UInt64 { rotate60(h, rotateDigit60cw) }
 
-/// Rotation of a pentagon-based index that skips the deleted k-axis subsequence.
-func rotatePent60ccw(_ h: UInt64) -> UInt64 {
+/// Rotation of a pentagon-based index that skips the deleted k-axis subsequence: digits turned
+/// by `turn`, and once the first non-zero digit lands on the k axis (1), the whole index turned
+/// once more the same way (`again`), as h3's `_h3RotatePent60ccw`/`cw` do.
+@inline(__always) func rotatePent60(_ h: UInt64, _ turn: (Int) -> Int, _ again: (UInt64) -> UInt64) -> UInt64 {
     var h = h
     var found = false
     let res = h.h3Res
     var r = 1
     while r <= res {
-        h.setH3Digit(r, rotateDigit60ccw(h.h3Digit(r)))
+        h.setH3Digit(r, turn(h.h3Digit(r)))
         if !found && h.h3Digit(r) != 0 {
             found = true
-            if leadingNonZeroDigit(h) == 1 { h = rotate60ccw(h) }
+            if leadingNonZeroDigit(h) == 1 { h = again(h) }
         }
         r += 1
     }
     return h
 }
 
-func rotatePent60cw(_ h: UInt64) -> UInt64 {
-    var h = h
-    var found = false
-    let res = h.h3Res
-    var r = 1
-    while r <= res {
-        h.setH3Digit(r, rotateDigit60cw(h.h3Digit(r)))
-        if !found && h.h3Digit(r) != 0 {
-            found = true
-            if leadingNonZeroDigit(h) == 1 { h = rotate60cw(h) }
-        }
-        r += 1
-    }
-    return h
-}
+func rotatePent60ccw(_ h: UInt64) -> UInt64 { rotatePent60(h, rotateDigit60ccw, rotate60ccw) }
+func rotatePent60cw(_ h: UInt64) -> UInt64 { rotatePent60(h, rotateDigit60cw, rotate60cw) }
 
 @inline(__always) func faceIjkTableIndex(_ f: FaceIJK) -> Int {
     ((f.face * 3 + f.coord.i) * 3 + f.coord.j) * 3 + f.coord.k

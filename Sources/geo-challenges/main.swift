@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import GeoModel
 import ChallengesStage
+import StageCommand
 
-struct ChallengesCommand: ParsableCommand {
+struct ChallengesCommand: StageCommand {
+    typealias Stage = ChallengesStage
     static let configuration = CommandConfiguration(
         commandName: "geo-challenges",
         abstract: "world.geojson → the daily-challenge table's migration and seed for Supabase/PostgreSQL.",
@@ -82,23 +84,30 @@ struct ChallengesCommand: ParsableCommand {
     @Option(help: "Countries under this area in km² (and point countries) count as small.")
     var smallArea: Double = defaults.smallAreaKm2
 
+    @Option(help: "Today's date (UTC), YYYY-MM-DD: the default --from is the day after it, and --replan-future never starts on or before it. Default: the clock (give it to replay a night).")
+    var today: String?
+
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
     var options: ChallengesStage.Options {
-        var o = ChallengesStage.Options()
-        o.world = world; o.outDir = outDir; o.report = report; o.existing = existing
-        o.from = from ?? start; o.days = days; o.replanFuture = replanFuture; o.dryRun = dryRun
-        o.seed = seed; o.window = window
-        o.minSilhouetteAreaKm2 = minSilhouetteArea; o.smallAreaKm2 = smallArea
-        return o
+        get throws {
+            if start != nil && from != nil { throw ValidationError("give --from only (--start is its deprecated name)") }
+            var o = ChallengesStage.Options()
+            o.world = world; o.outDir = outDir; o.report = report; o.existing = existing
+            o.from = from ?? start; o.days = days; o.replanFuture = replanFuture; o.dryRun = dryRun
+            o.seed = seed; o.window = window
+            o.minSilhouetteAreaKm2 = minSilhouetteArea; o.smallAreaKm2 = smallArea
+            if let today {
+                guard let day = Day(iso: today) else { throw ValidationError("--today must be a date YYYY-MM-DD (got \"\(today)\")") }
+                o.today = day
+            }
+            return o
+        }
     }
 
     func run() throws {
-        if start != nil {
-            FileHandle.standardError.write(Data("geo-challenges: --start is deprecated; use --from\n".utf8))
-            if from != nil { throw ValidationError("give --from only (--start is its deprecated name)") }
-        }
+        if start != nil { FileHandle.standardError.write(Data("geo-challenges: --start is deprecated; use --from\n".utf8)) }
         try ChallengesStage.execute(options, quiet: quiet)
     }
 }

@@ -2,10 +2,12 @@ import ArgumentParser
 import Foundation
 import GeoModel
 import CitiesStage
+import StageCommand
 
 private let defaults = CitiesStage.Options()
 
-struct CitiesCommand: ParsableCommand {
+struct CitiesCommand: StageCommand {
+    typealias Stage = CitiesStage
     static let configuration = CommandConfiguration(
         commandName: "geo-cities",
         abstract: "GeoNames cities ≥ 15,000 + world.geojson → the city-ranking app's countries and cities tables (Supabase/PostgreSQL).",
@@ -75,11 +77,7 @@ struct CitiesCommand: ParsableCommand {
         return o
     }
 
-    func validate() throws {
-        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
-    }
 
-    func run() throws { try CitiesStage.execute(options, quiet: quiet) }
 }
 
 CitiesCommand.main()

@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import GeoModel
 import GlobeStage
+import StageCommand
 
-struct GlobeCommand: ParsableCommand {
+struct GlobeCommand: StageCommand {
+    typealias Stage = GlobeStage
     static let configuration = CommandConfiguration(
         commandName: "geo-globe",
         abstract: "world.geojson → globe.glb: country fills triangulated on the sphere, outlines, markers (glTF 2.0 binary).",
@@ -93,11 +95,7 @@ struct GlobeCommand: ParsableCommand {
         return o
     }
 
-    func validate() throws {
-        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
-    }
 
-    func run() throws { try GlobeStage.execute(options, quiet: quiet) }
 }
 
 GlobeCommand.main()

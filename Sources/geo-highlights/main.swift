@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import GeoModel
 import HighlightsStage
+import StageCommand
 
-struct HighlightsCommand: ParsableCommand {
+struct HighlightsCommand: StageCommand {
+    typealias Stage = HighlightsStage
     static let configuration = CommandConfiguration(
         commandName: "geo-highlights",
         abstract: "Curated country highlights → dist/country_highlights.json, checked against the country set and Natural Earth places.",
@@ -68,11 +70,7 @@ struct HighlightsCommand: ParsableCommand {
         return o
     }
 
-    func validate() throws {
-        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
-    }
 
-    func run() throws { try HighlightsStage.execute(options, quiet: quiet) }
 }
 
 HighlightsCommand.main()

@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import GeoModel
 import IngestStage
+import StageCommand
 
-struct IngestCommand: ParsableCommand {
+struct IngestCommand: StageCommand {
+    typealias Stage = IngestStage
     static let configuration = CommandConfiguration(
         commandName: "geo-ingest",
         abstract: "Natural Earth admin-0 units → one GeoJSON feature per country of the app's set.",
@@ -82,11 +84,7 @@ struct IngestCommand: ParsableCommand {
         return o
     }
 
-    func validate() throws {
-        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
-    }
 
-    func run() throws { try IngestStage.execute(options, quiet: quiet) }
 }
 
 IngestCommand.main()

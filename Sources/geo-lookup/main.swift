@@ -3,6 +3,7 @@ import Foundation
 import GeoLookup
 import GeoModel
 import LookupStage
+import StageCommand
 
 /// `geo-lookup build …` runs the stage; `geo-lookup LAT LON` and `geo-lookup --batch` ask
 /// the index, through the same library the apps embed.
@@ -122,7 +123,8 @@ struct Query: ParsableCommand {
     }
 }
 
-struct Build: ParsableCommand {
+struct Build: StageCommand {
+    typealias Stage = LookupStage
     static let defaults = LookupStage.Options()
     static let configuration = CommandConfiguration(
         commandName: "build",
@@ -170,11 +172,7 @@ struct Build: ParsableCommand {
         return o
     }
 
-    func validate() throws {
-        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
-    }
 
-    func run() throws { try LookupStage.execute(options, quiet: quiet) }
 }
 
 struct Bench: ParsableCommand {

@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import GeoModel
 import MapStage
+import StageCommand
 
-struct MapCommand: ParsableCommand {
+struct MapCommand: StageCommand {
+    typealias Stage = MapStage
     static let configuration = CommandConfiguration(
         commandName: "geo-map",
         abstract: "world.geojson → a flat world map through PROJ: projected GeoJSON and an SVG in the app's palette.",
@@ -63,11 +65,7 @@ struct MapCommand: ParsableCommand {
         return o
     }
 
-    func validate() throws {
-        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
-    }
 
-    func run() throws { try MapStage.execute(options, quiet: quiet) }
 }
 
 MapCommand.main()

@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import GeoModel
 import PreviewStage
+import StageCommand
 
-struct PreviewCommand: ParsableCommand {
+struct PreviewCommand: StageCommand {
+    typealias Stage = PreviewStage
     static let configuration = CommandConfiguration(
         commandName: "geo-preview",
         abstract: "globe.glb → PNG pictures of the globe (Atlantic, Pacific across 180°, South Pole), rendered from the real file.",
@@ -65,11 +67,7 @@ struct PreviewCommand: ParsableCommand {
         return o
     }
 
-    func validate() throws {
-        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
-    }
 
-    func run() throws { try PreviewStage.execute(options, quiet: quiet) }
 }
 
 PreviewCommand.main()

@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import GeoModel
 import RoutesStage
+import StageCommand
 
-struct RoutesCommand: ParsableCommand {
+struct RoutesCommand: StageCommand {
+    typealias Stage = RoutesStage
     static let defaults = RoutesStage.Options()
     static let configuration = CommandConfiguration(
         commandName: "geo-routes",
@@ -47,11 +49,7 @@ struct RoutesCommand: ParsableCommand {
         return o
     }
 
-    func validate() throws {
-        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
-    }
 
-    func run() throws { try RoutesStage.execute(options, quiet: quiet) }
 }
 
 RoutesCommand.main()

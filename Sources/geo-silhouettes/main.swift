@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import GeoModel
 import SilhouettesStage
+import StageCommand
 
-struct SilhouettesCommand: ParsableCommand {
+struct SilhouettesCommand: StageCommand {
+    typealias Stage = SilhouettesStage
     static let configuration = CommandConfiguration(
         commandName: "geo-silhouettes",
         abstract: "world.geojson → one SVG silhouette per polygon country for the quiz (CONTRACTS §4).",
@@ -85,11 +87,7 @@ struct SilhouettesCommand: ParsableCommand {
         return o
     }
 
-    func validate() throws {
-        do { try options.validate() } catch let e as OptionsError { throw ValidationError(e.message) }
-    }
 
-    func run() throws { try SilhouettesStage.execute(options, quiet: quiet) }
 }
 
 SilhouettesCommand.main()

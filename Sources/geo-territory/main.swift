@@ -1,7 +1,9 @@
 import ArgumentParser
 import TerritoryStage
+import StageCommand
 
-struct TerritoryCommand: ParsableCommand {
+struct TerritoryCommand: StageCommand {
+    typealias Stage = TerritoryStage
     static let defaults = TerritoryStage.Options()
     static let configuration = CommandConfiguration(
         commandName: "geo-territory",
@@ -52,12 +54,11 @@ struct TerritoryCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
-    func run() throws {
+    var options: TerritoryStage.Options {
         var o = TerritoryStage.Options()
         o.input = input; o.existing = existing; o.outDir = outDir; o.shard = shard; o.threads = threads
         o.loopsGeoJSON = loopsGeojson
-        do { try o.validate() } catch { throw ValidationError("\(error)") }
-        try TerritoryStage.execute(o, quiet: quiet)
+        return o
     }
 }
 

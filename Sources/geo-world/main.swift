@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import GeoModel
 import WorldStage
+import StageCommand
 
-struct WorldCommand: ParsableCommand {
+struct WorldCommand: StageCommand {
+    typealias Stage = WorldStage
     static let defaults = WorldStage.Options()
 
     static let configuration = CommandConfiguration(
@@ -87,26 +89,20 @@ struct WorldCommand: ParsableCommand {
     var quiet = false
 
     /// The stage's options from the command line; the simplification mode is decided here, once.
-    func options() throws -> WorldStage.Options {
-        var o = WorldStage.Options()
-        o.input = input
-        o.output = output
-        o.report = report
-        o.perCountry = perCountry
-        o.simplification = try WorldStage.Simplification(targetVertices: targetVertices, toleranceKm: toleranceKm)
-        o.minIslandKm2 = minIslandKm2
-        o.pointAreaKm2 = pointAreaKm2
-        o.fillPointGaps = fillPointGaps
-        o.threads = threads
-        return o
-    }
-
-    func validate() throws {
-        do { try options().validate() } catch let e as OptionsError { throw ValidationError(e.message) }
-    }
-
-    func run() throws {
-        try WorldStage.execute(options(), quiet: quiet)
+    var options: WorldStage.Options {
+        get throws {
+            var o = WorldStage.Options()
+            o.input = input
+            o.output = output
+            o.report = report
+            o.perCountry = perCountry
+            o.simplification = try WorldStage.Simplification(targetVertices: targetVertices, toleranceKm: toleranceKm)
+            o.minIslandKm2 = minIslandKm2
+            o.pointAreaKm2 = pointAreaKm2
+            o.fillPointGaps = fillPointGaps
+            o.threads = threads
+            return o
+        }
     }
 }
 

@@ -43,22 +43,19 @@ fi
 
 source scripts/checks/lib/pg.sh
 pg_start check_challenges
-PSQL+=(-d postgres)
-sql() { "${PSQL[@]}" -At -c "$1"; }
+PG=("${PSQL[@]}" -d postgres)
+sql() { pg_sql postgres "$1"; }
 fail=0
-expect() {  # expect NAME EXPECTED QUERY
-  local got; got=$(sql "$3" 2>&1) || true
-  if [ "$got" = "$2" ]; then echo "  ok   $1"; else echo "  FAIL $1: expected $2, got $got"; fail=1; fi
-}
+expect() { pg_expect postgres "$@"; }  # expect NAME EXPECTED QUERY
 
 echo "PostgreSQL $(sql 'show server_version') on $SOCK"
-"${PSQL[@]}" -f "$SCHEMA"
-"${PSQL[@]}" -f "$SCHEMA"           # applying the schema twice is harmless
-"${PSQL[@]}" -f "$SEED"
+"${PG[@]}" -f "$SCHEMA"
+"${PG[@]}" -f "$SCHEMA"           # applying the schema twice is harmless
+"${PG[@]}" -f "$SEED"
 snapshot="select md5(string_agg(concat_ws('|', id, date, is_guess_country, is_guess_capital, is_guess_flag, answer, created_at, updated_at), E'\n' order by date)) from public.daily_challenges"
 first=$(sql "$snapshot")
 sleep 1                              # a second load that rewrote rows would change updated_at
-"${PSQL[@]}" -f "$SEED"
+"${PG[@]}" -f "$SEED"
 expect "seed.sql loaded twice leaves identical rows" "$first" "$snapshot"
 
 # The country set, read from world.geojson by Python's json (an independent reader).
@@ -70,7 +67,7 @@ for f in json.load(open(sys.argv[1], encoding="utf-8"))["features"]:
     print(f"{f['id']}\t{'t' if p.get('capital') else 'f'}\t{'t' if point else 'f'}")
 EOF
 sql "create table world (id text primary key, has_capital boolean not null, is_point boolean not null)"
-"${PSQL[@]}" -c "\\copy world from '$TMP/world.tsv'"
+"${PG[@]}" -c "\\copy world from '$TMP/world.tsv'"
 WINDOW=$(sed -n 's/.*repeat window \([0-9][0-9]*\) days.*/\1/p' "$SEED" | head -1)
 [ -n "$WINDOW" ] || { echo "  FAIL seed.sql names no repeat window"; exit 1; }
 
@@ -100,8 +97,8 @@ EOF
   sql "create schema evil"
   sed 's/public\.daily_challenges/evil.daily_challenges/g' "$TMP"/evil/migrations/*.sql >"$TMP/evil/schema2.sql"
   sed 's/public\.daily_challenges/evil.daily_challenges/g' "$TMP/evil/seed.sql" >"$TMP/evil/seed2.sql"
-  "${PSQL[@]}" -f "$TMP/evil/schema2.sql"
-  "${PSQL[@]}" -f "$TMP/evil/seed2.sql"
+  "${PG[@]}" -f "$TMP/evil/schema2.sql"
+  "${PG[@]}" -f "$TMP/evil/seed2.sql"
   expect "hostile names: seed loads, both tables intact" "$DAYS|$DAYS|$(wc -l <"$TMP/world.tsv")" \
     "select (select count(*) from evil.daily_challenges), (select count(*) from public.daily_challenges), (select count(*) from world)"
 else
@@ -112,13 +109,9 @@ fi
 if [ -x "$BIN/geo-challenges" ]; then
   FROM=2026-08-18                       # in the middle of the hand-written range
   LAST=2027-02-16                       # its last day
-  LDB=(psql -X -q -v ON_ERROR_STOP=1 -h "$SOCK" -U postgres -d live)
-  command -v psql >/dev/null || LDB[0]="$PGBIN/psql"
-  lsql() { "${LDB[@]}" -At -c "$1"; }
-  lexpect() {  # lexpect NAME EXPECTED QUERY (on the live copy)
-    local got; got=$(lsql "$3" 2>&1) || true
-    if [ "$got" = "$2" ]; then echo "  ok   $1"; else echo "  FAIL $1: expected $2, got $got"; fail=1; fi
-  }
+  LDB=("${PSQL[@]}" -d live)
+  lsql() { pg_sql live "$1"; }
+  lexpect() { pg_expect live "$@"; }  # lexpect NAME EXPECTED QUERY (on the live copy)
   dump() { "${LDB[@]}" -c "\\copy (select * from public.daily_challenges $1 order by date, id) to '$2' csv"; }
   sql "create database live"
   # 365 hand-written rows from 2026-02-17: one type each, answers from world.geojson, with
@@ -208,7 +201,12 @@ SQLEOF
   dump "where date < date '$FROM2'" "$TMP/before2-past.csv"
   sleep 1
   T1=$(lsql "select now()")
-  "$BIN/geo-challenges" "$WORLD" --existing "$TMP/existing2.csv" --from "$FROM2" --days "$DAYS" --replan-future --out-dir "$TMP/replan" -q
+  # Replayed as of 2026-11-22 (--today), so the check means the same on any date it runs.
+  if msg=$("$BIN/geo-challenges" "$WORLD" --existing "$TMP/existing2.csv" --from 2026-11-22 --today 2026-11-22 --days "$DAYS" --replan-future --out-dir "$TMP/replan-today" -q 2>&1) \
+     || [ -e "$TMP/replan-today" ] || [[ "$msg" != *"is not after today (2026-11-22, UTC)"* ]]; then
+    echo "  FAIL replan from today was not refused cleanly: $msg"; fail=1
+  else echo "  ok   replan from today (its question is live) refused, nothing written"; fi
+  "$BIN/geo-challenges" "$WORLD" --existing "$TMP/existing2.csv" --from "$FROM2" --today 2026-11-22 --days "$DAYS" --replan-future --out-dir "$TMP/replan" -q
   for f in "$TMP"/replan/migrations/*.sql "$TMP/replan/seed.sql" "$TMP/replan/seed.sql"; do "${LDB[@]}" -f "$f"; done
   dump "where date < date '$FROM2'" "$TMP/after2-past.csv"
   if cmp -s "$TMP/before2-past.csv" "$TMP/after2-past.csv"; then echo "  ok   replan: not one row dated before $FROM2 differs (full dump)"
@@ -225,8 +223,7 @@ SQLEOF
 
   # A table with two rows on one date: the migration stops, names the dates, changes nothing.
   sql "create database dup"
-  DDB=(psql -X -q -v ON_ERROR_STOP=1 -h "$SOCK" -U postgres -d dup)
-  command -v psql >/dev/null || DDB[0]="$PGBIN/psql"
+  DDB=("${PSQL[@]}" -d dup)
   "${DDB[@]}" <<'SQLEOF'
 create table public.daily_challenges (
   id uuid primary key default gen_random_uuid(), date date not null,

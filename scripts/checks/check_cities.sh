@@ -44,15 +44,12 @@ fi
 LOCALE=C; locale -a 2>/dev/null | grep -qx 'C.utf8' && LOCALE=C.UTF-8
 source scripts/checks/lib/pg.sh
 pg_start check_cities "$LOCALE"
-PSQL+=(-d postgres)
-sql() { "${PSQL[@]}" -At -c "$1"; }
+PG=("${PSQL[@]}" -d postgres)
+sql() { pg_sql postgres "$1"; }
 fail=0
 ok() { echo "  ok   $1"; }
 bad() { echo "  FAIL $1"; fail=1; }
-expect() {  # expect NAME EXPECTED QUERY
-  local got; got=$(sql "$3" 2>&1) || true
-  if [ "$got" = "$2" ]; then ok "$1"; else bad "$1: expected $2, got $got"; fi
-}
+expect() { pg_expect postgres "$@"; }  # expect NAME EXPECTED QUERY
 now_ms() { date +%s%3N; }
 
 echo "PostgreSQL $(sql 'show server_version') on $SOCK"
@@ -61,7 +58,7 @@ sql "do \$\$ begin
   if not exists (select 1 from pg_roles where rolname = 'anon') then create role anon nologin; end if;
   if not exists (select 1 from pg_roles where rolname = 'authenticated') then create role authenticated nologin; end if;
 end \$\$"
-for pass in 1 2; do for m in "${MIGRATIONS[@]}"; do "${PSQL[@]}" -f "$m"; done; done
+for pass in 1 2; do for m in "${MIGRATIONS[@]}"; do "${PG[@]}" -f "$m"; done; done
 ok "${#MIGRATIONS[@]} migration(s) applied twice in name order"
 
 # The load is timed on the wall clock and by the server's CPU time (its /proc stat, read from
@@ -69,7 +66,7 @@ ok "${#MIGRATIONS[@]} migration(s) applied twice in name order"
 load_seed() {  # load_seed FILE → "wall_ms cpu_ms"
   local t0 t1 cpu stat="split_part(pg_read_file('/proc/self/stat'), ' ', 14)::bigint + split_part(pg_read_file('/proc/self/stat'), ' ', 15)::bigint"
   printf '%s\n' "select $stat as cpu0 \\gset" "\\i $1" "select ($stat - :cpu0) * 1000 / $(getconf CLK_TCK);" >"$TMP/load.sql"
-  t0=$(now_ms); cpu=$("${PSQL[@]}" -At -f "$TMP/load.sql" | tail -1); t1=$(now_ms)
+  t0=$(now_ms); cpu=$("${PG[@]}" -At -f "$TMP/load.sql" | tail -1); t1=$(now_ms)
   echo "$((t1 - t0)) $cpu"
 }
 read -r wall cpu < <(load_seed "$SEED")
@@ -94,7 +91,7 @@ for f in json.load(open(sys.argv[1], encoding="utf-8"))["features"]:
 EOF
 nworld=$(wc -l <"$TMP/world.tsv")
 sql "create table world (code text primary key, name text, capital text, continent text)"
-"${PSQL[@]}" -c "\\copy world from '$TMP/world.tsv'"
+"${PG[@]}" -c "\\copy world from '$TMP/world.tsv'"
 expect "one country per feature of $WORLD ($nworld)" "$nworld|$nworld" \
   "select count(*), count(*) filter (where w.name = c.name and coalesce(w.capital, '') = coalesce(c.capital, '') and w.continent = c.continent) from public.countries c join world w on w.code = c.country_code"
 expect "every country has a population" "0" "select count(*) from public.countries where population is null or population < 0"
@@ -191,22 +188,22 @@ without "$MUNICH" >"$TMP/seed_without.sql"
 [ "$(wc -c <"$TMP/seed_without.sql")" -lt "$(wc -c <"$SEED")" ] || bad "could not remove Munich from the seed"
 others="select md5(string_agg(concat_ws(':', id, xmin), ',' order by id)) from public.cities where id <> $MUNICH"
 others_before=$(sql "$others")
-"${PSQL[@]}" -f "$TMP/seed_without.sql"
+"${PG[@]}" -f "$TMP/seed_without.sql"
 expect "a referenced city that left the source is kept and marked" "1|t" "select count(*), bool_and(retired_at is not null) from public.cities where id = $MUNICH"
 expect "…and its user_city row still points at it" "1" "select count(*) from public.user_city u join public.cities c on c.id = u.city_id where c.id = $MUNICH"
 expect "…and the search no longer offers it" "0" "select count(*) from public.search_cities('munich', 50) where id = $MUNICH"
 expect "…and no other city was rewritten (xmin unchanged)" "$others_before" "$others"
-"${PSQL[@]}" -f "$TMP/seed_without.sql"
+"${PG[@]}" -f "$TMP/seed_without.sql"
 expect "reloading the reduced seed keeps the mark" "1" "select count(*) from public.cities where id = $MUNICH and retired_at is not null"
 expect "a referenced city cannot be deleted" "23503" \
   "do \$\$ begin delete from public.cities where id = $MUNICH; raise exception 'deleted'; exception when foreign_key_violation then null; end \$\$; select '23503'"
 # A country that leaves the app's set: kept (its cities point at it) and marked, then back.
 GERMANY=$(sql "select id from public.countries where country_code = 'DE'")
 without "$GERMANY" >"$TMP/seed_without_de.sql"
-"${PSQL[@]}" -f "$TMP/seed_without_de.sql"
+"${PG[@]}" -f "$TMP/seed_without_de.sql"
 expect "a country that left the set is kept and marked, its cities kept" "f|t" \
   "select in_source, (select count(*) > 100 from public.cities where country_id = $GERMANY) from public.countries where id = $GERMANY"
-"${PSQL[@]}" -f "$SEED"
+"${PG[@]}" -f "$SEED"
 expect "…and back in the set, unmarked" "t" "select in_source from public.countries where id = $GERMANY"
 expect "back in the source: unmarked, found again" "$MUNICH" "select id from public.search_cities('munich') limit 1 "
 expect "…same id, same user row" "1" "select count(*) from public.user_city where city_id = $MUNICH"
@@ -225,7 +222,7 @@ with open(src, encoding="utf-8") as f, open(dst, "w", encoding="utf-8") as g:
         g.write(line)
 EOF
   "$BIN/geo-cities" --cities "$TMP/evil.tsv" --world "$WORLD" --out-dir "$TMP/evil" --report "$TMP/evil-report.tsv" -q
-  "${PSQL[@]}" -f "$TMP/evil/seed.sql"
+  "${PG[@]}" -f "$TMP/evil/seed.sql"
   expect "a name with quotes and backslashes is stored unchanged" "Mu'nich\\'); drop table public.cities; -- \"quoted\"" \
     "select split_part(display_name, ', ', 1) from public.cities where id = $MUNICH"
   expect "…and every table is intact" "$cities" "select count(*) from public.cities"

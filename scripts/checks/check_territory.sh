@@ -33,11 +33,8 @@ fi
 source scripts/checks/lib/pg.sh
 pg_start check_territory C timezone=UTC
 fail=0
-sql() { "${PSQL[@]}" -d "$1" -At -c "$2"; }
-expect() {  # expect DB NAME EXPECTED QUERY
-  local got; got=$(sql "$1" "$4" 2>&1) || true
-  if [ "$got" = "$3" ]; then echo "  ok   $2"; else echo "  FAIL $2: expected $3, got $got"; fail=1; fi
-}
+sql() { pg_sql "$@"; }        # sql DB QUERY
+expect() { pg_expect "$@"; }  # expect DB NAME EXPECTED QUERY
 newdb() { sql postgres "create database $1"; "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql; }
 OWNERS="select hex_id || ' ' || owner_user_id || ' ' || last_run_id || ' ' || to_char(claimed_at at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS') || 'Z' from territory_hex order by hex_id"
 # territory.geojson's owners in the same text form (claimed_at: the sample's whole seconds).

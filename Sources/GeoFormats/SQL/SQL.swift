@@ -11,31 +11,37 @@ public enum SQL {
     /// so neither setting can turn it into an escape. NUL cannot be stored in PostgreSQL text
     /// and is rejected.
     public static func literal(_ s: String) throws -> String {
-        // Tested on UTF-8 bytes: NUL, '\\' and '\'' are single bytes that occur in no other
-        // character's encoding. (`String.contains(String)` went through Foundation's CFString
-        // search and was the cities stage's largest cost.)
-        var nul = false, hasBackslash = false, hasQuote = false
-        func scan<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        var out: [UInt8] = []
+        try appendLiteral(s, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `literal(s)` appended to a byte buffer, for writers that build large files: escaping
+    /// works on the UTF-8 bytes (NUL, '\\' and '\'' are single bytes that occur in no other
+    /// character's encoding), so no intermediate String is made. (`String.contains(String)`
+    /// went through Foundation's CFString search, and escaping scalar by scalar into a String
+    /// was most of the cities seed's cost.)
+    public static func appendLiteral(_ s: String, to out: inout [UInt8]) throws {
+        var s = s
+        try s.withUTF8 { bytes in
+            var hasBackslash = false, hasQuote = false
             for b in bytes {
-                if b == 0 { nul = true } else if b == 0x5C { hasBackslash = true } else if b == 0x27 { hasQuote = true }
+                if b == 0 {
+                    throw StageError("a text value contains a NUL character, which PostgreSQL text cannot hold: \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                } else if b == 0x5C { hasBackslash = true } else if b == 0x27 { hasQuote = true }
             }
-        }
-        if s.utf8.withContiguousStorageIfAvailable({ scan($0) }) == nil { scan(s.utf8) }
-        if nul {
-            throw StageError("a text value contains a NUL character, which PostgreSQL text cannot hold: \(s.debugDescription)")
-        }
-        if !hasBackslash && !hasQuote { return "'" + s + "'" }
-        var out = hasBackslash ? "E'" : "'"
-        out.reserveCapacity(s.utf8.count + 3)
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "'": out += "''"
-            case "\\": out += "\\\\"
-            default: out.unicodeScalars.append(ch)
+            if hasBackslash { out.append(0x45) }   // E'…': an escape string either setting reads alike
+            out.append(0x27)
+            if !hasBackslash && !hasQuote {
+                out.append(contentsOf: bytes)
+            } else {
+                for b in bytes {
+                    if b == 0x27 || b == 0x5C { out.append(b) }
+                    out.append(b)
+                }
             }
+            out.append(0x27)
         }
-        out += "'"
-        return out
     }
 
     /// A date literal (`date '2026-01-01'`); `day` must already be a valid ISO date.

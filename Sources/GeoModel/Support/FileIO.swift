@@ -167,23 +167,15 @@ public enum FileIO {
         try writeAtomically(Array(text.utf8), to: path)
     }
 
-    /// Reads a tab-separated table with a header row; `#` lines and blank lines are comments.
-    /// Returns rows as dictionaries keyed by the header's column names.
+    /// Reads a hand-edited tab-separated table (TSVTable: `#` and blank lines are comments,
+    /// fields trimmed, short rows padded). Returns rows as dictionaries keyed by the header's
+    /// column names.
     public static func readTSV(_ path: String) throws -> [[String: String]] {
-        var header: [String]?
-        var rows: [[String: String]] = []
-        for (n, l) in try readLines(path).enumerated() {
-            if l.trimmingCharacters(in: .whitespaces).isEmpty || l.hasPrefix("#") { continue }
-            let cols = l.split(separator: "\t", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let h = header else { header = cols; continue }
-            guard cols.count <= h.count else {
-                throw InputError(file: path, "line \(n + 1) has \(cols.count) columns, the header has \(h.count)")
-            }
-            var row: [String: String] = [:]
-            for (i, name) in h.enumerated() { row[name] = i < cols.count ? cols[i] : "" }
-            rows.append(row)
+        let table = try TSVTable.read(path, trim: true, padShortRows: true)
+        return table.rows.map { row in
+            var out: [String: String] = [:]
+            for c in table.columns { out[c] = table[row, c] }
+            return out
         }
-        guard header != nil else { throw InputError(file: path, "has no header row") }
-        return rows
     }
 }

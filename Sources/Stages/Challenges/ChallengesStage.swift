@@ -23,7 +23,8 @@ extension ChallengesStage: PipelineStage {
         /// tomorrow (UTC) without an existing schedule.
         public var from: String? = nil
         public var days = 365
-        /// Re-plan existing days from `from` on (never before it); default: only fill days without a row.
+        /// Re-plan existing days from `from` on (never before it, and never today or earlier:
+        /// those days may have been played); default: only fill days without a row.
         public var replanFuture = false
         /// Print what would change and write nothing.
         public var dryRun = false
@@ -32,7 +33,8 @@ extension ChallengesStage: PipelineStage {
         public var window = 60
         public var minSilhouetteAreaKm2 = 10_000.0
         public var smallAreaKm2 = 20_000.0
-        /// Today, for the default `from` without an existing schedule; nil: the clock (UTC).
+        /// Today (UTC), for the default `from` without an existing schedule and for the guard
+        /// that keeps `replanFuture` off days already played; nil: the clock.
         public var today: Day? = nil
         public init() {}
 
@@ -81,24 +83,25 @@ extension ChallengesStage: PipelineStage {
     }
 
     public static func run(_ o: Options, log: StageLog) throws -> Report {
-        try o.validate()
         let features = try log.step("read \(o.world)") { try GeoJSON.read(path: o.world) }
         let countries = try countries(from: features, file: o.world)
         var existing: [ExistingDay] = []
         if let path = o.existing {
             existing = try log.step("read \(path)") { try readExisting(path: path, countries: Set(countries.map(\.id))) }
         }
+        let today = o.today ?? Day(ordinal: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
         let start: Day
         if let from = o.from {
             start = try o.fromDay(from)
         } else if let last = existing.last?.day {
             start = last.adding(days: 1)
         } else {
-            let today = o.today ?? Day(ordinal: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
             start = today.adding(days: 1)
         }
-        if o.replanFuture, let first = existing.first?.day, start < first {
-            throw OptionsError("--from \(start) is before the existing schedule's first day \(first) (\(o.existing!)): --replan-future would rewrite days players have answered; give a --from inside or after it")
+        // Today's question is live and earlier ones were answered: re-planning may only begin
+        // tomorrow. (Without --replan-future no existing row changes, whatever --from says.)
+        if o.replanFuture, start <= today {
+            throw OptionsError("--from \(start) is not after today (\(today), UTC): --replan-future would rewrite days players may already have answered; give a --from after today")
         }
         let schedule = try log.step("schedule \(o.days) days from \(start)") {
             try Self.schedule(countries, rules: o.rules(start: start), existing: existing, replanFuture: o.replanFuture)

@@ -79,17 +79,20 @@ extension CitiesStage {
         var rows: [UInt8] = []
         rows.reserveCapacity(cities.count * 200)
         func add(_ s: String) { rows.append(contentsOf: s.utf8) }
+        func appendText(_ s: String?) throws {   // `text(s)`, straight into the buffer
+            if let s, !s.isEmpty { try SQL.appendLiteral(s, to: &rows) } else { add("null") }
+        }
         var start = 0
         while start < cities.count {
             let end = min(start + batchRows, cities.count)
             add("insert into public.cities as t (id, \(cityColumns.joined(separator: ", "))) values\n")
             for i in start..<end {
                 let c = cities[i]
-                add("("); add(String(c.id)); add(", "); add(try SQL.literal(c.displayName)); add(", ")
-                add(try SQL.literal(c.plainName)); add(", "); add(try text(c.admin)); add(", ")
-                add(try SQL.literal(c.country)); add(", "); add(String(c.countryID)); add(", "); add(String(c.population)); add(", ")
+                add("("); add(String(c.id)); add(", "); try SQL.appendLiteral(c.displayName, to: &rows); add(", ")
+                try SQL.appendLiteral(c.plainName, to: &rows); add(", "); try appendText(c.admin); add(", ")
+                try SQL.appendLiteral(c.country, to: &rows); add(", "); add(String(c.countryID)); add(", "); add(String(c.population)); add(", ")
                 add(String(c.latitude)); add(", "); add(String(c.longitude)); add(", ")
-                add(try text(c.altNames.joined(separator: "|"))); add(i == end - 1 ? ")\n" : "),\n")
+                try appendText(c.altNames.joined(separator: "|")); add(i == end - 1 ? ")\n" : "),\n")
             }
             add(upsert(cityColumns, extraSet: ", retired_at = null", extraWhere: " or t.retired_at is not null"))
             start = end

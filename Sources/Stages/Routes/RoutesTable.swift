@@ -33,23 +33,8 @@ enum Tables {
 
     /// Rows of a TSV with a header (`#` and blank lines are comments): (line number, cells by column).
     static func read(_ path: String, columns: [String]) throws -> [(Int, [String: String])] {
-        var header: [String]?
-        var rows: [(Int, [String: String])] = []
-        for (n, l) in try FileIO.readLines(path).enumerated() {
-            if l.trimmingCharacters(in: .whitespaces).isEmpty || l.hasPrefix("#") { continue }
-            let cells = l.split(separator: "\t", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let h = header else {
-                for c in columns where !cells.contains(c) { throw InputError(file: path, "line \(n + 1): the header lacks the column \"\(c)\" (columns: \(columns.joined(separator: ", ")))") }
-                header = cells
-                continue
-            }
-            guard cells.count == h.count else {
-                throw InputError(file: path, "line \(n + 1) has \(cells.count) columns, the header has \(h.count)")
-            }
-            rows.append((n + 1, Dictionary(uniqueKeysWithValues: zip(h, cells))))
-        }
-        guard header != nil else { throw InputError(file: path, "has no header row") }
-        return rows
+        let table = try TSVTable.read(path, required: columns, trim: true)
+        return table.rows.map { row in (row.line, Dictionary(uniqueKeysWithValues: columns.map { ($0, table[row, $0]) })) }
     }
 
     static func routes(_ path: String) throws -> [Route] {
@@ -95,15 +80,18 @@ enum Tables {
 
     static func rewards(_ path: String) throws -> [Reward] {
         var out: [Reward] = []
+        var lineOfID: [String: Int] = [:]
         for (line, r) in try read(path, columns: rewardColumns) {
             for c in rewardColumns where r[c]!.isEmpty { throw InputError(file: path, "line \(line): the \(c) is empty") }
             guard let h = Int(r["hours"]!), h > 0 else { throw InputError(file: path, "line \(line): hours \"\(r["hours"]!)\" is not a whole number > 0") }
-            out.append(Reward(hours: h, id: r["id"]!, title: r["title"]!, description: r["description"]!))
+            let id = r["id"]!
+            if let first = lineOfID[id] { throw InputError(file: path, "line \(line): repeats the reward id \"\(id)\" of line \(first)") }
+            lineOfID[id] = line
+            out.append(Reward(hours: h, id: id, title: r["title"]!, description: r["description"]!))
         }
         guard out.map(\.hours) == rewardHours else {
             throw InputError(file: path, "rewards are at \(out.map { String($0.hours) }.joined(separator: ", ")) hours; the app expects \(rewardHours.map(String.init).joined(separator: ", ")) in that order")
         }
-        guard Set(out.map(\.id)).count == out.count else { throw InputError(file: path, "two rewards share an id") }
         return out
     }
 }

@@ -126,7 +126,6 @@ public enum TerritoryStage: PipelineStage {
     }
 
     public static func run(_ o: Options, log: StageLog) throws -> Report {
-        try o.validate()
         let shard = try o.shard.map { try Shard(parsing: $0) }
         var existing = try o.existing.map { path in try log.step("read \(path)") { try ExistingTerritory.read(path) } } ?? []
         if let s = shard { existing = existing.filter { s.contains(cell: $0.cell) } }

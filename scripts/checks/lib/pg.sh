@@ -8,6 +8,10 @@
 # a database: add `-d NAME`). PostgreSQL refuses to run as root, so under root the server runs as
 # `nobody`, owner of the temporary directory. LOCALE defaults to C; SERVER_OPTIONs are extra
 # `-c name=value` settings.
+#
+#   pg_sql DB QUERY                     one query on database DB; unaligned, tuples only
+#   pg_expect DB NAME EXPECTED QUERY    prints "  ok   NAME" when the query gives EXPECTED,
+#                                       else "  FAIL NAME: expected …, got …" and sets fail=1
 pg_start() {
   local name=$1 locale=${2:-C}
   shift; [ $# -gt 0 ] && shift
@@ -29,6 +33,13 @@ pg_start() {
   export PGOPTIONS="-c client_min_messages=warning"
   PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h "$SOCK" -U postgres)
   command -v psql >/dev/null || PSQL[0]="$PGBIN/psql"
+}
+
+pg_sql() { "${PSQL[@]}" -d "$1" -At -c "$2"; }
+
+pg_expect() {
+  local got; got=$(pg_sql "$1" "$4" 2>&1) || true
+  if [ "$got" = "$3" ]; then echo "  ok   $2"; else echo "  FAIL $2: expected $3, got $got"; fail=1; fi
 }
 
 pg_cleanup() {

@@ -212,12 +212,18 @@ import Testing
         #expect(r.schedule.rules.start == Day(iso: "2026-11-23")!)
     }
 
-    @Test func replanBeforeTheExistingScheduleIsRefused() throws {
+    @Test func replanNeverStartsOnOrBeforeToday() throws {
         var o = stageOptions(existing: "2026-02-17,t,f,f,FR\n2026-02-18,f,t,f,DE\n")
         o.replanFuture = true
-        o.from = "2026-02-01"
-        let e = try #require(throws: OptionsError.self) { try ChallengesStage.run(o, log: StageLog(stage: "test", quiet: true)) }
-        #expect(e.message.hasPrefix("--from 2026-02-01 is before the existing schedule's first day 2026-02-17"))
+        o.today = Day(iso: "2026-11-22")!
+        for from in ["2026-02-01", "2026-02-18", "2026-11-22"] {
+            o.from = from
+            let e = try #require(throws: OptionsError.self) { try ChallengesStage.run(o, log: StageLog(stage: "test", quiet: true)) }
+            #expect(e.message.hasPrefix("--from \(from) is not after today (2026-11-22, UTC)"))
+        }
+        o.from = "2026-11-23"; o.dryRun = true
+        let r = try ChallengesStage.run(o, log: StageLog(stage: "test", quiet: true))
+        #expect(r.schedule.rules.start == Day(iso: "2026-11-23")!)
         var p = stageOptions(existing: nil)
         p.replanFuture = true
         #expect(throws: OptionsError.self) { try p.validate() }

@@ -34,6 +34,15 @@ import Testing
         #expect(CitiesStage.plainName("Mu'nich") == "Mu'nich")
     }
 
+    /// The ASCII shortcut gives what the Unicode path gives, on every ASCII name of the source.
+    @Test func asciiNamesAreTheirOwnPlainForm() throws {
+        let cities = try CitiesStage.readCities(Repo.path("data/geonames/cities15000.tsv"))
+        let ascii = cities.map(\.name).filter { $0.utf8.allSatisfy { $0 < 0x80 } }
+        #expect(ascii.count > 20_000)
+        for name in ascii { #expect(CitiesStage.plainNameByUnicode(name) == name) }
+        #expect(CitiesStage.plainName("Zürich") == CitiesStage.plainNameByUnicode("Zürich"))
+    }
+
     // MARK: source rows
 
     static let header = "geonameid\tname\tlatitude\tlongitude\tcountry_code\tadmin1_code\tpopulation\ttimezone\talternate_names"
