@@ -5,8 +5,10 @@
 #   make territory TERRITORY_SHARD=0/4               one shard of four (docs/SCALING.md)
 #
 # Outputs in dist/territory/: territory_hex.sql (idempotent upsert for the game's PostgreSQL),
-# territory.geojson (owned cells), loops.geojson, runs.tsv (figures and reasons per run),
-# users.tsv (cells and km² per runner), preview.svg. The rules are the game's (CONTRACTS §8)
+# territory.geojson (owned cells), runs.tsv (figures and reasons per run), users.tsv (cells and
+# km² per runner), preview.svg, and loops.geojson (every valid loop with its cells, which the
+# consumer check recomputes with h3-py; TERRITORY_LOOPS= leaves it out, as a nightly job does:
+# it is a third of a night's bytes and no reader in the contract needs it). The rules are the game's (CONTRACTS §8)
 # and live in Sources/Stages/Territory/Rules.swift, not here.
 
 TERRITORY_RUNS ?= $(DATA)/territory/runs.geojson
@@ -15,9 +17,11 @@ TERRITORY_RUNS ?= $(DATA)/territory/runs.geojson
 TERRITORY_EXISTING ?=
 # i/n: only shard i of n (empty: everything).
 TERRITORY_SHARD ?=
+# 1: also write loops.geojson (--loops-geojson); empty: not.
+TERRITORY_LOOPS ?= 1
 TERRITORY_DIR ?= $(DIST)/territory
-TERRITORY_OUT := $(addprefix $(TERRITORY_DIR)/,territory_hex.sql territory.geojson loops.geojson runs.tsv users.tsv preview.svg)
-TERRITORY_FLAGS = $(call flag,--existing,$(TERRITORY_EXISTING)) $(call flag,--shard,$(TERRITORY_SHARD))
+TERRITORY_OUT := $(addprefix $(TERRITORY_DIR)/,territory_hex.sql territory.geojson runs.tsv users.tsv preview.svg $(if $(strip $(TERRITORY_LOOPS)),loops.geojson))
+TERRITORY_FLAGS = $(call flag,--existing,$(TERRITORY_EXISTING)) $(call flag,--shard,$(TERRITORY_SHARD)) $(if $(strip $(TERRITORY_LOOPS)),--loops-geojson)
 
 .PHONY: territory
 territory: $(TERRITORY_OUT)

@@ -58,6 +58,7 @@ t = time.perf_counter(); Usd.Stage.Open(sys.argv[1]); print(f"{time.perf_counter
 done
 # Territory: a night for a large city, 10,000 runs of ~1,000 fixes (generated once from a
 # fixed seed into build/bench/, ~500 MB; BENCH_TERRITORY=0 skips it). Target: under 10 s.
+# The nightly job's outputs: no --loops-geojson (docs/SCALING.md, Territory).
 if [ "${BENCH_TERRITORY:-1}" = 1 ]; then
   truns=$out/territory_runs.geojson
   [ -f "$truns" ] || ${PYTHON:-python3} scripts/data/make_runs.py --scale "${BENCH_TERRITORY_RUNS:-10000}" -o "$truns"
@@ -65,7 +66,7 @@ if [ "${BENCH_TERRITORY:-1}" = 1 ]; then
     t0=$(now)
     MAKE_RUN_ID="bench-territory-$run" scripts/stage.sh "$out/territory" .build/release/geo-territory "$truns" --out-dir "$out/territory" 2>>"$out/stderr-territory.txt"
     t1=$(now)
-    printf 'territory\t%s\t%s\n' "geo-territory, $(du -m "$truns" | cut -f1) MB of runs" "$(secs "$t0" "$t1")" >> "$totals"
+    printf 'territory\t%s\t%s\n' "geo-territory, $(du -m "$truns" | cut -f1) MB of runs, nightly outputs" "$(secs "$t0" "$t1")" >> "$totals"
   done
 fi
 ${PYTHON:-python3} scripts/bench_table.py "$log" "$totals" | tee "$out/report.txt"

@@ -174,6 +174,12 @@ public final class GEOSGeometry {
         return try context.wrap(GEOSMakeValidWithParams_r(h, pointer, params), "make-valid")
     }
 
+    /// A zero-width buffer (GEOS's `buffer(0)`, the first half of the structure method's
+    /// repair of a ring: the regions the ring winds around in its own sense).
+    public func zeroBuffer() throws -> GEOSGeometry {
+        try context.wrap(GEOSBuffer_r(h, pointer, 0, 8), "buffer(0)")
+    }
+
     public func area() throws -> Double {
         var a = 0.0
         if GEOSArea_r(h, pointer, &a) == 0 { throw context.fail("area") }

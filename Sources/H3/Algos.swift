@@ -354,6 +354,10 @@ extension H3 {
         // The great-circle angle is at most √(Δlat² + Δlng²) (plus a relative x²/6 below 1e-7
         // for angles under 1e-3 rad), so edges under the limit, with 1e-6 to spare, are 1.
         let quickLimit = min(1e-6, ((2 * pentRadius / EARTH_RADIUS_KM_H3) * (1 - 1e-6)) * ((2 * pentRadius / EARTH_RADIUS_KM_H3) * (1 - 1e-6)))
+        // A run loop's samples are metres apart and mostly fall in the cell of the one before:
+        // the index is a function of the face and ijk alone, so it is not recomputed (and the
+        // cell is already traced).
+        var lastFace = -1, lastIJK = CoordIJK(0, 0, 0)
         for loop in [polygon.outer] + polygon.holes {
             let n = loop.count
             for i in 0..<n {
@@ -364,7 +368,10 @@ extension H3 {
                     let inv = 1.0 / Double(est)
                     let lat = (o.lat * Double(est - j) * inv) + (d.lat * Double(j) * inv)
                     let lng = (o.lng * Double(est - j) * inv) + (d.lng * Double(j) * inv)
-                    let cell = faceIjkToH3(vec3ToFaceIjk(latLngToVec3(lat, lng), res), res)
+                    let fijk = vec3ToFaceIjk(latLngToVec3(lat, lng), res)
+                    if fijk.face == lastFace && fijk.coord == lastIJK { continue }
+                    lastFace = fijk.face; lastIJK = fijk.coord
+                    let cell = faceIjkToH3(fijk, res)
                     if traced.insert(cell).inserted { search.append(cell) }
                 }
             }

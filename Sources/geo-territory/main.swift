@@ -23,9 +23,10 @@ struct TerritoryCommand: StageCommand {
         tonight's runs gives exactly the full recompute.
 
         Writes in --out-dir: territory_hex.sql (idempotent upsert of users, runs, territory_hex
-        for the game's PostgreSQL/PostGIS schema), territory.geojson (owned cells), loops.geojson
-        (each valid loop and its cells), runs.tsv (figures and reasons per run), users.tsv (cells
-        and km² per runner), preview.svg (one city's territory by owner, with the runs' paths).
+        for the game's PostgreSQL/PostGIS schema), territory.geojson (owned cells), runs.tsv
+        (figures and reasons per run), users.tsv (cells and km² per runner), preview.svg (one
+        city's territory by owner, with the runs' paths); with --loops-geojson also
+        loops.geojson (each valid loop, all its lobes, and its cells).
 
         Example:
           geo-territory data/territory/runs.geojson --out-dir dist/territory
@@ -47,14 +48,31 @@ struct TerritoryCommand: StageCommand {
     @Option(help: "Worker threads.")
     var threads: Int = defaults.threads
 
+    @Flag(help: "Also write loops.geojson (every valid loop and its cells; a third of a night's bytes).")
+    var loopsGeojson = false
+
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
     var options: TerritoryStage.Options {
         var o = TerritoryStage.Options()
         o.input = input; o.existing = existing; o.outDir = outDir; o.shard = shard; o.threads = threads
+        o.loopsGeoJSON = loopsGeojson
         return o
     }
 }
+
+#if canImport(Glibc)
+import Glibc
+// A night allocates and frees millions of short-lived blocks (GEOS's noding, each run's rows)
+// on two threads: without this, glibc hands memory back to the kernel and faults it in again
+// all night long (a few % of the CPU, in the kernel). mallopt is not in Swift's Glibc module.
+if let f = dlsym(dlopen(nil, RTLD_NOW), "mallopt") {
+    let mallopt = unsafeBitCast(f, to: (@convention(c) (Int32, Int32) -> Int32).self)
+    _ = mallopt(-1, 256 << 20)  // M_TRIM_THRESHOLD
+    _ = mallopt(-2, 64 << 20)  // M_TOP_PAD
+    _ = mallopt(-3, 32 << 20)  // M_MMAP_THRESHOLD (its maximum; also stops it from moving)
+}
+#endif
 
 TerritoryCommand.main()

@@ -13,14 +13,21 @@ public enum Loop {
         guard let first = ring.first else { return [] }
         if ring.last != first { ring.append(first) }
         guard ring.count >= 4 else { return [] }
-        if let simple = simpleRing(ring) { return [Polygon(rings: [simple])] }
-        return try madeValid(ring, geos: geos)
+        switch shape(ring) {
+        case .simple(let simple): return [Polygon(rings: [simple])]
+        case .oneSided: return try madeValid(ring, geos: geos, oneSided: true)
+        case .unsure: return try madeValid(ring, geos: geos)
+        }
     }
 
-    /// GEOS's make-valid (the structure method, a zero buffer) of a closed ring.
-    static func madeValid(_ ring: Ring, geos: GEOSContext) throws -> [Polygon] {
+    /// GEOS's make-valid (the structure method) of a closed ring. That method is two zero
+    /// buffers of the ring, one for the regions it winds around in the sense of its area and one
+    /// for those it winds around the other way (a figure-eight's second lobe), combined; when
+    /// the second is empty the result is the first exactly. `oneSided`: the caller proved there
+    /// is no region of the other sense (`shape`), so only the first is computed.
+    static func madeValid(_ ring: Ring, geos: GEOSContext, oneSided: Bool = false) throws -> [Polygon] {
         let g = try geos.polygon(Polygon(rings: [ring]))
-        let valid = try g.makeValid()
+        let valid = try oneSided ? g.zeroBuffer() : g.makeValid()
         // Parts with area, largest first (the one runs.loop_polygon keeps); ties by first
         // vertex, so the order never depends on GEOS's. Planar area in degrees is enough to
         // order a few km of loop.
@@ -44,11 +51,29 @@ public enum Loop {
     /// simple — a pair of segments that meet, cross or nearly do, a spike back along the last
     /// segment, no area — and GEOS decides. `LoopTests` checks this against GEOS.
     static func simpleRing(_ ring: Ring) -> Ring? {
+        if case .simple(let r) = shape(ring) { return r }
+        return nil
+    }
+
+    enum Shape: Equatable {
+        /// The ring touches and crosses nothing: this is what make-valid returns.
+        case simple(Ring)
+        /// It only crosses itself, cleanly, and winds around no region against the sense of its
+        /// area: make-valid is its zero buffer alone.
+        case oneSided
+        /// Anything else: make-valid decides.
+        case unsure
+    }
+
+    /// At most this many crossings are analysed (each costs a pass over the ring).
+    static let maxCrossings = 64
+
+    static func shape(_ ring: Ring) -> Shape {
         var pts: Ring = []
         pts.reserveCapacity(ring.count)
         for p in ring where pts.last != p { pts.append(p) }
         let n = pts.count - 1  // segments; pts[n] == pts[0]
-        guard n >= 3, pts[n] == pts[0] else { return nil }
+        guard n >= 3, pts[n] == pts[0] else { return .unsure }
         let x0 = pts[0].x, y0 = pts[0].y
         // Near-zero determinants count as touching: only clear answers skip GEOS.
         @inline(__always) func orient(_ p: Point, _ q: Point, _ r: Point) -> Int {
@@ -65,10 +90,10 @@ public enum Loop {
             minX = min(minX, a.x); maxX = max(maxX, a.x); minY = min(minY, a.y); maxY = max(maxY, a.y)
             // A turn straight back (collinear, reversing) overlaps the previous segment.
             let c = pts[i + 2 > n ? 1 : i + 2]
-            if orient(a, b, c) == 0 && (b.x - a.x) * (c.x - b.x) + (b.y - a.y) * (c.y - b.y) <= 0 { return nil }
+            if orient(a, b, c) == 0 && (b.x - a.x) * (c.x - b.x) + (b.y - a.y) * (c.y - b.y) <= 0 { return .unsure }
         }
         let diag2 = (maxX - minX) * (maxX - minX) + (maxY - minY) * (maxY - minY)
-        guard diag2 > 0, abs(area2) > 1e-9 * diag2 else { return nil }
+        guard diag2 > 0, abs(area2) > 1e-9 * diag2 else { return .unsure }
         // Sweep along x: each segment against those whose x-range starts within its own.
         struct Seg { var lox, hix, loy, hiy: Double; var i: Int }
         var segs = (0..<n).map { i -> Seg in
@@ -76,6 +101,7 @@ public enum Loop {
             return Seg(lox: min(a.x, b.x), hix: max(a.x, b.x), loy: min(a.y, b.y), hiy: max(a.y, b.y), i: i)
         }
         segs.sort { $0.lox < $1.lox }
+        var crossings: [(Int, Int)] = []
         for s in 0..<n {
             let u = segs[s]
             var t = s + 1
@@ -87,11 +113,49 @@ public enum Loop {
                 if d == 1 || d == n - 1 { continue }  // neighbours share a point (checked above)
                 let a = pts[u.i], b = pts[u.i + 1], c = pts[v.i], e = pts[v.i + 1]
                 let o1 = orient(a, b, c), o2 = orient(a, b, e), o3 = orient(c, e, a), o4 = orient(c, e, b)
-                if o1 == 0 || o2 == 0 || o3 == 0 || o4 == 0 { return nil }
-                if o1 != o2 && o3 != o4 { return nil }
+                if o1 == 0 || o2 == 0 || o3 == 0 || o4 == 0 { return .unsure }
+                if o1 != o2 && o3 != o4 {
+                    crossings.append((u.i, v.i))
+                    if crossings.count > maxCrossings { return .unsure }
+                }
             }
         }
-        return area2 > 0 ? pts.reversed() : pts
+        if crossings.isEmpty { return .simple(area2 > 0 ? pts.reversed() : pts) }
+
+        // Only clean crossings: every region the ring bounds has a crossing on its border (a
+        // border without one would be the whole ring, which does cross), and around a crossing
+        // the four regions wind w-1, w, w, w+1 times, where w is what the ring's other segments
+        // wind around that point. So the ring winds the wrong way nowhere exactly when, at
+        // every crossing, w-1 ≥ 0 (a counter-clockwise area) or w+1 ≤ 0 (a clockwise one).
+        // w is counted along a ray to +x from the crossing, in floating point, so anything
+        // closer to the crossing than `tol` (a micrometre) makes the ring unsure.
+        let tol = 1e-11
+        for (i, j) in crossings {
+            let a = pts[i], b = pts[i + 1], c = pts[j], e = pts[j + 1]
+            // Segments nearly along the ray would cross it far from the crossing point.
+            let dyi = b.y - a.y, dyj = e.y - c.y
+            guard abs(dyi) >= 1e-3 * abs(b.x - a.x), abs(dyj) >= 1e-3 * abs(e.x - c.x) else { return .unsure }
+            let den = (b.x - a.x) * (e.y - c.y) - (b.y - a.y) * (e.x - c.x)
+            let t = ((c.x - a.x) * (e.y - c.y) - (c.y - a.y) * (e.x - c.x)) / den
+            let x = Point(a.x + t * (b.x - a.x), a.y + t * dyi)
+            // Winding of a point just right of x along the ray, from the other segments.
+            var w = 0
+            for k in 0..<n where k != i && k != j {
+                let p = pts[k], q = pts[k + 1]
+                if abs(p.y - x.y) < tol || abs(q.y - x.y) < tol { return .unsure }
+                let up = p.y < x.y && q.y > x.y, down = q.y < x.y && p.y > x.y
+                guard up || down else { continue }
+                let d = (q.x - p.x) * (x.y - p.y) - (q.y - p.y) * (x.x - p.x)
+                // d / |pq| is x's distance to the segment's line.
+                if d * d <= tol * tol * ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)) { return .unsure }
+                if up && d > 0 { w += 1 } else if down && d < 0 { w -= 1 }
+            }
+            // That point lies left (+1) of a segment going down, right (-1) of one going up.
+            let side = (dyi > 0 ? -1 : 1) + (dyj > 0 ? -1 : 1)
+            let w0 = w - side / 2
+            if area2 > 0 ? w0 - 1 < 0 : w0 + 1 > 0 { return .unsure }
+        }
+        return .oneSided
     }
 
     /// The resolution-`res` cells whose centre lies inside one of the polygons (H3's own

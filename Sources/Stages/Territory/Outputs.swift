@@ -7,7 +7,7 @@ import H3
 /// The stage's files. Everything is sorted (cells by index, runs by input order, users by id)
 /// and numbers are written by fixed rules, so the same input gives the same bytes.
 struct TerritoryOutputs {
-    var judged: [TerritoryStage.Judged]
+    var records: [TerritoryStage.RunRecord]
     /// Every owned cell after tonight (yesterday's included), and those won tonight.
     var owned: [Claim]
     var won: [Claim]
@@ -25,28 +25,36 @@ struct TerritoryOutputs {
     /// beats the stored one by (claimed_at, last_run_id) — so an older night's file, or
     /// another shard's, never takes a cell back from a later claim.
 
-    /// The file as independent parts, in order (the header and users, one per runs insert,
-    /// one per territory_hex insert, the commit), so a night's 400 MB format on every core.
-    func sqlParts() -> [() throws -> [UInt8]] {
-        var parts: [() throws -> [UInt8]] = [sqlHead]
-        for chunk in stride(from: 0, to: judged.count, by: Self.rowsPerInsert) {
-            parts.append { sqlRuns(chunk..<min(chunk + Self.rowsPerInsert, judged.count)) }
+    /// The file's parts, in order: the header and users, each runs insert (its rows as the
+    /// workers formatted them, moved here, not copied), each territory_hex insert, the commit.
+    mutating func sqlParts() -> [[UInt8]] {
+        var parts: [[UInt8]] = [sqlHead()]
+        for chunk in stride(from: 0, to: records.count, by: Self.rowsPerInsert) {
+            let rows = chunk..<min(chunk + Self.rowsPerInsert, records.count)
+            parts.append(Array("insert into runs (id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon) values\n".utf8))
+            for i in rows {
+                var row = records[i].sqlRow
+                records[i].sqlRow = []
+                if i < rows.upperBound - 1 { row.append(0x2C); row.append(0x0A) }  // in the room the row was made with
+                parts.append(row)
+            }
+            parts.append(Array(Self.runsConflict.utf8))
         }
         for chunk in stride(from: 0, to: won.count, by: Self.rowsPerInsert) {
-            parts.append { sqlCells(chunk..<min(chunk + Self.rowsPerInsert, won.count)) }
+            parts.append(sqlCells(chunk..<min(chunk + Self.rowsPerInsert, won.count)))
         }
-        parts.append { Array("commit;\n".utf8) }
+        parts.append(Array("commit;\n".utf8))
         return parts
     }
 
     func sqlHead() -> [UInt8] {
         var w = JSONWriter(reserve: 1 << 16)
-        let validCount = judged.filter { $0.verdict.valid }.count
+        let validCount = records.filter { $0.verdict.valid }.count
         w.raw(SQL.comment("territory_hex.sql, written by geo-territory from \(input)\(shard.map { " (shard \($0))" } ?? "")") + "\n")
-        w.raw(SQL.comment("\(judged.count) runs (\(validCount) valid loops), \(won.count) cells won; idempotent, load with psql -v ON_ERROR_STOP=1") + "\n")
+        w.raw(SQL.comment("\(records.count) runs (\(validCount) valid loops), \(won.count) cells won; idempotent, load with psql -v ON_ERROR_STOP=1") + "\n")
         w.raw("begin;\n")
 
-        let users = Array(Set(judged.map(\.run.userID))).sorted()
+        let users = Array(Set(records.map(\.userID))).sorted()
         for chunk in stride(from: 0, to: users.count, by: Self.rowsPerInsert) {
             w.raw("insert into users (id, username) values\n")
             for (k, u) in users[chunk..<min(chunk + Self.rowsPerInsert, users.count)].enumerated() {
@@ -59,44 +67,44 @@ struct TerritoryOutputs {
         return w.bytes
     }
 
-    func sqlRuns(_ rows: Range<Int>) -> [UInt8] {
-        var w = JSONWriter(reserve: 1 << 20)
-        do {
-            w.raw("insert into runs (id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon) values\n")
-            for (k, j) in judged[rows].enumerated() {
-                if k > 0 { w.raw(",\n") }
-                let r = j.run, v = j.verdict
-                w.raw("  ('\(r.id)', '\(r.userID)', '\(Timestamp.iso(r.startedAt))', '\(Timestamp.iso(r.endedAt))', ")
-                w.fixed(v.distance, decimals: 3); w.raw(", ")
-                w.fixed(v.duration, decimals: 6); w.raw(", ")
-                w.raw(v.valid ? "true, " : "false, ")
-                if v.kept.count >= 2 {
-                    w.raw("'SRID=4326;LINESTRING(")
-                    w.wktCoordinates(v.kept.count) { (r.lon[v.kept[$0]], r.lat[v.kept[$0]]) }
-                    w.raw(")', ")
-                } else { w.raw("null, ") }
-                // The column is a polygon: a figure-eight's lobes do not fit in one, so it
-                // keeps the largest (loops.geojson has them all; the cells come from all).
-                if let p = j.loop.first {
-                    w.raw("'SRID=4326;POLYGON(")
-                    for (ri, ring) in p.rings.enumerated() {
-                        if ri > 0 { w.raw(",") }
-                        w.raw("(")
-                        w.wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
-                        w.raw(")")
-                    }
-                    w.raw(")')")
-                } else { w.raw("null)") }
+    /// Only the columns the rules decide: the stored path is the game's own record of the
+    /// run (the kept fixes are inserted for a run it does not have yet). A reload rewrites
+    /// nothing that did not change, and never another runner's run.
+    static let runsConflict = """
+
+        on conflict (id) do update set distance_m = excluded.distance_m, duration_s = excluded.duration_s,
+          valid_loop = excluded.valid_loop, loop_polygon = excluded.loop_polygon
+          where runs.user_id = excluded.user_id
+            and (runs.distance_m, runs.duration_s, runs.valid_loop, runs.loop_polygon)
+                is distinct from (excluded.distance_m, excluded.duration_s, excluded.valid_loop, excluded.loop_polygon);
+
+        """
+
+    /// One run's row of the runs insert, `  (id, …, loop_polygon)` (the insert joins rows with
+    /// ",\n"; two bytes of room are left for that).
+    static func sqlRow(_ r: Run, _ v: Verdict, loop: [Polygon]) -> [UInt8] {
+        var w = JSONWriter(reserve: 320 + 26 * (v.kept.count + (loop.first?.rings.reduce(0) { $0 + $1.count } ?? 0)))
+        w.raw("  ('\(r.id)', '\(r.userID)', '\(Timestamp.iso(r.startedAt))', '\(Timestamp.iso(r.endedAt))', ")
+        w.fixed(v.distance, decimals: 3); w.raw(", ")
+        w.fixed(v.duration, decimals: 6); w.raw(", ")
+        w.raw(v.valid ? "true, " : "false, ")
+        if v.kept.count >= 2 {
+            w.raw("'SRID=4326;LINESTRING(")
+            w.wktCoordinates(v.kept.count) { (r.lon[v.kept[$0]], r.lat[v.kept[$0]]) }
+            w.raw(")', ")
+        } else { w.raw("null, ") }
+        // The column is a polygon: a figure-eight's lobes do not fit in one, so it
+        // keeps the largest (loops.geojson has them all; the cells come from all).
+        if let p = loop.first {
+            w.raw("'SRID=4326;POLYGON(")
+            for (ri, ring) in p.rings.enumerated() {
+                if ri > 0 { w.raw(",") }
+                w.raw("(")
+                w.wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
+                w.raw(")")
             }
-            w.raw("\non conflict (id) do update set distance_m = excluded.distance_m, duration_s = excluded.duration_s,\n")
-            w.raw("  valid_loop = excluded.valid_loop, loop_polygon = excluded.loop_polygon\n")
-            // Only the columns the rules decide: the stored path is the game's own record of the
-            // run (the kept fixes are inserted for a run it does not have yet). A reload rewrites
-            // nothing that did not change, and never another runner's run.
-            w.raw("  where runs.user_id = excluded.user_id\n")
-            w.raw("    and (runs.distance_m, runs.duration_s, runs.valid_loop, runs.loop_polygon)\n")
-            w.raw("        is distinct from (excluded.distance_m, excluded.duration_s, excluded.valid_loop, excluded.loop_polygon);\n")
-        }
+            w.raw(")')")
+        } else { w.raw("null)") }
         return w.bytes
     }
 
@@ -148,54 +156,52 @@ struct TerritoryOutputs {
     /// Each valid run's loop (all its parts, full precision) and the cells it claimed: what
     /// the consumer check recomputes with h3-py.
 
-    /// The file as independent parts (chunks of runs), in order.
-    func loopsParts() -> [() throws -> [UInt8]] {
-        let chunk = 200
-        var parts: [() throws -> [UInt8]] = [{ Array("{\"type\":\"FeatureCollection\",\"features\":[".utf8) }]
-        // A feature is preceded by ",\n" unless it is the file's first valid run.
-        let firstValid = judged.firstIndex { $0.verdict.valid } ?? judged.count
-        for start in stride(from: 0, to: judged.count, by: chunk) {
-            parts.append { loopsChunk(start..<min(start + chunk, judged.count), firstValid: firstValid) }
+    /// The file's parts, in order: each valid run's feature as its worker formatted it.
+    mutating func loopsParts() -> [[UInt8]] {
+        var parts: [[UInt8]] = [Array("{\"type\":\"FeatureCollection\",\"features\":[".utf8)]
+        var first = true
+        for i in records.indices where records[i].verdict.valid {
+            parts.append(Array((first ? "\n" : ",\n").utf8))
+            first = false
+            parts.append(records[i].loopsFeature)
+            records[i].loopsFeature = []
         }
-        parts.append { Array("\n]}\n".utf8) }
+        parts.append(Array("\n]}\n".utf8))
         return parts
     }
 
-    func loopsChunk(_ runs: Range<Int>, firstValid: Int) -> [UInt8] {
-        var w = JSONWriter(reserve: 1 << 20)
-        for i in runs where judged[i].verdict.valid {
-            let j = judged[i]
-            w.raw(i == firstValid ? "\n" : ",\n")
-            w.raw("{\"type\":\"Feature\",\"id\":"); w.string(j.run.id)
-            w.raw(",\"geometry\":")
-            if j.loop.isEmpty { w.raw("null") } else {
-                w.raw(j.loop.count == 1 ? "{\"type\":\"Polygon\",\"coordinates\":" : "{\"type\":\"MultiPolygon\",\"coordinates\":[")
-                for (pi, p) in j.loop.enumerated() {
-                    if pi > 0 { w.raw(",") }
+    /// One valid run's feature: its loop (all parts, full precision) and its cells.
+    static func loopsFeature(_ run: Run, loop: [Polygon], cells: [UInt64], resolution: Int) -> [UInt8] {
+        var w = JSONWriter(reserve: 256 + 40 * cells.count + 26 * loop.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } })
+        w.raw("{\"type\":\"Feature\",\"id\":"); w.string(run.id)
+        w.raw(",\"geometry\":")
+        if loop.isEmpty { w.raw("null") } else {
+            w.raw(loop.count == 1 ? "{\"type\":\"Polygon\",\"coordinates\":" : "{\"type\":\"MultiPolygon\",\"coordinates\":[")
+            for (pi, p) in loop.enumerated() {
+                if pi > 0 { w.raw(",") }
+                w.raw("[")
+                for (ri, r) in p.rings.enumerated() {
+                    if ri > 0 { w.raw(",") }
                     w.raw("[")
-                    for (ri, r) in p.rings.enumerated() {
-                        if ri > 0 { w.raw(",") }
-                        w.raw("[")
-                        w.withCoordText { t in
-                            for (k, q) in r.enumerated() {
-                                if k > 0 { t.byte(0x2C) }
-                                t.byte(0x5B); t.exact(q.x); t.byte(0x2C); t.exact(q.y); t.byte(0x5D)
-                            }
+                    w.withCoordText { t in
+                        for (k, q) in r.enumerated() {
+                            if k > 0 { t.byte(0x2C) }
+                            t.byte(0x5B); t.exact(q.x); t.byte(0x2C); t.exact(q.y); t.byte(0x5D)
                         }
-                        w.raw("]")
                     }
                     w.raw("]")
                 }
-                w.raw(j.loop.count == 1 ? "}" : "]}")
+                w.raw("]")
             }
-            w.raw(",\"properties\":{\"run_id\":"); w.string(j.run.id)
-            w.raw(",\"user_id\":"); w.string(j.run.userID)
-            w.raw(",\"ended_at\":"); w.string(Timestamp.iso(j.run.endedAt))
-            w.raw(",\"resolution\":"); w.integer(Int64(resolution))
-            w.raw(",\"cells\":[")
-            for (k, c) in j.cells.enumerated() { if k > 0 { w.raw(",") }; w.string(H3Cell.hex(c)) }
-            w.raw("]}}")
+            w.raw(loop.count == 1 ? "}" : "]}")
         }
+        w.raw(",\"properties\":{\"run_id\":"); w.string(run.id)
+        w.raw(",\"user_id\":"); w.string(run.userID)
+        w.raw(",\"ended_at\":"); w.string(Timestamp.iso(run.endedAt))
+        w.raw(",\"resolution\":"); w.integer(Int64(resolution))
+        w.raw(",\"cells\":[")
+        for (k, c) in cells.enumerated() { if k > 0 { w.raw(",") }; w.string(H3Cell.hex(c)) }
+        w.raw("]}}")
         return w.bytes
     }
 
@@ -207,12 +213,11 @@ struct TerritoryOutputs {
         for c in owned { owns[c.run, default: 0] += 1 }
         var s = "run_id\tuser_id\tvalid\tfixes\tkept_fixes\tdistance_m\tduration_s\tclosure_m\tmax_speed_kmh\tmax_jump_m\tloop_parts\tloop_area_m2\tcells_claimed\tcells_owned\treasons\n"
         func f(_ x: Double, _ d: Int) -> String { x.isFinite ? String(format: "%.\(d)f", x) : "inf" }
-        for j in judged {
+        for j in records {
             let v = j.verdict
-            let area = j.loop.reduce(0.0) { $0 + Self.localArea($1) }
-            s += [j.run.id, j.run.userID, v.valid ? "true" : "false", "\(v.fixes)", "\(v.kept.count)", f(v.distance, 1), f(v.duration, 1),
-                  v.closure.map { f($0, 1) } ?? "", f(v.maxSpeedKmh, 1), f(v.maxJump, 1), "\(j.loop.count)", f(area, 0),
-                  "\(j.cells.count)", "\(owns[j.run.id] ?? 0)", v.reasons.map(\.description).joined(separator: "; ")].joined(separator: "\t") + "\n"
+            s += [j.id, j.userID, v.valid ? "true" : "false", "\(v.fixes)", "\(j.keptCount)", f(v.distance, 1), f(v.duration, 1),
+                  v.closure.map { f($0, 1) } ?? "", f(v.maxSpeedKmh, 1), f(v.maxJump, 1), "\(j.loopParts)", f(j.loopArea, 0),
+                  "\(j.cells.count)", "\(owns[j.id] ?? 0)", v.reasons.map(\.description).joined(separator: "; ")].joined(separator: "\t") + "\n"
         }
         return s
     }
@@ -240,7 +245,7 @@ struct TerritoryOutputs {
     func usersTSV() throws -> String {
         struct U { var runs = 0, valid = 0, cells = 0; var km2 = 0.0 }
         var us: [String: U] = [:]
-        for j in judged { us[j.run.userID, default: U()].runs += 1; if j.verdict.valid { us[j.run.userID]!.valid += 1 } }
+        for j in records { us[j.userID, default: U()].runs += 1; if j.verdict.valid { us[j.userID]!.valid += 1 } }
         for c in owned {
             us[c.owner, default: U()].cells += 1
             us[c.owner]!.km2 += try H3.cellAreaKm2(H3Index(c.cell))

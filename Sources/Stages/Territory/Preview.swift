@@ -27,16 +27,16 @@ extension TerritoryOutputs {
         // at most `maxPaths` of them (those owning most cells here first), so that a city's
         // night stays a picture and not a 100 MB file.
         let gx = (maxX - minX) / 2, gy = (maxY - minY) / 2
-        let inView = judged.filter { j in j.verdict.kept.contains { i in
-            j.run.lon[i] >= minX - gx && j.run.lon[i] <= maxX + gx && j.run.lat[i] >= minY - gy && j.run.lat[i] <= maxY + gy } }
+        let inView = records.filter { j in j.path.contains { p in
+            p.x >= minX - gx && p.x <= maxX + gx && p.y >= minY - gy && p.y <= maxY + gy } }
         var ownsHere: [String: Int] = [:]
         for c in cells { ownsHere[c.run, default: 0] += 1 }
         let runs = inView.count <= Self.maxPaths ? inView : Array(inView.sorted {
-            let a = ownsHere[$0.run.id] ?? 0, b = ownsHere[$1.run.id] ?? 0
-            return a != b ? a > b : $0.run.index < $1.run.index
-        }.prefix(Self.maxPaths)).sorted { $0.run.index < $1.run.index }
-        for j in runs { for i in j.verdict.kept where abs(j.run.lon[i] - (minX + maxX) / 2) < 3 * gx + 0.01 && abs(j.run.lat[i] - (minY + maxY) / 2) < 3 * gy + 0.01 {
-            minX = min(minX, j.run.lon[i]); maxX = max(maxX, j.run.lon[i]); minY = min(minY, j.run.lat[i]); maxY = max(maxY, j.run.lat[i]) } }
+            let a = ownsHere[$0.id] ?? 0, b = ownsHere[$1.id] ?? 0
+            return a != b ? a > b : $0.index < $1.index
+        }.prefix(Self.maxPaths)).sorted { $0.index < $1.index }
+        for j in runs { for p in j.path where abs(p.x - (minX + maxX) / 2) < 3 * gx + 0.01 && abs(p.y - (minY + maxY) / 2) < 3 * gy + 0.01 {
+            minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) } }
         let lat0 = (minY + maxY) / 2
         let kx = cos(lat0 * .pi / 180)
         let mapW = 760.0, pad = 20.0
@@ -48,7 +48,7 @@ extension TerritoryOutputs {
         func py(_ lat: Double) -> String { text(tenths(pad + (maxY - lat) * s)) }
 
         let palette = ["#4E79A7", "#F28E2B", "#E15759", "#76B7B2", "#59A14F", "#EDC948", "#B07AA1", "#FF9DA7", "#9C755F", "#BAB0AC"]
-        let users = Array(Set(runs.map(\.run.userID) + cells.map(\.owner))).sorted()
+        let users = Array(Set(runs.map(\.userID) + cells.map(\.owner))).sorted()
         var colour: [String: String] = [:]
         for (i, u) in users.enumerated() { colour[u] = palette[i % palette.count] }
 
@@ -64,15 +64,15 @@ extension TerritoryOutputs {
         for j in runs {
             // A point only where the path has moved a pixel: the picture is the same, the file small.
             var pts: [String] = [], last: (Int, Int)? = nil
-            for (n, i) in j.verdict.kept.enumerated() {
-                let x = tenths(pad + (j.run.lon[i] - minX) * kx * s), y = tenths(pad + (maxY - j.run.lat[i]) * s)
-                if last.map({ abs(x - $0.0) >= 10 || abs(y - $0.1) >= 10 }) ?? true || n == j.verdict.kept.count - 1 {
+            for (n, p) in j.path.enumerated() {
+                let x = tenths(pad + (p.x - minX) * kx * s), y = tenths(pad + (maxY - p.y) * s)
+                if last.map({ abs(x - $0.0) >= 10 || abs(y - $0.1) >= 10 }) ?? true || n == j.path.count - 1 {
                     pts.append("\(text(x)) \(text(y))"); last = (x, y)
                 }
             }
             guard pts.count >= 2 else { continue }
-            let style = j.verdict.valid ? "stroke=\"\(colour[j.run.userID]!)\" stroke-width=\"1.6\"" : "stroke=\"#555555\" stroke-width=\"1.2\" stroke-dasharray=\"4 3\""
-            out += "<path id=\"r\(j.run.id)\" \(style) d=\"M" + pts.joined(separator: " L") + "\"/>\n"
+            let style = j.verdict.valid ? "stroke=\"\(colour[j.userID]!)\" stroke-width=\"1.6\"" : "stroke=\"#555555\" stroke-width=\"1.2\" stroke-dasharray=\"4 3\""
+            out += "<path id=\"r\(j.id)\" \(style) d=\"M" + pts.joined(separator: " L") + "\"/>\n"
         }
         out += "</g>\n<g id=\"legend\" font-family=\"sans-serif\" font-size=\"12\" fill=\"#222222\">\n"
         let lx = mapW + 2 * pad

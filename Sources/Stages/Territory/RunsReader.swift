@@ -36,28 +36,31 @@ public enum RunsReader {
     }
 
     public static func parse(_ bytes: [UInt8], file: String, workers: Int = Parallel.defaultWorkers) throws -> [Run] {
-        try bytes.withUnsafeBufferPointer { buf -> [Run] in
-            var c = Cursor(buf: buf, file: file)
-            let ranges = try c.featureRanges()
-            let base = UInt(bitPattern: buf.baseAddress)
-            let count = buf.count
-            let runs = try Parallel.map(Array(ranges.enumerated()), workers: workers, makeState: { () }) { item, _ -> Run in
-                let (index, range) = item
-                let b = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: base), count: count)
-                var fc = Cursor(buf: b, file: file)
-                fc.pos = range.lowerBound
-                return try fc.feature(index: index)
-            }
-            var seen: [String: Int] = [:]
-            for r in runs {
-                if let first = seen[r.id] {
-                    throw InputError(file: file, feature: FeatureRef(index: r.index, name: nil, id: r.id),
-                                     "the run id appears twice (also feature #\(first))")
-                }
-                seen[r.id] = r.index
-            }
-            return runs
+        try bytes.withUnsafeBufferPointer { try parse(buffer: $0, file: file, workers: workers) }
+    }
+
+    /// The plain reader: one pass finds the features, a second decodes them in parallel.
+    static func parse(buffer buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int) throws -> [Run] {
+        var c = Cursor(buf: buf, file: file)
+        let ranges = try c.featureRanges()
+        let base = UInt(bitPattern: buf.baseAddress)
+        let count = buf.count
+        let runs = try Parallel.map(Array(ranges.enumerated()), workers: workers, makeState: { () }) { item, _ -> Run in
+            let (index, range) = item
+            let b = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: base), count: count)
+            var fc = Cursor(buf: b, file: file)
+            fc.pos = range.lowerBound
+            return try fc.feature(index: index)
         }
+        var seen: [String: Int] = [:]
+        for r in runs {
+            if let first = seen[r.id] {
+                throw InputError(file: file, feature: FeatureRef(index: r.index, name: nil, id: r.id),
+                                 "the run id appears twice (also feature #\(first))")
+            }
+            seen[r.id] = r.index
+        }
+        return runs
     }
 
     /// A canonical lower-case UUID, or nil when `s` is not one (8-4-4-4-12 hex digits).
@@ -295,9 +298,22 @@ public enum RunsReader {
 
         /// Pass 2: one feature, decoded and checked against the format of CONTRACTS §8.
         mutating func feature(index: Int) throws -> Run {
+            var run = Run(index: index, id: "", userID: "", lon: [], lat: [], time: [], accuracy: [])
+            try feature(index: index, into: &run)
+            return run
+        }
+
+        /// The same into `run`, whose arrays are reused (a worker decodes thousands of runs
+        /// into the same storage instead of growing fresh arrays for each).
+        mutating func feature(index: Int, into run: inout Run) throws {
             featureIndex = index
+            featureID = nil
             var id: String?, user: String?, hasUserKey = false
-            var lon: [Double] = [], lat: [Double] = [], times: [Int64] = [], acc: [Double] = []
+            // Moved out of `run` (not copied), emptied, refilled, moved back.
+            var lon = run.lon, lat = run.lat, times = run.time, acc = run.accuracy
+            run.lon = []; run.lat = []; run.time = []; run.accuracy = []
+            lon.removeAll(keepingCapacity: true); lat.removeAll(keepingCapacity: true)
+            times.removeAll(keepingCapacity: true); acc.removeAll(keepingCapacity: true)
             var geomType: String?, hasTimes = false, hasAcc = false, type: String?
             var badTime: (Int, String)? = nil
             try object { c, key in
@@ -380,7 +396,8 @@ public enum RunsReader {
                 }
                 guard acc[i] >= 0 else { throw fail("accuracy_m[\(i)] is \(acc[i]), a negative accuracy") }
             }
-            return Run(index: index, id: runID, userID: userID, lon: lon, lat: lat, time: times, accuracy: acc)
+            run.index = index; run.id = runID; run.userID = userID
+            run.lon = lon; run.lat = lat; run.time = times; run.accuracy = acc
         }
     }
 }

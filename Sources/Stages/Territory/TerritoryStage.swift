@@ -21,6 +21,10 @@ public enum TerritoryStage: PipelineStage {
         public var rules = Rules()
         /// H3 resolution of the game's cells.
         public var resolution = 9
+        /// Also write loops.geojson (every valid loop, all its lobes, and its cells: what the
+        /// consumer check recomputes with h3-py). Off for a nightly job: no contract reader
+        /// needs it and it is a third of a night's bytes.
+        public var loopsGeoJSON = false
         public init() {}
 
         public func validate() throws {
@@ -77,55 +81,127 @@ public enum TerritoryStage: PipelineStage {
         return t
     }
 
+    static func territory(existing: [Claim], records: [RunRecord]) -> Territory {
+        var t = Territory()
+        for c in existing { t.offer(c) }
+        for r in records where r.verdict.valid {
+            for cell in r.cells { t.offer(Claim(cell: cell, owner: r.userID, run: r.id, claimedAt: r.endedAt)) }
+        }
+        return t
+    }
+
+    /// What the outputs need of one judged run, made on the worker that decoded and judged it
+    /// while its fixes are in cache: its row of the runs insert (and its loops.geojson feature)
+    /// already formatted, the kept path for the preview; the fixes themselves are not kept.
+    struct RunRecord: Sendable {
+        var index: Int
+        var id: String
+        var userID: String
+        var startedAt: Int64
+        var endedAt: Int64
+        /// The verdict without its kept indexes (`keptCount` of them).
+        var verdict: Verdict
+        var keptCount: Int
+        var loopParts: Int
+        /// Sum of `TerritoryOutputs.localArea` over the loop's parts (m²).
+        var loopArea: Double
+        var cells: [UInt64]
+        /// The kept fixes, in order (the preview draws them).
+        var path: [Point]
+        var sqlRow: [UInt8]
+        var loopsFeature: [UInt8]
+
+        init(run: Run, verdict v: Verdict, loop: [Polygon], cells: [UInt64], resolution: Int, loopsGeoJSON: Bool) {
+            index = run.index; id = run.id; userID = run.userID
+            startedAt = run.startedAt; endedAt = run.endedAt
+            verdict = v; keptCount = v.kept.count
+            loopParts = loop.count
+            loopArea = loop.reduce(0.0) { $0 + TerritoryOutputs.localArea($1) }
+            self.cells = cells
+            path = v.kept.map { Point(run.lon[$0], run.lat[$0]) }
+            sqlRow = TerritoryOutputs.sqlRow(run, v, loop: loop)
+            loopsFeature = loopsGeoJSON && v.valid ? TerritoryOutputs.loopsFeature(run, loop: loop, cells: cells, resolution: resolution) : []
+            verdict.kept = []
+        }
+    }
+
     public static func run(_ o: Options, log: StageLog) throws -> Report {
         let shard = try o.shard.map { try Shard(parsing: $0) }
-        var runs = try log.step("read \(o.input)") { try RunsReader.read(path: o.input, workers: o.threads) }
-        log.info("\(formatCount(runs.count)) runs, \(formatCount(runs.reduce(0) { $0 + $1.fixCount })) fixes")
         var existing = try o.existing.map { path in try log.step("read \(path)") { try ExistingTerritory.read(path) } } ?? []
-        if let s = shard {
-            runs = try runs.filter { try s.contains(runHome: $0, resolution: o.resolution) }
-            existing = existing.filter { s.contains(cell: $0.cell) }
-            log.info("shard \(s): \(formatCount(runs.count)) runs, \(formatCount(existing.count)) existing cells")
-        }
-        let judged = try log.step("judge runs, build loops, claim cells") {
-            try judge(runs, rules: o.rules, resolution: o.resolution, file: o.input, threads: o.threads)
-        }
-        let territory = territory(existing: existing, judged: judged)
-        let owned = territory.sorted
-        let tonight = Set(runs.map(\.id))
-        let won = owned.filter { tonight.contains($0.run) }
+        if let s = shard { existing = existing.filter { s.contains(cell: $0.cell) } }
 
-        // Every file is made before the first is written: a failure leaves none behind.
-        let files: [(String, [[UInt8]])] = try log.step("format outputs") {
-            let out = TerritoryOutputs(judged: judged, owned: owned, won: won, resolution: o.resolution, input: o.input, shard: shard)
-            // Each file is a list of parts; all parts of all files share the workers (the SQL
-            // and loops.geojson are most of a night's bytes), longest single parts first.
-            let makers: [(String, [() throws -> [UInt8]])] = [
-                ("territory.geojson", [out.territoryGeoJSON]), ("preview.svg", [{ Array(try out.previewSVG().utf8) }]),
-                ("runs.tsv", [{ Array(out.runsTSV().utf8) }]), ("users.tsv", [{ Array(try out.usersTSV().utf8) }]),
-                ("territory_hex.sql", out.sqlParts()), ("loops.geojson", out.loopsParts()),
-            ]
-            let jobs = makers.enumerated().flatMap { f, m in m.1.map { (f, $0) } }
-            let made = try Parallel.map(jobs, workers: o.threads, makeState: { () }) { job, _ -> (Int, [UInt8], Double) in
-                let t0 = DispatchTime.now().uptimeNanoseconds
-                let bytes = try job.1()
-                return (job.0, bytes, Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9)
-            }
-            return makers.enumerated().map { f, m in
-                let mine = made.filter { $0.0 == f }
-                log.info("  \(m.0): \(formatCount(mine.reduce(0) { $0 + $1.1.count })) bytes in \(String(format: "%.2f", mine.reduce(0) { $0 + $1.2 })) s of CPU")
-                return (m.0, mine.map(\.1))
+        // Runs are judged, their loops built and their cells claimed as they are decoded, on
+        // every worker; the file's pages are handed back behind them.
+        let file = try MappedRuns(path: o.input)
+        var fixes = 0
+        let rules = o.rules, resolution = o.resolution, loops = o.loopsGeoJSON, input = o.input
+        let decoded = try log.step("read and judge runs, build loops, claim cells") {
+            try RunsReader.eachRun(file.buffer, file: o.input, workers: o.threads, makeState: { GEOSContext() },
+                                   released: { file.release($0) }) { run, geos -> (fixes: Int, record: RunRecord?) in
+                if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return (run.fixCount, nil) }
+                return try forFeature(file: input, FeatureRef(index: run.index, name: nil, id: run.id)) {
+                    let v = rules.judge(run)
+                    var loop: [Polygon] = [], cells: [UInt64] = []
+                    if v.valid {
+                        loop = try Loop.polygons(run, kept: v.kept, geos: geos)
+                        cells = try Loop.cells(loop, res: resolution)
+                    }
+                    return (run.fixCount, RunRecord(run: run, verdict: v, loop: loop, cells: cells, resolution: resolution, loopsGeoJSON: loops))
+                }
             }
         }
-        try log.step("write \(o.outDir)") {
-            for (name, parts) in files { try FileIO.writeAtomically(parts: parts, to: "\(o.outDir)/\(name)") }
+        var records: [RunRecord] = []
+        records.reserveCapacity(decoded.count)
+        for (i, d) in decoded.enumerated() {
+            fixes += d.value.fixes
+            if var r = d.value.record { r.index = i; records.append(r) }
+        }
+        log.info("\(formatCount(decoded.count)) runs, \(formatCount(fixes)) fixes")
+        if let s = shard { log.info("shard \(s): \(formatCount(records.count)) runs, \(formatCount(existing.count)) existing cells") }
+
+        let territory = territory(existing: existing, records: records)
+        let owned = territory.sorted
+        let tonight = Set(records.map(\.id))
+        let won = owned.filter { tonight.contains($0.run) }
+        let valid = records.reduce(0) { $0 + ($1.verdict.valid ? 1 : 0) }
+        let users = Set(owned.map(\.owner)).count
+
+        // The big files (the SQL, loops.geojson) are written under a temporary name while the
+        // small ones are formatted, and every file takes its name only once all are made: a
+        // failure leaves none behind.
+        try log.step("format and write outputs in \(o.outDir)") {
+            var out = TerritoryOutputs(records: records, owned: owned, won: won, resolution: o.resolution, input: o.input, shard: shard)
+            records = []  // the rows move into the files' parts, not copied
+            var big = [("territory_hex.sql", out.sqlParts())]
+            if o.loopsGeoJSON { big.append(("loops.geojson", out.loopsParts())) }
+            let small: [(String, (TerritoryOutputs) throws -> [UInt8])] = [
+                ("territory.geojson", { try $0.territoryGeoJSON() }), ("preview.svg", { Array(try $0.previewSVG().utf8) }),
+                ("runs.tsv", { Array($0.runsTSV().utf8) }), ("users.tsv", { Array(try $0.usersTSV().utf8) }),
+            ]
+            for (name, parts) in big { log.info("  \(name): \(formatCount(parts.reduce(0) { $0 + $1.count })) bytes") }
+            let staged = big.map { StagedFile(dir: o.outDir, name: $0.0) }
+            defer { for f in staged { f.discard() } }
+            let outputs = out
+            enum Job { case write(Int), make(Int) }
+            let jobs = big.indices.map { Job.write($0) } + small.indices.map { Job.make($0) }
+            let made = try Parallel.map(jobs, workers: o.threads, makeState: { () }) { job, _ -> [UInt8] in
+                switch job {
+                case .write(let i): try FileIO.writeAtomically(parts: big[i].1, to: staged[i].path); return []
+                case .make(let i): return try small[i].1(outputs)
+                }
+            }
+            for (i, m) in small.enumerated() {
+                log.info("  \(m.0): \(formatCount(made[big.count + i].count)) bytes")
+                try FileIO.writeAtomically(made[big.count + i], to: "\(o.outDir)/\(m.0)")
+            }
+            for f in staged { try f.commit() }
         }
         var r = Report()
-        r.runs = runs.count
-        r.valid = judged.filter { $0.verdict.valid }.count
+        r.runs = tonight.count
+        r.valid = valid
         r.cells = owned.count
         r.newCells = won.count
-        r.users = Set(owned.map(\.owner)).count
+        r.users = users
         r.shard = shard
         return r
     }
@@ -166,4 +242,31 @@ public struct Shard: Sendable, CustomStringConvertible, Equatable {
         let c = try H3.latLngToCell(LatLng(latDegrees: run.lat[0], lngDegrees: run.lon[0]), res: resolution)
         return contains(cell: c.value)
     }
+}
+
+/// A file written under a temporary name beside its target and renamed into place by
+/// `commit` (or removed by `discard`). A target that is a symlink, a FIFO or a device is
+/// written at `commit` instead, through `FileIO.writeAtomically`'s own handling.
+final class StagedFile {
+    let target: String
+    let path: String
+    private let direct: Bool
+    private var done = false
+
+    init(dir: String, name: String) {
+        target = "\(dir)/\(name)"
+        var st = stat()
+        direct = lstat(target, &st) == 0 && st.st_mode & S_IFMT != S_IFREG
+        path = direct ? target : "\(dir)/.\(name).staged-\(getpid())"
+    }
+
+    func commit() throws {
+        guard !direct else { done = true; return }
+        guard rename(path, target) == 0 else {
+            throw InputError(file: target, "cannot move the finished output into place: \(String(cString: strerror(errno)))")
+        }
+        done = true
+    }
+
+    func discard() { if !done && !direct { unlink(path) } }
 }

@@ -62,4 +62,35 @@ import Testing
         #expect(Loop.simpleRing([Point(0, 0), Point(0, 2), Point(1, 1), Point(2, 2), Point(2, 0), Point(1, 1), Point(0, 0)]) == nil)
         #expect(Loop.simpleRing([Point(0, 0), Point(1, 1), Point(2, 2), Point(0, 0)]) == nil)
     }
+
+    /// A ring that only crosses itself the same way round (an overshoot past the start, a lap
+    /// and a bit) is repaired with one zero buffer instead of two: the result must be GEOS's
+    /// make-valid exactly, and a figure-eight (a lobe the other way round) must not take that
+    /// path.
+    @Test func oneSidedRingsMatchGEOS() throws {
+        let geos = GEOSContext()
+        var oneSided = 0, unsure = 0
+        for seed in 0..<400 as Range<UInt64> {
+            let ring = Self.ring(seed &+ 1000, n: 50 + Int(seed % 7) * 150)
+            switch Loop.shape(ring) {
+            case .oneSided:
+                oneSided += 1
+                let full = try Loop.madeValid(ring, geos: geos)
+                let one = try Loop.madeValid(ring, geos: geos, oneSided: true)
+                #expect(full.map(\.rings) == one.map(\.rings), "ring \(seed &+ 1000)")
+            case .unsure: unsure += 1
+            case .simple: break
+            }
+        }
+        #expect(oneSided > 50, "\(oneSided) one-sided, \(unsure) unsure")
+        // Figure-eights, either way round: two lobes of opposite senses.
+        let eight: Ring = [Point(0, 0), Point(1, 1), Point(1, 0.2), Point(0, 0.9), Point(0, 0)]
+        #expect(Loop.shape(eight) == .unsure)
+        #expect(Loop.shape(eight.reversed()) == .unsure)
+        // A square lap run a bit more than once (the end crosses the start): one-sided, and
+        // its repair is one polygon.
+        let lap: Ring = [Point(0, 0.1), Point(0, 1), Point(1, 1), Point(1, 0), Point(-0.2, 0), Point(0.3, 0.4), Point(0, 0.1)]
+        #expect(Loop.shape(lap) == .oneSided)
+        #expect(try Loop.madeValid(lap, geos: geos).map(\.rings) == Loop.madeValid(lap, geos: geos, oneSided: true).map(\.rings))
+    }
 }

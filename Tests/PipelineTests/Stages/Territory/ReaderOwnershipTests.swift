@@ -34,6 +34,57 @@ import Testing
         #expect(r.accuracy == [4.8, 5, 6])
     }
 
+    /// A FeatureCollection of `count` runs, big enough to be cut into many ranges; every run has
+    /// two look-alikes of a feature's start (`},{"` in an array of objects and across the end
+    /// of a string), and run `bad` (if any) has a time that does not parse.
+    func manyRuns(_ count: Int, bad: Int? = nil) -> [UInt8] {
+        let fixes = (0..<40).map { "[4.\(860 + $0),52.35]" }.joined(separator: ",")
+        let times = (0..<40).map { "\"2026-11-21T07:\(String(format: "%02d", $0)):00Z\"" }
+        let acc = Array(repeating: "5", count: 40).joined(separator: ",")
+        var s = "{\"type\": \"FeatureCollection\", \"features\": [\n"
+        for i in 0..<count {
+            let id = String(format: "7f0c1a52-3b4d-4e5f-8a9b-%012x", i)
+            let t = (i == bad ? ["\"soon\""] + times.dropFirst() : times).joined(separator: ",")
+            s += (i > 0 ? ",\n" : "") + "{\"type\":\"Feature\",\"id\":\"\(id)\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\(fixes)]},"
+            s += "\"properties\":{\"laps\":[{\"a\":1},\n{\"a\":2}],\"note\":\"x} ,{\",\"user_id\":\"\(Self.user)\",\"times\":[\(t)],\"accuracy_m\":[\(acc)]}}"
+        }
+        return Array((s + "\n], \"name\": \"night\"}\n").utf8)
+    }
+
+    /// Runs decoded on many workers from guessed places in the file are exactly the runs one
+    /// reader finds from the start, in order; look-alikes inside strings change nothing; an error
+    /// names the same run as the plain reader does.
+    @Test func rangesDecodeLikeOneReader() throws {
+        let bytes = manyRuns(3000)
+        #expect(bytes.count > 1 << 20)
+        let plain = try RunsReader.parse(bytes, file: "f", workers: 1)
+        for workers in [1, 2, 3] {
+            let got = try bytes.withUnsafeBufferPointer { b in
+                try RunsReader.eachRun(b, file: "f", workers: workers, makeState: { () }) { run, _ in (run.lon, run.time, run.userID) }
+            }
+            #expect(got.map(\.id) == plain.map(\.id))
+            #expect(got.map(\.value.0) == plain.map(\.lon) && got.map(\.value.1) == plain.map(\.time))
+        }
+        let broken = manyRuns(3000, bad: 2345)
+        let expected = error(broken)
+        #expect(expected.hasPrefix("runs.geojson: feature #2345 "))
+        let got: String = broken.withUnsafeBufferPointer { b in
+            do { _ = try RunsReader.eachRun(b, file: "runs.geojson", workers: 2, makeState: { () }) { run, _ in run.id }; return "no error" } catch { return "\(error)" }
+        }
+        #expect(got == expected)
+        // An error from the work done on each run names that run too.
+        struct Boom: Error {}
+        let thrown: String = bytes.withUnsafeBufferPointer { b in
+            do {
+                _ = try RunsReader.eachRun(b, file: "f", workers: 2, makeState: { () }) { run, _ in
+                    try forFeature(file: "f", FeatureRef(index: run.index, name: nil, id: run.id)) { if run.id.hasSuffix("0000000007d0") { throw Boom() } }
+                }
+                return "no error"
+            } catch { return "\(error)" }
+        }
+        #expect(thrown.hasPrefix("f: feature #2000 (id 7f0c1a52-3b4d-4e5f-8a9b-0000000007d0)"), "\(thrown)")
+    }
+
     @Test func upperCaseIdsAreCanonicalised() throws {
         let r = try RunsReader.parse(file(user: "\"\(Self.user.uppercased())\"", id: "\"\(Self.runID.uppercased())\""), file: "f", workers: 1)[0]
         #expect(r.id == Self.runID && r.userID == Self.user)
