@@ -1,4 +1,5 @@
 import Foundation
+import GeoModel
 
 // Times as integer microseconds since 1970-01-01T00:00:00Z: exact comparisons (ownership
 // ties), PostgreSQL's own precision (timestamptz keeps microseconds), no floating point.
@@ -49,8 +50,8 @@ public enum Timestamp {
             offsetMinutes = sign * (oh * 60 + om)
         } else { return nil }
         guard i == b.count else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= daysIn(month, year), hh <= 23, mm <= 59, ss <= 59 else { return nil }
-        let days = Int64(daysFromCivil(year, month, day))
+        guard hh <= 23, mm <= 59, ss <= 59, let date = Day(year: year, month: month, day: day) else { return nil }
+        let days = Int64(date.ordinal)
         let seconds = days * 86_400 + Int64(hh * 3600 + mm * 60 + ss) - Int64(offsetMinutes * 60)
         return seconds * 1_000_000 + Int64(micros)
     }
@@ -65,7 +66,7 @@ public enum Timestamp {
         var days = secs / 86_400
         var rem = secs % 86_400
         if rem < 0 { rem += 86_400; days -= 1 }
-        let (y, m, d) = civilFromDays(Int(days))
+        let (y, m, d) = Day(ordinal: Int(days)).components
         func p2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         var s = "\(String(format: "%04d", y))-\(p2(m))-\(p2(d))T\(p2(Int(rem / 3600))):\(p2(Int(rem % 3600 / 60))):\(p2(Int(rem % 60)))"
         if micros != 0 {
@@ -74,30 +75,5 @@ public enum Timestamp {
             s += "." + f
         }
         return s + "Z"
-    }
-
-    static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
-    static func daysIn(_ m: Int, _ y: Int) -> Int {
-        switch m { case 2: return isLeap(y) ? 29 : 28; case 4, 6, 9, 11: return 30; default: return 31 }
-    }
-    // Howard Hinnant's days_from_civil / civil_from_days (proleptic Gregorian).
-    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-    static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }
