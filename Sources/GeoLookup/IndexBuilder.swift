@@ -693,9 +693,9 @@ public struct LookupIndexBuilder {
         }
         for c in cities {
             guard c.coordinate.latitude.isFinite, c.coordinate.longitude.isFinite, abs(c.coordinate.latitude) <= 90, abs(c.coordinate.longitude) <= 180 else {
-                throw LookupIndexError("city \(c.name): coordinate out of range (\(c.coordinate.latitude), \(c.coordinate.longitude))")
+                throw LookupIndexError("city \(c.name): coordinate out of range (\(c.coordinate.latitude), \(c.coordinate.longitude))", in: .cities)
             }
-            guard c.name.utf8.count <= 65535, !c.name.isEmpty else { throw LookupIndexError("city name empty or too long: \(c.name.prefix(40))") }
+            guard c.name.utf8.count <= 65535, !c.name.isEmpty else { throw LookupIndexError("city name empty or too long: \(c.name.prefix(40))", in: .cities) }
         }
         let sorted = cities.sorted {
             let a = cityCell($0.coordinate), b = cityCell($1.coordinate)

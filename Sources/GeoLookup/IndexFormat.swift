@@ -96,8 +96,11 @@ enum IndexFormat {
 
 /// Why an index file could not be read.
 public struct LookupIndexError: Error, CustomStringConvertible, Equatable {
+    /// Which input the problem is in, so a caller can name the right file.
+    public enum Input: Sendable, Equatable { case countries, cities }
     public let message: String
-    public init(_ message: String) { self.message = message }
+    public let input: Input
+    public init(_ message: String, in input: Input = .countries) { self.message = message; self.input = input }
     public var description: String { message }
 }
 

@@ -97,7 +97,9 @@ public enum LookupStage: PipelineStage {
         p.maxEdgesPerLeaf = o.maxEdgesPerLeaf; p.seaMaxDepth = o.seaMaxDepth; p.coastBufferKm = o.coastBufferKm; p.threads = o.threads
         var builder = LookupIndexBuilder(countries: countries, cities: cities, parameters: p)
         let bytes: [UInt8]
-        do { bytes = try builder.build { log.info($0) } } catch let e as LookupIndexError { throw StageError("\(o.countriesPath): \(e.message)") }
+        do { bytes = try builder.build { log.info($0) } } catch let e as LookupIndexError {
+            throw StageError("\(e.input == .cities ? o.placesPath : o.countriesPath): \(e.message)")
+        }
         report.statistics = builder.statistics
         guard bytes.count <= o.maxBytes else {
             throw StageError("the index would be \(formatCount(bytes.count)) bytes, over the \(formatCount(o.maxBytes))-byte budget (--max-bytes); raise --max-edges or lower --sea-depth")

@@ -61,4 +61,19 @@ enum LookupSlice {
         #expect(throws: StageError.self) { _ = try LookupStage.run(o, log: StageLog(stage: "lookup", quiet: true)) }
         #expect(!FileManager.default.fileExists(atPath: o.outputPath))
     }
+
+    /// A bad place is blamed on the places file, not on the countries.
+    @Test func aBadPlaceNamesThePlacesFile() throws {
+        let dir = temporaryDirectory()
+        var o = LookupStage.Options()
+        o.countriesPath = LookupSlice.files.countries
+        o.placesPath = writeFile(dir, "places.geojson", """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","properties":{"NAME":"","NAMEASCII":"","FEATURECLA":"Populated place","ISO_A2":"FR","ADM0NAME":"France","POP_MAX":1000},"geometry":{"type":"Point","coordinates":[2.35,48.85]}}]}
+            """)
+        o.outputPath = dir + "/lookup.bin"
+        let e = try #require(throws: StageError.self) { _ = try LookupStage.run(o, log: StageLog(stage: "lookup", quiet: true)) }
+        #expect(e.message.hasPrefix(o.placesPath + ": city name empty"))
+        #expect(!FileManager.default.fileExists(atPath: o.outputPath))
+    }
 }
