@@ -92,19 +92,8 @@ import Testing
         #expect(t.euler == w.euler)
         // On the ±180 seam no vertex of one half may lie inside an open seam edge of the other
         // (a T-junction): cut points on a seam edge go to both halves.
-        let seam = SphereMap.unit(Point(180, -16.5))
-        let onSeam = { (v: Vec3) in abs(v.z - seam.z * (v.x / seam.x)) < 1e-12 && v.x < 0 }
-        var seamEdges = Set<MeshCheck.Edge>()
-        for t in 0..<fj.triangleCount {
-            for k in 0..<3 {
-                let a = fj.positions[Int(fj.triangles[3 * t + k])], b = fj.positions[Int(fj.triangles[3 * t + (k + 1) % 3])]
-                if onSeam(a) && onSeam(b) { seamEdges.insert(MeshCheck.Edge(a: a, b: b)) }
-            }
-        }
-        let seamVertices = Set(seamEdges.flatMap { [$0.a.y, $0.b.y] })
-        let unmatched = seamEdges.filter { !seamEdges.contains(MeshCheck.Edge(a: $0.b, b: $0.a)) }
-        let tJunctions = unmatched.filter { e in seamVertices.contains { $0 > min(e.a.y, e.b.y) && $0 < max(e.a.y, e.b.y) } }
-        #expect(seamEdges.count - unmatched.count >= 8, "matched seam edges")
-        #expect(tJunctions.isEmpty, "\(tJunctions.count) T-junctions on the seam")
+        let seam = MeshCheck.fijiSeam(fj)
+        #expect(seam.matched >= 8, "matched seam edges")
+        #expect(seam.tJunctions == 0, "\(seam.tJunctions) T-junctions on the seam")
     }
 }
