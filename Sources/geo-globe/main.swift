@@ -1,10 +1,5 @@
 import ArgumentParser
 import Foundation
-#if canImport(Glibc)
-import Glibc
-/// glibc's mallopt (malloc.h, not in the Glibc module); M_MMAP_THRESHOLD is −3.
-@_silgen_name("mallopt") func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-#endif
 import GeoModel
 import GlobeStage
 import StageCommand
@@ -105,14 +100,12 @@ struct GlobeCommand: StageCommand {
 
     /// Front-specific: the allocator's mmap threshold, then the stage as every front runs it.
     func run() throws {
-        #if canImport(Glibc)
         // The stage builds a few buffers of 100+ MB one after another (outline sectors, the
         // USD crate, the glTF buffer). With glibc's adaptive threshold a freed large buffer
         // raises the threshold and the next ones come from the heap, where freed space is not
         // given back; a fixed 1 MB threshold maps every large buffer and returns it when freed
         // (measured at 2.1 M fill vertices: peak 893 MB → 750 MB, same CPU).
-        _ = glibcMallopt(-3, 1 << 20)
-        #endif
+        Allocator.set(.mmapThreshold, 1 << 20)
         try GlobeStage.execute(options, quiet: quiet)
     }
 }

@@ -62,17 +62,11 @@ struct TerritoryCommand: StageCommand {
     }
 }
 
-#if canImport(Glibc)
-import Glibc
 // A night allocates and frees millions of short-lived blocks (GEOS's noding, each run's rows)
 // on two threads: without this, glibc hands memory back to the kernel and faults it in again
-// all night long (a few % of the CPU, in the kernel). mallopt is not in Swift's Glibc module.
-if let f = dlsym(dlopen(nil, RTLD_NOW), "mallopt") {
-    let mallopt = unsafeBitCast(f, to: (@convention(c) (Int32, Int32) -> Int32).self)
-    _ = mallopt(-1, 256 << 20)  // M_TRIM_THRESHOLD
-    _ = mallopt(-2, 64 << 20)  // M_TOP_PAD
-    _ = mallopt(-3, 32 << 20)  // M_MMAP_THRESHOLD (its maximum; also stops it from moving)
-}
-#endif
+// all night long (a few % of the CPU, in the kernel).
+Allocator.set(.trimThreshold, 256 << 20)
+Allocator.set(.topPad, 64 << 20)
+Allocator.set(.mmapThreshold, 32 << 20)  // its maximum; also stops it from moving
 
 TerritoryCommand.main()
