@@ -233,7 +233,7 @@ public final class GLTFBuilder {
         let total = 12 + 8 + jsonBytes.count + 8 + binLength
         var head: [UInt8] = []
         head.reserveCapacity(28 + jsonBytes.count)
-        func u32(_ v: Int) { let x = UInt32(v); head += [UInt8(x & 0xFF), UInt8((x >> 8) & 0xFF), UInt8((x >> 16) & 0xFF), UInt8(x >> 24)] }
+        func u32(_ v: Int) { head.appendLE(UInt32(v)) }
         u32(0x4654_6C67)          // "glTF"
         u32(2)
         u32(total)

@@ -89,11 +89,6 @@ enum CrateCompression {
         out.removeLast(out.count - used)
         return out
     }
-
-    static func appendLE<T: FixedWidthInteger>(_ out: inout [UInt8], _ v: T) {
-        var x = v.littleEndian
-        withUnsafeBytes(of: &x) { out.append(contentsOf: $0) }
-    }
 }
 
 /// An LZ4 block compressor (greedy, one hash table of 4-byte sequences), producing the block

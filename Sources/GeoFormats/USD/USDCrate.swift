@@ -102,9 +102,19 @@ struct CrateWriter {
     // MARK: values
 
     mutating func align(_ n: Int) { while out.count % n != 0 { out.append(0) } }
-    mutating func u32(_ v: UInt32) { CrateCompression.appendLE(&out, v) }
-    mutating func u64(_ v: UInt64) { CrateCompression.appendLE(&out, v) }
+    mutating func u32(_ v: UInt32) { out.appendLE(v) }
+    mutating func u64(_ v: UInt64) { out.appendLE(v) }
     mutating func raw<T>(_ a: [T]) { a.withUnsafeBytes { out.append(contentsOf: $0) } }
+
+    /// An uncompressed array of 3-vectors (flat components): its count, then the raw values.
+    mutating func vec3Array<T>(_ flat: [T], _ type: USDCrate.TypeEnum) -> UInt64 {
+        if flat.isEmpty { return USDCrate.rep(type, payload: 0, array: true) }
+        align(8)
+        let at = UInt64(out.count)
+        u64(UInt64(flat.count / 3))
+        raw(flat)
+        return USDCrate.rep(type, payload: at, array: true)
+    }
 
     mutating func valueRep(_ v: USDValue) -> UInt64 {
         switch v {
@@ -123,19 +133,9 @@ struct CrateWriter {
             raw([x, y, z])
             return USDCrate.rep(.vec3f, payload: at)
         case .float3Array(let f):
-            if f.isEmpty { return USDCrate.rep(.vec3f, payload: 0, array: true) }
-            align(8)
-            let at = UInt64(out.count)
-            u64(UInt64(f.count / 3))
-            raw(f)
-            return USDCrate.rep(.vec3f, payload: at, array: true)
+            return vec3Array(f, .vec3f)
         case .half3Array(let h):
-            if h.isEmpty { return USDCrate.rep(.vec3h, payload: 0, array: true) }
-            align(8)
-            let at = UInt64(out.count)
-            u64(UInt64(h.count / 3))
-            raw(h)
-            return USDCrate.rep(.vec3h, payload: at, array: true)
+            return vec3Array(h, .vec3h)
         case .intArray(let a):
             if a.isEmpty { return USDCrate.rep(.int, payload: 0, array: true) }
             let at = UInt64(out.count)
@@ -274,7 +274,7 @@ struct CrateWriter {
             w.u64(UInt64(w.fields.count))
             ints(&w, w.fields.map { Int32(bitPattern: $0.token) })
             var reps: [UInt8] = []
-            for f in w.fields { CrateCompression.appendLE(&reps, f.rep) }
+            for f in w.fields { reps.appendLE(f.rep) }
             let c = CrateCompression.fastCompress(reps)
             w.u64(UInt64(c.count)); w.out += c
         }
@@ -306,7 +306,7 @@ struct CrateWriter {
         }
         // The bootstrap, at the start.
         var boot = Array("PXR-USDC".utf8) + USDCrate.version + [UInt8](repeating: 0, count: 8 - USDCrate.version.count)
-        CrateCompression.appendLE(&boot, UInt64(tocOffset))
+        boot.appendLE(UInt64(tocOffset))
         boot += [UInt8](repeating: 0, count: 64)
         precondition(boot.count == CrateWriter.bootstrapSize)
         out.replaceSubrange(0..<CrateWriter.bootstrapSize, with: boot)

@@ -41,8 +41,8 @@ public enum USDZPackage {
         var out: [UInt8] = []       // the part being written (headers); file data are parts of their own
         var written = 0             // bytes in `parts`
         var central: [UInt8] = []
-        func u16(_ v: UInt16, _ b: inout [UInt8]) { b.append(UInt8(v & 0xFF)); b.append(UInt8(v >> 8)) }
-        func u32(_ v: UInt32, _ b: inout [UInt8]) { for k in 0..<4 { b.append(UInt8((v >> (8 * UInt32(k))) & 0xFF)) } }
+        func u16(_ v: UInt16, _ b: inout [UInt8]) { b.appendLE(v) }
+        func u32(_ v: UInt32, _ b: inout [UInt8]) { b.appendLE(v) }
         let dosTime: UInt16 = 0, dosDate: UInt16 = (0 << 9) | (1 << 5) | 1   // 1980-01-01 00:00
 
         for f in files {
