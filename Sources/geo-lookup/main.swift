@@ -209,14 +209,8 @@ struct Bench: ParsableCommand {
             times.append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6)
         }
         times.sort()
-        var state: UInt64 = 20261122
-        func next() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-        }
+        var rng = SplitMix64(state: 20261122)
+        func next() -> Double { rng.unit() }
         var uniform: [(Double, Double)] = [], nearCities: [(Double, Double)] = []
         for _ in 0..<points { uniform.append((asin(2 * next() - 1) * 180 / .pi, 360 * next() - 180)) }
         let cities = lookup.cities

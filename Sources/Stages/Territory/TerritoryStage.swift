@@ -230,11 +230,7 @@ public struct Shard: Sendable, CustomStringConvertible, Equatable {
     /// The shard of a resolution-3 cell: a fixed 64-bit mix of its index, so neighbouring
     /// cells spread over the shards and the split never depends on the data.
     public func shardOf(res3 cell: UInt64) -> Int {
-        var z = cell &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Int(z % UInt64(count))
+        Int(SplitMix64.mix(cell &+ 0x9E37_79B9_7F4A_7C15) % UInt64(count))
     }
     public func contains(cell: UInt64) -> Bool { shardOf(res3: H3Cell.parent(cell, res: 3)) == index }
     public func contains(runHome run: Run, resolution: Int) throws -> Bool {

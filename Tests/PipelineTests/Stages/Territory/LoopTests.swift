@@ -8,14 +8,9 @@ import Testing
 /// gives, vertex for vertex, and must hand every ring it is unsure of to GEOS.
 @Suite struct LoopTests {
     /// A deterministic generator (SplitMix64), so a failure names a reproducible ring.
-    struct Mix { var s: UInt64
-        mutating func next() -> Double {
-            s &+= 0x9E37_79B9_7F4A_7C15
-            var z = s
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-        }
+    struct Mix { var rng: SplitMix64
+        init(s: UInt64) { rng = SplitMix64(state: s) }
+        mutating func next() -> Double { rng.unit() }
     }
 
     /// A run-like ring around Berlin: a wobbly circle of `n` fixes on the 7-decimal grid, either

@@ -149,7 +149,7 @@ import Testing
     /// Any split of the claims into "yesterday's table" and "tonight's runs", folded in any
     /// order, gives the full recompute.
     @Test func incrementalEqualsFull() {
-        var rng = SplitMix(state: 20261121)   // seeded: the same claims every run
+        var rng = SplitMix64(state: 20261121)   // seeded: the same claims every run
         var claims: [Claim] = []
         for i in 0..<400 {
             claims.append(Claim(cell: UInt64.random(in: 0..<60, using: &rng), owner: Self.uuid(i % 7),
@@ -190,16 +190,5 @@ import Testing
         // 89283082803ffff (res 9, San Francisco) → its resolution-3 parent 832830fffffffff.
         #expect(H3Cell.parent(0x89283082803ffff, res: 3) == 0x832830fffffffff)
         #expect(H3Cell.resolution(0x89283082803ffff) == 9)
-    }
-}
-
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,13 +1,13 @@
-import GeoModel
-import GeoPROJ
-import GeoFormats
-
 /// SplitMix64 (Steele, Lea and Flood 2014): a tiny, well-mixed 64-bit generator whose output
 /// is the same on every platform and Swift version (Swift's own generators make no such
-/// promise). The schedule derives one generator per day from (seed, purpose, day), so the
-/// draws for day k never depend on how many days are scheduled.
+/// promise). The quiz schedule derives one generator per day from (seed, purpose, day), so the
+/// draws for day k never depend on how many days are scheduled; the territory shards hash cells
+/// with its finaliser; tests and benchmarks draw reproducible samples from it.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     public var state: UInt64
+
+    /// The generator that starts from `state` (the plain SplitMix64 sequence).
+    public init(state: UInt64) { self.state = state }
 
     /// A generator for one purpose and one index, independent of every other (purpose, index).
     public init(seed: UInt64, purpose: UInt64, index: UInt64) {
@@ -18,6 +18,9 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         state &+= 0x9E37_79B9_7F4A_7C15
         return SplitMix64.mix(state)
     }
+
+    /// A uniform Double in [0, 1) from the next 53 bits.
+    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 
     /// The SplitMix64 finaliser: a bijective 64-bit mix.
     public static func mix(_ x: UInt64) -> UInt64 {
