@@ -16,7 +16,7 @@ extension ChallengesStage {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
         if lines.last == "" { lines.removeLast() }
         guard let head = lines.first else { throw InputError(file: path, "is empty; expected the header \(existingHeader.joined(separator: ","))") }
-        let header = try csvFields(head, file: path, line: 1)
+        let header = try CSV.fields(head, file: path, line: 1)
         guard header == existingHeader else {
             throw InputError(file: path, "line 1: the header is \"\(head)\"; expected \(existingHeader.joined(separator: ",")) (psql \\copy … csv header)")
         }
@@ -25,7 +25,7 @@ extension ChallengesStage {
         var duplicates: [Day] = []
         for (i, line) in lines.enumerated().dropFirst() {
             let n = i + 1
-            let f = try csvFields(line, file: path, line: n)
+            let f = try CSV.fields(line, file: path, line: n)
             guard f.count == 5 else { throw InputError(file: path, "line \(n): \(f.count) fields; expected 5 (\(existingHeader.joined(separator: ",")))") }
             guard let day = Day(iso: f[0]) else { throw InputError(file: path, "line \(n): date \"\(f[0])\" is not YYYY-MM-DD") }
             var types: [ChallengeType] = []
@@ -51,33 +51,5 @@ extension ChallengesStage {
             throw InputError(file: path, "\(list.count == 1 ? "a date has" : "\(list.count) dates have") more than one row: \(list.prefix(20).joined(separator: ", "))\(list.count > 20 ? ", …" : "") (the live table needs one row per date before the migration can add its unique constraint)")
         }
         return out.sorted { $0.day < $1.day }
-    }
-
-    /// The fields of one CSV line (RFC 4180 quoting; no line breaks inside fields, which the
-    /// export never writes).
-    static func csvFields(_ line: Substring, file: String, line n: Int) throws -> [String] {
-        var fields: [String] = []
-        var field = ""
-        var quoted = false, wasQuoted = false
-        var it = line.makeIterator()
-        while let c = it.next() {
-            if quoted {
-                if c == "\"" {
-                    var peek = it
-                    if peek.next() == "\"" { field.append("\""); it = peek } else { quoted = false }
-                } else { field.append(c) }
-            } else if c == "," {
-                fields.append(field); field = ""; wasQuoted = false
-            } else if c == "\"" && field.isEmpty && !wasQuoted {
-                quoted = true; wasQuoted = true
-            } else if wasQuoted {
-                throw InputError(file: file, "line \(n): text after a closing quote")
-            } else {
-                field.append(c)
-            }
-        }
-        if quoted { throw InputError(file: file, "line \(n): a quoted field is not closed") }
-        fields.append(field)
-        return fields
     }
 }

@@ -44,7 +44,7 @@ public enum ExistingTerritory {
         var out: [Claim] = []
         for (n, line) in lines.enumerated() {
             if line.isEmpty { continue }
-            let cols = splitCSV(String(line))
+            let cols = try CSV.fields(line, file: path, line: n + 1)
             guard let h = header else {
                 header = cols.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
                 for need in ["hex_id", "owner_user_id", "last_run_id", "claimed_at"] where !header!.contains(need) {
@@ -69,23 +69,6 @@ public enum ExistingTerritory {
             out.append(Claim(cell: cell, owner: owner, run: run, claimedAt: at))
         }
         guard header != nil else { throw InputError(file: path, "is empty (expected the header hex_id,owner_user_id,last_run_id,claimed_at)") }
-        return out
-    }
-
-    /// One CSV record (RFC 4180 quoting; the table's values hold no line breaks).
-    static func splitCSV(_ line: String) -> [String] {
-        var out: [String] = [], cur = "", quoted = false
-        var it = Array(line).makeIterator()
-        var pendingQuote = false
-        while let ch = it.next() {
-            if quoted {
-                if pendingQuote { pendingQuote = false; if ch == "\"" { cur.append("\""); continue } else { quoted = false } }
-                else if ch == "\"" { pendingQuote = true; continue }
-                else { cur.append(ch); continue }
-            }
-            if ch == "," { out.append(cur); cur = "" } else if ch == "\"" && cur.isEmpty { quoted = true } else { cur.append(ch) }
-        }
-        out.append(cur)
         return out
     }
 }
