@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import H3
 
 /// One cell's owner: who, by which run, since when (the run's end time, µs).
 public struct Claim: Sendable, Equatable {
@@ -59,7 +60,7 @@ public enum ExistingTerritory {
             let where_ = "line \(n + 1)"
             guard cols.count == h.count else { throw InputError(file: path, "\(where_) has \(cols.count) columns, the header has \(h.count)") }
             let hex = col("hex_id").lowercased()
-            guard let cell = UInt64(hex, radix: 16), hex.count == 15, H3Cell.isCell(cell), H3Cell.resolution(cell) == 9 else {
+            guard let cell = UInt64(hex, radix: 16), hex.count == 15, H3.isValidCell(H3Index(cell)), H3.getResolution(H3Index(cell)) == 9 else {
                 throw InputError(file: path, "\(where_): hex_id \"\(col("hex_id"))\" is not an H3 resolution-9 cell")
             }
             if col("owner_user_id").isEmpty { continue }
@@ -73,17 +74,11 @@ public enum ExistingTerritory {
     }
 }
 
-/// Bits of an H3 index the stage needs without the library (resolution, and the parent by
-/// masking: an H3 cell's parent at resolution r keeps digits 1…r and sets the others to 7).
+/// The H3 library's cell operations on the raw 64-bit ids the stage stores (its cells are
+/// valid resolution-9 cells: produced by polygonToCells or checked on reading).
 public enum H3Cell {
-    public static func resolution(_ h: UInt64) -> Int { Int((h >> 52) & 0xF) }
-    public static func isCell(_ h: UInt64) -> Bool { (h >> 59) & 0xF == 1 }
-    public static func parent(_ h: UInt64, res: Int) -> UInt64 {
-        let r = resolution(h)
-        guard res < r else { return h }
-        var p = (h & ~(UInt64(0xF) << 52)) | (UInt64(res) << 52)
-        for d in (res + 1)...15 { p |= UInt64(7) << UInt64((15 - d) * 3) }
-        return p
-    }
-    public static func hex(_ h: UInt64) -> String { String(h, radix: 16) }
+    /// The parent at `res` (the cell itself when `res` is not coarser).
+    public static func parent(_ h: UInt64, res: Int) -> UInt64 { (try? H3.cellToParent(H3Index(h), res: res))?.value ?? h }
+    /// Lower-case hexadecimal, as h3 and the game's `hex_id` write it.
+    public static func hex(_ h: UInt64) -> String { H3Index(h).description }
 }

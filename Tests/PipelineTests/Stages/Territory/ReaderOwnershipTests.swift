@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import H3
 import Testing
 @testable import TerritoryStage
 
@@ -189,6 +190,6 @@ import Testing
     @Test func parentByMasking() {
         // 89283082803ffff (res 9, San Francisco) → its resolution-3 parent 832830fffffffff.
         #expect(H3Cell.parent(0x89283082803ffff, res: 3) == 0x832830fffffffff)
-        #expect(H3Cell.resolution(0x89283082803ffff) == 9)
+        #expect(H3.getResolution(H3Index(0x89283082803ffff)) == 9)
     }
 }
