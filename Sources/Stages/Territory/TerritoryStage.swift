@@ -58,34 +58,39 @@ public enum TerritoryStage: PipelineStage {
     /// Judges the runs (in parallel, one GEOS context per thread) and claims their cells.
     public static func judge(_ runs: [Run], rules: Rules, resolution: Int, file: String, threads: Int) throws -> [Judged] {
         try Parallel.map(runs, workers: threads, makeState: { GEOSContext() }) { run, geos in
-            try forFeature(file: file, FeatureRef(index: run.index, name: nil, id: run.id)) {
-                let v = rules.judge(run)
-                var loop: [Polygon] = [], cells: [UInt64] = []
-                if v.valid {
-                    loop = try Loop.polygons(run, kept: v.kept, geos: geos)
-                    cells = try Loop.cells(loop, res: resolution)
-                }
-                return Judged(run: run, verdict: v, loop: loop, cells: cells)
-            }
+            let (v, loop, cells) = try judgeOne(run, rules: rules, resolution: resolution, file: file, geos: geos)
+            return Judged(run: run, verdict: v, loop: loop, cells: cells)
+        }
+    }
+
+    /// One run: its verdict, and for a valid loop its polygons and claimed cells. An error names
+    /// the run.
+    static func judgeOne(_ run: Run, rules: Rules, resolution: Int, file: String, geos: GEOSContext) throws -> (Verdict, [Polygon], [UInt64]) {
+        try forFeature(file: file, FeatureRef(index: run.index, name: nil, id: run.id)) {
+            let v = rules.judge(run)
+            guard v.valid else { return (v, [], []) }
+            let loop = try Loop.polygons(run, kept: v.kept, geos: geos)
+            return (v, loop, try Loop.cells(loop, res: resolution))
         }
     }
 
     /// Full recompute or incremental night: yesterday's claims (if any) and tonight's valid
     /// runs folded through the one ownership order (`Claim.beats`).
     public static func territory(existing: [Claim], judged: [Judged]) -> Territory {
-        var t = Territory()
-        for c in existing { t.offer(c) }
-        for j in judged where j.verdict.valid {
-            for cell in j.cells { t.offer(Claim(cell: cell, owner: j.run.userID, run: j.run.id, claimedAt: j.run.endedAt)) }
-        }
-        return t
+        territory(existing: existing, valid: judged.lazy.filter(\.verdict.valid).map { ($0.cells, $0.run.userID, $0.run.id, $0.run.endedAt) })
     }
 
     static func territory(existing: [Claim], records: [RunRecord]) -> Territory {
+        territory(existing: existing, valid: records.lazy.filter(\.verdict.valid).map { ($0.cells, $0.userID, $0.id, $0.endedAt) })
+    }
+
+    /// The one fold: yesterday's claims, then every cell of every valid run of tonight.
+    static func territory<S: Sequence>(existing: [Claim], valid: S) -> Territory
+        where S.Element == (cells: [UInt64], owner: String, run: String, endedAt: Int64) {
         var t = Territory()
         for c in existing { t.offer(c) }
-        for r in records where r.verdict.valid {
-            for cell in r.cells { t.offer(Claim(cell: cell, owner: r.userID, run: r.id, claimedAt: r.endedAt)) }
+        for r in valid {
+            for cell in r.cells { t.offer(Claim(cell: cell, owner: r.owner, run: r.run, claimedAt: r.endedAt)) }
         }
         return t
     }
@@ -139,15 +144,8 @@ public enum TerritoryStage: PipelineStage {
             try RunsReader.eachRun(file.buffer, file: o.input, workers: o.threads, makeState: { GEOSContext() },
                                    released: { file.release($0) }) { run, geos -> (fixes: Int, record: RunRecord?) in
                 if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return (run.fixCount, nil) }
-                return try forFeature(file: input, FeatureRef(index: run.index, name: nil, id: run.id)) {
-                    let v = rules.judge(run)
-                    var loop: [Polygon] = [], cells: [UInt64] = []
-                    if v.valid {
-                        loop = try Loop.polygons(run, kept: v.kept, geos: geos)
-                        cells = try Loop.cells(loop, res: resolution)
-                    }
-                    return (run.fixCount, RunRecord(run: run, verdict: v, loop: loop, cells: cells, resolution: resolution, loopsGeoJSON: loops))
-                }
+                let (v, loop, cells) = try judgeOne(run, rules: rules, resolution: resolution, file: input, geos: geos)
+                return (run.fixCount, RunRecord(run: run, verdict: v, loop: loop, cells: cells, resolution: resolution, loopsGeoJSON: loops))
             }
         }
         var records: [RunRecord] = []
