@@ -14,6 +14,8 @@ struct TerritoryOutputs {
     var resolution: Int
     var input: String
     var shard: Shard?
+    /// The malformed runs quarantined tonight (the whole file's, in every shard).
+    var rejected: [RejectedRun] = []
 
     static let rowsPerInsert = 500
 
@@ -239,6 +241,15 @@ struct TerritoryOutputs {
             return abs(s) / 2 * kx * ky
         }
         return p.rings.enumerated().reduce(0.0) { $0 + ($1.offset == 0 ? 1 : -1) * shoelace($1.element) }
+    }
+
+    /// One row per malformed run, in file order: its feature index, its id when it has one, and
+    /// the reason naming the field (the header alone on a night without any).
+    func rejectsTSV() -> String {
+        func field(_ t: String) -> String { String(t.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 }) }
+        var s = "feature\trun_id\treason\n"
+        for r in rejected { s += "\(r.index)\t\(field(r.id ?? ""))\t\(field(r.reason))\n" }
+        return s
     }
 
     /// Per runner: runs, valid loops, cells owned and their area (km², H3's exact cell areas).
