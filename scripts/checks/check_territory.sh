@@ -11,6 +11,12 @@
 #     loaded: the table equals the full recompute; loading night 1's file again changes nothing;
 #   - the four shards' SQL files loaded into one database, in a shuffled order, give the
 #     unsharded table (on the sample a Hyde Park cell is claimed from two shards);
+#   - loops where a lon/lat plane breaks (data/territory/edge_runs.geojson: Taveuni and Chukotka
+#     across ±180°, a figure-eight across it, a loop 1 km from the North Pole, a lap around the
+#     South Pole): one part per loop, ST_IsValid(loop_polygon), loop_area_m2 and
+#     ST_Area(loop_polygon::geography) within 1 % of PostGIS's geodesic area of the run's own
+#     path; cells = h3-py's (the pole lap: h3-py's cells near the pole whose centre it encloses);
+#   - malformed runs are quarantined in rejects.tsv and the night goes on;
 #   - preview.svg is well-formed XML (xmllint) and renders (rsvg-convert) with the owners' colours.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -107,6 +113,65 @@ sql shards "$OWNERS" > "$TMP/shards.txt"
 if cmp -s "$TMP/geo.txt" "$TMP/shards.txt"; then echo "  ok   the 4 shards' SQL loaded in a shuffled order = the unsharded territory"
 else echo "  FAIL the shards' SQL gives another territory"; diff "$TMP/geo.txt" "$TMP/shards.txt" | head -5; fail=1; fi
 expect shards "the 4 shards wrote every run once" "$(tail -n +2 "$OUT/runs.tsv" | wc -l)" "select count(*) from runs"
+
+# Loops across ±180° and at the poles.
+EDGES=${TERRITORY_EDGE_RUNS:-data/territory/edge_runs.geojson}
+"$BIN/geo-territory" "$EDGES" --out-dir "$TMP/edges" --loops-geojson -q
+newdb edges
+"${PSQL[@]}" -d edges -f "$TMP/edges/territory_hex.sql" 2>&1 | grep -v 'coerced into range' || true
+tail -n +2 "$TMP/edges/runs.tsv" | awk -F'\t' '{ print $1 "\t" $3 "\t" $11 "\t" $12 }' > "$TMP/edges_tsv.txt"
+"${PSQL[@]}" -d edges -c "create table tsv (id uuid, valid boolean, parts int, area double precision)" -c "\\copy tsv from '$TMP/edges_tsv.txt'"
+expect edges "the 5 edge runs (±180°, poles) are valid loops" "5" "select count(*) from tsv where valid"
+expect edges "one part for each loop run once round (the figure-eight: its two lobes)" "0" \
+  "select count(*) from tsv t join runs r using (id) where t.parts <> case when r.id = 'e0000000-0000-4000-8000-000000000003' then 2 else 1 end"
+expect edges "loop_polygon valid (ST_IsValid) across ±180° and at the poles" "0" \
+  "select count(*) from runs where loop_polygon is null or not st_isvalid(loop_polygon) or geometrytype(loop_polygon) <> 'POLYGON'"
+# The reference: PostGIS's geodesic area of the run's own path closed (geography takes the
+# short way across ±180° and the cap a ring circles), for the loops of one part.
+ref="st_area(st_makepolygon(st_addpoint(r.path, st_startpoint(r.path)))::geography)"
+expect edges "loop_area_m2 (runs.tsv) within 1 % of the geodesic area of the path" "0" \
+  "select count(*) from tsv t join runs r using (id) where t.parts = 1 and abs(t.area - $ref) > 0.01 * $ref" 2>/dev/null
+expect edges "ST_Area(loop_polygon::geography) within 1 % of the geodesic area of the path" "0" \
+  "select count(*) from tsv t join runs r using (id) where t.parts = 1 and abs(st_area(r.loop_polygon::geography) - $ref) > 0.01 * $ref" 2>/dev/null
+"$PY" - "$TMP/edges/loops.geojson" <<'PYEOF' || fail=1
+import json, math, sys
+import h3
+from shapely.geometry import Point as P, Polygon
+bad = []
+for f in json.load(open(sys.argv[1]))["features"]:
+    g = f["geometry"]
+    polys = [g["coordinates"]] if g["type"] == "Polygon" else g["coordinates"]
+    cells = set()
+    for p in polys:
+        rings = [[(la, lo - 360 if lo > 180 else lo) for lo, la in r] for r in p]
+        pole = next((la for la, lo in rings[0] if abs(la) == 90), None)
+        if pole is None:
+            cells |= set(h3.polygon_to_cells(h3.LatLngPoly(rings[0], *rings[1:]), 9))
+            continue
+        # Around a pole: its azimuthal plane, colatitude as the radius.
+        def xy(la, lo): r = 90 - abs(la); return (r * math.sin(math.radians(lo)), r * math.cos(math.radians(lo)))
+        shape = Polygon([xy(la, lo) for la, lo in rings[0] if abs(la) < 90], [[xy(la, lo) for la, lo in h] for h in rings[1:]])
+        for c in h3.grid_disk(h3.latlng_to_cell(pole, 0, 9), 12):
+            if shape.contains(P(*xy(*h3.cell_to_latlng(c)))): cells.add(c)
+    if sorted(cells) != sorted(f["properties"]["cells"]) or not cells:
+        bad.append((f["id"], len(cells), len(f["properties"]["cells"])))
+print("  ok   the edge loops' cells equal h3-py's (5 loops; the pole lap by centre containment)" if not bad else f"  FAIL edge loops' cells differ from h3-py's: {bad}")
+sys.exit(1 if bad else 0)
+PYEOF
+
+# Quarantine: a night with malformed runs among good ones goes on and lists them.
+"$PY" - "$RUNS" "$TMP/quarantine.geojson" <<'PYEOF'
+import json, sys
+fc = json.load(open(sys.argv[1], encoding="utf-8"))
+fc["features"][3]["properties"]["times"] = fc["features"][3]["properties"]["times"][:-1]
+fc["features"][7]["properties"]["user_id"] = "not-a-uuid"
+json.dump(fc, open(sys.argv[2], "w"))
+PYEOF
+"$BIN/geo-territory" "$TMP/quarantine.geojson" --out-dir "$TMP/quarantine" -q
+if [ "$(cut -f1 "$TMP/quarantine/rejects.tsv" | tail -n +2 | tr '\n' ' ')" = "3 7 " ] \
+   && [ "$(tail -n +2 "$TMP/quarantine/runs.tsv" | wc -l)" -eq "$(( $(tail -n +2 "$OUT/runs.tsv" | wc -l) - 2 ))" ]; then
+  echo "  ok   2 malformed runs quarantined in rejects.tsv (features 3 and 7), the night went on with the others"
+else echo "  FAIL quarantine: rejects.tsv says $(tail -n +2 "$TMP/quarantine/rejects.tsv" | cut -f1,3 | head -3)"; fail=1; fi
 
 # The picture.
 if xmllint --noout "$OUT/preview.svg" 2>"$TMP/xmllint.txt"; then echo "  ok   preview.svg is well-formed XML"; else echo "  FAIL preview.svg: $(head -3 "$TMP/xmllint.txt")"; fail=1; fi

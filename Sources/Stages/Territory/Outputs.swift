@@ -224,25 +224,6 @@ struct TerritoryOutputs {
         return s
     }
 
-    /// Area (m²) of a loop a few km across, in a local plane scaled by WGS 84's radii of
-    /// curvature at its mean latitude: within 0.1 % of the geodesic area at these sizes, and
-    /// a thousand times cheaper than PROJ's polygon area on a 1,000-vertex loop.
-    static func localArea(_ p: Polygon) -> Double {
-        let ring = p.exterior
-        guard ring.count >= 4 else { return 0 }
-        let lat0 = ring.reduce(0.0) { $0 + $1.y } / Double(ring.count) * .pi / 180
-        let e2 = 0.0066943799901413165, a = 6378137.0
-        let w = (1 - e2 * sin(lat0) * sin(lat0)).squareRoot()
-        let m = a * (1 - e2) / (w * w * w), n = a / w
-        let kx = n * cos(lat0) * .pi / 180, ky = m * .pi / 180
-        func shoelace(_ r: Ring) -> Double {
-            var s = 0.0
-            for (u, v) in zip(r, r.dropFirst()) { s += (u.x - r[0].x) * (v.y - r[0].y) - (v.x - r[0].x) * (u.y - r[0].y) }
-            return abs(s) / 2 * kx * ky
-        }
-        return p.rings.enumerated().reduce(0.0) { $0 + ($1.offset == 0 ? 1 : -1) * shoelace($1.element) }
-    }
-
     /// One row per malformed run, in file order: its feature index, its id when it has one, and
     /// the reason naming the field (the header alone on a night without any).
     func rejectsTSV() -> String {

@@ -117,7 +117,7 @@ public enum TerritoryStage: PipelineStage {
         var verdict: Verdict
         var keptCount: Int
         var loopParts: Int
-        /// Sum of `TerritoryOutputs.localArea` over the loop's parts (m²).
+        /// Sum of `Loop.area` over the loop's parts (m²).
         var loopArea: Double
         var cells: [UInt64]
         /// The kept fixes, in order (the preview draws them).
@@ -130,7 +130,7 @@ public enum TerritoryStage: PipelineStage {
             startedAt = run.startedAt; endedAt = run.endedAt
             verdict = v; keptCount = v.kept.count
             loopParts = loop.count
-            loopArea = loop.reduce(0.0) { $0 + TerritoryOutputs.localArea($1) }
+            loopArea = loop.reduce(0.0) { $0 + Loop.area($1) }
             self.cells = cells
             path = v.kept.map { Point(run.lon[$0], run.lat[$0]) }
             sqlRow = TerritoryOutputs.sqlRow(run, v, loop: loop)
