@@ -55,6 +55,9 @@ struct TerritoryCommand: StageCommand {
     @Option(help: "Malformed runs a night may quarantine in rejects.tsv before it stops (default: 10 or 1 % of the runs, whichever is larger).")
     var maxRejects: Int?
 
+    @Option(help: "Also write the game's migration (territory_hex.cell, territory_in_viewport, RLS) into this directory.")
+    var migrationDir: String?
+
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
@@ -63,6 +66,7 @@ struct TerritoryCommand: StageCommand {
         o.input = input; o.existing = existing; o.outDir = outDir; o.shard = shard; o.threads = threads
         o.loopsGeoJSON = loopsGeojson
         o.maxRejects = maxRejects
+        o.migrationDir = migrationDir
         return o
     }
 }

@@ -41,7 +41,21 @@ pg_start check_territory C timezone=UTC
 fail=0
 sql() { pg_sql "$@"; }        # sql DB QUERY
 expect() { pg_expect "$@"; }  # expect DB NAME EXPECTED QUERY
-newdb() { sql postgres "create database $1"; "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql; }
+# The game's migration (CONTRACTS §8a), as make territory wrote it; applied after the schema.
+MIGRATION=$(ls dist/supabase/game/migrations/*_territory_viewport.sql 2>/dev/null | tail -1)
+[ -n "$MIGRATION" ] || { echo "check_territory: dist/supabase/game/migrations/*_territory_viewport.sql is missing (run make territory)"; exit 1; }
+newdb() {
+  sql postgres "create database $1"
+  "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql
+  "${PSQL[@]}" -d "$1" -f "$MIGRATION"
+}
+# The roles a Supabase database has (cluster-wide): clients sign in as anon or authenticated;
+# the service role (the night, the app's functions) bypasses row-level security.
+sql postgres "do \$\$ begin
+  if not exists (select 1 from pg_roles where rolname = 'anon') then create role anon nologin; end if;
+  if not exists (select 1 from pg_roles where rolname = 'authenticated') then create role authenticated nologin; end if;
+  if not exists (select 1 from pg_roles where rolname = 'service_role') then create role service_role nologin bypassrls; end if;
+end \$\$"
 OWNERS="select hex_id || ' ' || owner_user_id || ' ' || last_run_id || ' ' || to_char(claimed_at at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS') || 'Z' from territory_hex order by hex_id"
 # territory.geojson's owners in the same text form (claimed_at: the sample's whole seconds).
 geo_owners() {
@@ -51,6 +65,12 @@ for f in sorted(json.load(open(sys.argv[1]))["features"], key=lambda f: f["prope
 }
 
 echo "PostgreSQL $(sql postgres 'show server_version'), PostGIS $(newdb game && sql game 'select postgis_lib_version()')"
+schema_snap="select md5(string_agg(concat_ws('|', table_name, column_name, data_type), ',' order by table_name, column_name)) from information_schema.columns where table_schema = 'public'
+  union all select md5(string_agg(concat_ws('|', tablename, policyname, cmd, roles::text), ',' order by policyname)) from pg_policies
+  union all select md5(string_agg(indexname, ',' order by indexname)) from pg_indexes where schemaname = 'public'"
+schema_once=$(sql game "$schema_snap")
+"${PSQL[@]}" -d game -f "$MIGRATION"
+expect game "the game's migration applied twice = once (columns, policies, indexes)" "$schema_once" "$schema_snap"
 "${PSQL[@]}" -d game -f "$OUT/territory_hex.sql"
 snap="select md5(string_agg(concat_ws('|', hex_id, owner_user_id, last_run_id, claimed_at), ',' order by hex_id)) from territory_hex
       union all select md5(string_agg(concat_ws('|', id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, md5(st_asewkb(path)::text), md5(st_asewkb(loop_polygon)::text)), ',' order by id)) from runs"
@@ -158,6 +178,105 @@ for f in json.load(open(sys.argv[1]))["features"]:
 print("  ok   the edge loops' cells equal h3-py's (5 loops; the pole lap by centre containment)" if not bad else f"  FAIL edge loops' cells differ from h3-py's: {bad}")
 sys.exit(1 if bad else 0)
 PYEOF
+
+# Served by viewport (CONTRACTS §8a).
+expect game "every territory_hex row has its cell, a valid polygon" "0" \
+  "select count(*) from territory_hex where cell is null or not st_isvalid(cell) or geometrytype(cell) <> 'POLYGON'"
+expect edges "cells across ±180° and at the poles are valid polygons of a res-9 cell's area" "0" \
+  "select count(*) from territory_hex where cell is null or not st_isvalid(cell) or st_area(cell::geography) not between 70000 and 140000"
+# territory_in_viewport against a reference in Python (shapely over territory.geojson's cells,
+# each box tried where it lies and a turn east and west, the cells unwrapped by hand).
+BOXES="-0.20 51.49 -0.14 51.52|-0.1675 51.5 -0.1665 51.501|-74.0 40.76 -73.94 40.80|179.99 -16.9 -179.99 -16.7|179.999 -16.9 180 -16.7|-180 -16.9 -179.9999 -16.7|170 60 -170 70|-180 -90 180 90|-180 -90.0 180 -89.99|-10 80 10 89.999"
+for db in game edges; do
+  dir=$OUT; [ $db = edges ] && dir=$TMP/edges
+  : > "$TMP/vp_$db.txt"
+  IFS='|' read -ra boxes <<< "$BOXES"
+  for b in "${boxes[@]}"; do
+    set -- $b
+    echo "box $b: $(sql $db "set role authenticated; select string_agg(hex_id, ' ' order by hex_id) from territory_in_viewport($1, $2, $3, $4)")" >> "$TMP/vp_$db.txt"
+  done
+  "$PY" - "$dir/territory.geojson" "$BOXES" > "$TMP/vp_ref_$db.txt" <<'PYEOF'
+import json, sys
+from shapely.geometry import Polygon, box
+feats = json.load(open(sys.argv[1]))["features"]
+cells = []
+for f in feats:
+    ring = f["geometry"]["coordinates"][0]
+    if max(x for x, y in ring) - min(x for x, y in ring) > 180:
+        ring = [(x + 360 if x < 0 else x, y) for x, y in ring]
+    cells.append((f["properties"]["hex_id"], Polygon(ring)))
+for b in sys.argv[2].split("|"):
+    lo, la, hi, ha = map(float, b.split())
+    if lo > hi: hi += 360
+    got = sorted(h for h, p in cells if any(p.intersects(box(lo + s, la, hi + s, ha)) for s in (-360, 0, 360)))
+    print(f"box {b}: {' '.join(got)}")
+PYEOF
+  if cmp -s "$TMP/vp_$db.txt" "$TMP/vp_ref_$db.txt"; then
+    echo "  ok   territory_in_viewport as authenticated = the cells intersecting each of ${#boxes[@]} boxes ($db: $(tr ' ' '\n' < "$TMP/vp_$db.txt" | grep -c '^8[0-9a-f]\{14\}$') cells found; boxes across ±180°, at the poles, the world)"
+  else echo "  FAIL territory_in_viewport differs from the reference ($db):"; diff "$TMP/vp_ref_$db.txt" "$TMP/vp_$db.txt" | head -6; fail=1; fi
+done
+expect game "territory_in_viewport returns at most max_cells" "3" "select count(*) from territory_in_viewport(-180, -90, 180, 90, 3)"
+expect game "cell_geojson is the cell as GeoJSON (9 decimals)" "0" \
+  "select count(*) from territory_in_viewport(-180, -90, 180, 90) v join territory_hex t using (hex_id) where st_hausdorffdistance(st_geomfromgeojson(v.cell_geojson), t.cell) > 1e-8"
+# Row-level security and grants.
+expect game "authenticated reads territory_hex, runs' figures and the stats view" "$(sql game 'select count(*) from territory_hex') $(sql game 'select count(*) from runs') $(sql game 'select count(*) from users')" \
+  "set role authenticated; select (select count(*) from territory_hex) || ' ' || (select count(*) from runs where distance_m >= 0) || ' ' || (select count(*) from territory_runner_stats)"
+for stmt in "insert into territory_hex (hex_id) values ('89194ad16c3fff0')" "update territory_hex set owner_user_id = null" \
+            "delete from territory_hex" "update runs set valid_loop = true" "select path from runs limit 1"; do
+  got=$(sql game "set role authenticated; $stmt" 2>&1 || true)
+  case "$got" in *"permission denied"*|*"row-level security"*) echo "  ok   authenticated is refused: ${stmt:0:40}";;
+    *) echo "  FAIL authenticated could: $stmt ($got)"; fail=1;; esac
+done
+got=$(sql game "set role anon; select count(*) from territory_in_viewport(-180, -90, 180, 90)" 2>&1 || true)
+case "$got" in *"permission denied"*) echo "  ok   anon cannot call territory_in_viewport";; *) echo "  FAIL anon called territory_in_viewport ($got)"; fail=1;; esac
+expect game "the service role writes" "1" \
+  "begin; set local role service_role; update territory_hex set claimed_at = claimed_at where hex_id = (select min(hex_id) from territory_hex); select count(*) from territory_hex where hex_id = (select min(hex_id) from territory_hex); rollback"
+# The stats view = users.tsv (runs, valid runs, cells; km² within 0.5 %: PostGIS's geodesic
+# cell areas against H3's).
+tail -n +2 "$OUT/users.tsv" | sort > "$TMP/users_tsv.txt"
+sql game "select user_id, runs, valid_runs, cells, km2_owned from territory_runner_stats order by user_id" | tr '|' '\t' | sort > "$TMP/users_db.txt"
+if "$PY" - "$TMP/users_tsv.txt" "$TMP/users_db.txt" <<'PYEOF'
+import sys
+a = {l.split("\t")[0]: l.split("\t") for l in open(sys.argv[1]).read().split("\n") if l}
+b = {l.split("\t")[0]: l.split("\t") for l in open(sys.argv[2]).read().split("\n") if l}
+ok = a.keys() == b.keys() and all(a[u][1:4] == b[u][1:4] and abs(float(a[u][4]) - float(b[u][4])) <= 0.005 * float(a[u][4]) + 1e-9 for u in a)
+sys.exit(0 if ok else 1)
+PYEOF
+then echo "  ok   territory_runner_stats = users.tsv (runs, valid runs, cells, km² owned) for $(wc -l < "$TMP/users_db.txt") runners"
+else echo "  FAIL territory_runner_stats differs from users.tsv"; diff "$TMP/users_tsv.txt" "$TMP/users_db.txt" | head -4; fail=1; fi
+
+# Speed: a 300,000-cell table: the 30,301 real H3 cells within 100 rings of central London,
+# and the same set moved to 9 other places (their hex_id suffixed), loaded and indexed.
+newdb big
+"$PY" - "$TMP/big.csv" <<'PYEOF'
+import sys, h3
+with open(sys.argv[1], "w") as f:
+    for i, c in enumerate(h3.grid_disk(h3.latlng_to_cell(51.51, -0.12, 9), 100)):
+        ring = [(lng, lat) for lat, lng in h3.cell_to_boundary(c)]
+        ring.append(ring[0])
+        wkt = "SRID=4326;POLYGON((" + ",".join(f"{x:.9f} {y:.9f}" for x, y in ring) + "))"
+        f.write(f"{c},00000000-0000-4000-8000-{i % 500:012d},00000000-0000-4000-8000-000000000001,2026-11-21 07:00:00+00,\"{wkt}\"\n")
+PYEOF
+"${PSQL[@]}" -d big -c "insert into users (id, username) select ('00000000-0000-4000-8000-' || lpad(i::text, 12, '0'))::uuid, 'u' || i from generate_series(0, 499) i" \
+  -c "insert into runs (id, user_id, started_at, ended_at) values ('00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000000', now(), now())" \
+  -c "\\copy territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell) from '$TMP/big.csv' with (format csv)" \
+  -c "insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell)
+        select hex_id || '-' || k, owner_user_id, last_run_id, claimed_at, st_translate(cell, 12 * k - 60, -3 * k)
+        from territory_hex, generate_series(1, 9) k" -c "analyze territory_hex"
+CITYBOX="-0.20, 51.46, -0.04, 51.56"   # central London, 11 km × 11 km
+expect big "the speed table holds 300,000+ cells" "303010" "select count(*) from territory_hex"
+plan=$(sql big "explain select * from territory_in_viewport($CITYBOX)")
+case "$plan" in *idx_territory_hex_cell*) echo "  ok   the viewport query's plan uses the GiST index (idx_territory_hex_cell)";;
+  *) echo "  FAIL the viewport query's plan does not use the index: $plan"; fail=1;; esac
+ms=$(sql big "set role authenticated; select count(*) from territory_in_viewport($CITYBOX);
+  do \$\$ declare t0 timestamptz; ms float8[] := '{}'; n int; total bigint; begin
+    for i in 1..21 loop t0 := clock_timestamp(); select count(*), sum(length(v.cell_geojson) + length(v.hex_id)) into n, total from territory_in_viewport($CITYBOX) v;
+      ms := ms || extract(epoch from clock_timestamp() - t0) * 1000; end loop;
+    raise warning 'median % ms for % cells (% bytes of GeoJSON)', (select round(percentile_cont(0.5) within group (order by m)::numeric, 1) from unnest(ms) m), n, total;
+  end \$\$" 2>&1 | sed -n 's/.*WARNING:  //p')
+med=${ms#median }; med=${med%% ms*}
+if [ -n "$med" ] && awk "BEGIN { exit !($med <= 30) }"; then echo "  ok   territory_in_viewport on 303,010 cells, city box: $ms (≤ 30 ms; 21 calls as authenticated)"
+else echo "  FAIL territory_in_viewport city box: ${ms:-no timing} (limit 30 ms)"; fail=1; fi
 
 # Quarantine: a night with malformed runs among good ones goes on and lists them.
 "$PY" - "$RUNS" "$TMP/quarantine.geojson" <<'PYEOF'

@@ -29,7 +29,7 @@ struct TerritoryOutputs {
 
     /// The file's parts, in order: the header and users, each runs insert (its rows as the
     /// workers formatted them, moved here, not copied), each territory_hex insert, the commit.
-    mutating func sqlParts() -> [[UInt8]] {
+    mutating func sqlParts() throws -> [[UInt8]] {
         var parts: [[UInt8]] = [sqlHead()]
         for chunk in stride(from: 0, to: records.count, by: Self.rowsPerInsert) {
             let rows = chunk..<min(chunk + Self.rowsPerInsert, records.count)
@@ -43,7 +43,7 @@ struct TerritoryOutputs {
             parts.append(Array(Self.runsConflict.utf8))
         }
         for chunk in stride(from: 0, to: won.count, by: Self.rowsPerInsert) {
-            parts.append(sqlCells(chunk..<min(chunk + Self.rowsPerInsert, won.count)))
+            parts.append(try sqlCells(chunk..<min(chunk + Self.rowsPerInsert, won.count)))
         }
         parts.append(Array("commit;\n".utf8))
         return parts
@@ -54,6 +54,7 @@ struct TerritoryOutputs {
         let validCount = records.filter { $0.verdict.valid }.count
         w.raw(SQL.comment("territory_hex.sql, written by geo-territory from \(input)\(shard.map { " (shard \($0))" } ?? "")") + "\n")
         w.raw(SQL.comment("\(records.count) runs (\(validCount) valid loops), \(won.count) cells won; idempotent, load with psql -v ON_ERROR_STOP=1") + "\n")
+        w.raw(SQL.comment("needs the game's migration \(GameMigration.name) (territory_hex.cell) applied first") + "\n")
         w.raw("begin;\n")
 
         let users = Array(Set(records.map(\.userID))).sorted()
@@ -110,19 +111,28 @@ struct TerritoryOutputs {
         return w.bytes
     }
 
-    func sqlCells(_ rows: Range<Int>) -> [UInt8] {
-        var w = JSONWriter(reserve: 1 << 16)
-        do {
-            w.raw("insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at) values\n")
-            for (k, c) in won[rows].enumerated() {
-                if k > 0 { w.raw(",\n") }
-                w.raw("  ('\(H3Cell.hex(c.cell))', '\(c.owner)', '\(c.run)', '\(Timestamp.iso(c.claimedAt))')")
-            }
-            w.raw("\non conflict (hex_id) do update set owner_user_id = excluded.owner_user_id,\n")
-            w.raw("  last_run_id = excluded.last_run_id, claimed_at = excluded.claimed_at\n")
-            w.raw("  where territory_hex.claimed_at is null\n")
-            w.raw("     or (excluded.claimed_at, excluded.last_run_id) > (territory_hex.claimed_at, territory_hex.last_run_id);\n")
+    /// The cells won tonight with their boundary (`cell`, CONTRACTS §8a; the game's migration
+    /// adds the column). A claim replaces the stored one only when it beats it by (claimed_at,
+    /// last_run_id); a row without its boundary yet (written before the migration) gets it
+    /// whatever the claim, since a cell's boundary never changes.
+    func sqlCells(_ rows: Range<Int>) throws -> [UInt8] {
+        var w = JSONWriter(reserve: 1 << 17)
+        w.raw("insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell) values\n")
+        for (k, c) in won[rows].enumerated() {
+            if k > 0 { w.raw(",\n") }
+            w.raw("  ('\(H3Cell.hex(c.cell))', '\(c.owner)', '\(c.run)', '\(Timestamp.iso(c.claimedAt))', 'SRID=4326;POLYGON((")
+            let ring = Loop.continuous(try cellPolygon(c.cell).exterior)
+            w.wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
+            w.raw("))')")
         }
+        let beats = "(excluded.claimed_at, excluded.last_run_id) > (territory_hex.claimed_at, territory_hex.last_run_id)"
+        let newer = "territory_hex.claimed_at is null or \(beats)"
+        w.raw("\non conflict (hex_id) do update set\n")
+        for col in ["owner_user_id", "last_run_id", "claimed_at"] {
+            w.raw("  \(col) = case when \(newer) then excluded.\(col) else territory_hex.\(col) end,\n")
+        }
+        w.raw("  cell = excluded.cell\n")
+        w.raw("  where \(newer) or territory_hex.cell is null;\n")
         return w.bytes
     }
 

@@ -28,6 +28,9 @@ public enum TerritoryStage: PipelineStage {
         /// More malformed runs than this stops the night (nothing written): a broken app
         /// release, not a bad phone. nil: 10 runs or 1 % of the night, whichever is larger.
         public var maxRejects: Int? = nil
+        /// Also write the game's migration (`GameMigration`) into this directory (the Supabase
+        /// CLI's `supabase/migrations`); nil: not.
+        public var migrationDir: String? = nil
         public init() {}
 
         /// The malformed runs a night of `features` runs may quarantine and still go on.
@@ -186,7 +189,7 @@ public enum TerritoryStage: PipelineStage {
             var out = TerritoryOutputs(records: records, owned: owned, won: won, resolution: o.resolution, input: o.input, shard: shard,
                                        rejected: decoded.rejected)
             records = []  // the rows move into the files' parts, not copied
-            var big = [("territory_hex.sql", out.sqlParts())]
+            var big = [("territory_hex.sql", try out.sqlParts())]
             if o.loopsGeoJSON { big.append(("loops.geojson", out.loopsParts())) }
             let small: [(String, (TerritoryOutputs) throws -> [UInt8])] = [
                 ("territory.geojson", { try $0.territoryGeoJSON() }), ("preview.svg", { Array(try $0.previewSVG().utf8) }),
@@ -208,6 +211,10 @@ public enum TerritoryStage: PipelineStage {
             for (i, m) in small.enumerated() {
                 log.info("  \(m.0): \(formatCount(made[big.count + i].count)) bytes")
                 try FileIO.writeAtomically(made[big.count + i], to: "\(o.outDir)/\(m.0)")
+            }
+            if let dir = o.migrationDir {
+                try FileIO.writeAtomically(GameMigration.sql, to: "\(dir)/\(GameMigration.name)")
+                log.info("  \(dir)/\(GameMigration.name)")
             }
             for f in staged { try f.commit() }
         }
