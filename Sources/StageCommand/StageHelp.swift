@@ -58,7 +58,7 @@ extension StageFront {
     static func entry(_ label: String, _ text: String) -> String {
         let lines = wrap(text, indent: helpColumn)
         let head = "  " + label
-        if head.count + 2 <= helpColumn {
+        if head.count < helpColumn {
             let first = head.padding(toLength: helpColumn, withPad: " ", startingAt: 0) + lines[0].dropFirst(helpColumn)
             return ([first] + lines.dropFirst()).joined(separator: "\n") + "\n"
         }
