@@ -32,7 +32,7 @@ let stages: [StageTarget] = [
     .init(name: "Lookup", front: "geo-lookup", uses: ["GeoModel", "GeoLookup"]),                            // countries.geojson + places → dist/lookup/lookup.bin
     .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite"]),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
     .init(name: "Cities", front: "geo-cities", uses: ["GeoModel", "GeoGEOS", "GeoFormats"]),               // GeoNames cities + world.geojson → dist/supabase/cities/
-    .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3"]), // runs → dist/territory/ (claimed H3 cells)
+    .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
 ]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -45,6 +45,9 @@ let package = Package(
         .library(name: "H3", targets: ["H3"]),
         // Pure Swift (standard library + Foundation only): the iOS apps embed it.
         .library(name: "GeoLookup", targets: ["GeoLookup"]),
+        // Pure Swift: the geodesy core and the running game's rules (run, verdict, loop, cells).
+        .library(name: "Geodesy", targets: ["Geodesy"]),
+        .library(name: "TerritoryRules", targets: ["TerritoryRules"]),
     ] + stages.map { .executable(name: $0.front, targets: [$0.front]) }
       + [.executable(name: "geo-project", targets: ["geo-project"]),
          .executable(name: "geo-hexagons", targets: ["geo-hexagons"])],
@@ -69,9 +72,12 @@ let package = Package(
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite"]
+                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "Geodesy", "TerritoryRules"]
                         + stages.map { .target(name: $0.name + "Stage") }),
         .target(name: "GeoLookup"),
+        .target(name: "Geodesy"),
+        // The running game's rules for the night and the app alike: Swift, Foundation, H3, Geodesy.
+        .target(name: "TerritoryRules", dependencies: ["H3", "Geodesy"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup"]),
         // The shape every stage front shares (parse → validate → run → summary).
         .target(name: "StageCommand", dependencies: ["GeoModel", argumentParser]),

@@ -58,6 +58,9 @@ struct TerritoryCommand: StageCommand {
     @Option(help: "Also write the game's migration (territory_hex.cell, territory_in_viewport, RLS) into this directory.")
     var migrationDir: String?
 
+    @Flag(help: "Also write app_verdicts.tsv: each run's verdict and cells by the app's TerritoryRules alone (no PROJ, no GEOS).")
+    var appVerdicts = false
+
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
@@ -67,6 +70,7 @@ struct TerritoryCommand: StageCommand {
         o.loopsGeoJSON = loopsGeojson
         o.maxRejects = maxRejects
         o.migrationDir = migrationDir
+        o.appVerdicts = appVerdicts
         return o
     }
 }

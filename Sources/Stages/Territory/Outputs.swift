@@ -234,6 +234,18 @@ struct TerritoryOutputs {
         return s
     }
 
+    /// What the app's rules alone say of each run (`--app-verdicts`): run_id, valid, reasons,
+    /// cells (space-separated), for comparing with runs.tsv and loops.geojson.
+    func appVerdictsTSV() -> String {
+        "run_id\tvalid\treasons\tcells\n" + records.map(\.appRow).joined()
+    }
+
+    static func appVerdictRow(_ run: Run, rules: Rules, resolution: Int) throws -> String {
+        let r = try RunResult(run, rules: rules, resolution: resolution)
+        return "\(run.id)\t\(r.verdict.valid)\t\(r.verdict.reasons.map(\.description).joined(separator: "; "))\t"
+            + r.cells.map { H3Cell.hex($0) }.joined(separator: " ") + "\n"
+    }
+
     /// One row per malformed run, in file order: its feature index, its id when it has one, and
     /// the reason naming the field (the header alone on a night without any).
     func rejectsTSV() -> String {

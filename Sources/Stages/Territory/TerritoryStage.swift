@@ -1,7 +1,9 @@
 import Foundation
 import GeoGEOS
 import GeoModel
+import GeoPROJ
 import H3
+@_exported import TerritoryRules
 
 /// Runs → validated loops → claimed H3 cells (CONTRACTS §8), for the running game's nightly job.
 public enum TerritoryStage: PipelineStage {
@@ -31,6 +33,9 @@ public enum TerritoryStage: PipelineStage {
         /// Also write the game's migration (`GameMigration`) into this directory (the Supabase
         /// CLI's `supabase/migrations`); nil: not.
         public var migrationDir: String? = nil
+        /// Also write app_verdicts.tsv: what the app's TerritoryRules alone (no PROJ, no GEOS)
+        /// says of each run — its verdict, reasons and cells — beside the night's runs.tsv.
+        public var appVerdicts = false
         public init() {}
 
         /// The malformed runs a night of `features` runs may quarantine and still go on.
@@ -79,7 +84,8 @@ public enum TerritoryStage: PipelineStage {
     /// the run.
     static func judgeOne(_ run: Run, rules: Rules, resolution: Int, file: String, geos: GEOSContext) throws -> (Verdict, [Polygon], [UInt64]) {
         try forFeature(file: file, FeatureRef(index: run.index, name: nil, id: run.id)) {
-            let v = rules.judge(run)
+            // The Swift geodesic measures; PROJ decides what lies within its error of a threshold.
+            let v = rules.judge(run) { a, b in Geodesic.wgs84.distance(Point(run.lon[a], run.lat[a]), Point(run.lon[b], run.lat[b])) }
             guard v.valid else { return (v, [], []) }
             let loop = try Loop.polygons(run, kept: v.kept, geos: geos)
             return (v, loop, try Loop.cells(loop, res: resolution))
@@ -127,6 +133,8 @@ public enum TerritoryStage: PipelineStage {
         var path: [Point]
         var sqlRow: [UInt8]
         var loopsFeature: [UInt8]
+        /// Its app_verdicts.tsv row (empty unless asked for).
+        var appRow = ""
 
         init(run: Run, verdict v: Verdict, loop: [Polygon], cells: [UInt64], resolution: Int, loopsGeoJSON: Bool) {
             index = run.index; id = run.id; userID = run.userID
@@ -151,13 +159,15 @@ public enum TerritoryStage: PipelineStage {
         // every worker; the file's pages are handed back behind them.
         let file = try MappedRuns(path: o.input)
         var fixes = 0
-        let rules = o.rules, resolution = o.resolution, loops = o.loopsGeoJSON, input = o.input
-        let decoded = try log.step("read and judge runs, build loops, claim cells") {
+        let rules = o.rules, resolution = o.resolution, loops = o.loopsGeoJSON, input = o.input, app = o.appVerdicts
+        var decoded = try log.step("read and judge runs, build loops, claim cells") {
             try RunsReader.eachRun(file.buffer, file: o.input, workers: o.threads, makeState: { GEOSContext() },
                                    released: { file.release($0) }) { run, geos -> (fixes: Int, record: RunRecord?) in
                 if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return (run.fixCount, nil) }
                 let (v, loop, cells) = try judgeOne(run, rules: rules, resolution: resolution, file: input, geos: geos)
-                return (run.fixCount, RunRecord(run: run, verdict: v, loop: loop, cells: cells, resolution: resolution, loopsGeoJSON: loops))
+                var record = RunRecord(run: run, verdict: v, loop: loop, cells: cells, resolution: resolution, loopsGeoJSON: loops)
+                if app { record.appRow = try TerritoryOutputs.appVerdictRow(run, rules: rules, resolution: resolution) }
+                return (run.fixCount, record)
             }
         }
         let allowed = o.allowedRejects(features: decoded.features)
@@ -173,6 +183,9 @@ public enum TerritoryStage: PipelineStage {
             if var r = d.value.record { r.index = d.index; records.append(r) }
         }
         log.info("\(formatCount(decoded.features)) runs, \(formatCount(fixes)) fixes" + (decoded.rejected.isEmpty ? "" : ", \(formatCount(decoded.rejected.count)) malformed (rejects.tsv)"))
+        // The records own the rows now: a second reference would make moving them a copy.
+        let rejected = decoded.rejected
+        decoded = .init()
         if let s = shard { log.info("shard \(s): \(formatCount(records.count)) runs, \(formatCount(existing.count)) existing cells") }
 
         let territory = territory(existing: existing, records: records)
@@ -187,7 +200,7 @@ public enum TerritoryStage: PipelineStage {
         // failure leaves none behind.
         try log.step("format and write outputs in \(o.outDir)") {
             var out = TerritoryOutputs(records: records, owned: owned, won: won, resolution: o.resolution, input: o.input, shard: shard,
-                                       rejected: decoded.rejected)
+                                       rejected: rejected)
             records = []  // the rows move into the files' parts, not copied
             var big = [("territory_hex.sql", try out.sqlParts())]
             if o.loopsGeoJSON { big.append(("loops.geojson", out.loopsParts())) }
@@ -195,7 +208,7 @@ public enum TerritoryStage: PipelineStage {
                 ("territory.geojson", { try $0.territoryGeoJSON() }), ("preview.svg", { Array(try $0.previewSVG().utf8) }),
                 ("runs.tsv", { Array($0.runsTSV().utf8) }), ("users.tsv", { Array(try $0.usersTSV().utf8) }),
                 ("rejects.tsv", { Array($0.rejectsTSV().utf8) }),
-            ]
+            ] + (o.appVerdicts ? [("app_verdicts.tsv", { Array($0.appVerdictsTSV().utf8) })] : [])
             for (name, parts) in big { log.info("  \(name): \(formatCount(parts.reduce(0) { $0 + $1.count })) bytes") }
             let staged = big.map { StagedFile(dir: o.outDir, name: $0.0) }
             defer { for f in staged { f.discard() } }
@@ -224,7 +237,7 @@ public enum TerritoryStage: PipelineStage {
         r.cells = owned.count
         r.newCells = won.count
         r.users = users
-        r.rejected = decoded.rejected.count
+        r.rejected = rejected.count
         r.shard = shard
         return r
     }
