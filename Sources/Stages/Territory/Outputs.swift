@@ -16,6 +16,8 @@ struct TerritoryOutputs {
     var shard: Shard?
     /// The malformed runs quarantined tonight (the whole file's, in every shard).
     var rejected: [RejectedRun] = []
+    /// Where the runs' rows of the SQL wait (`RowSpools`).
+    var spools = RowSpools()
 
     static let rowsPerInsert = 500
 
@@ -27,26 +29,45 @@ struct TerritoryOutputs {
     /// beats the stored one by (claimed_at, last_run_id) — so an older night's file, or
     /// another shard's, never takes a cell back from a later claim.
 
-    /// The file's parts, in order: the header and users, each runs insert (its rows as the
-    /// workers formatted them, moved here, not copied), each territory_hex insert, the commit.
-    mutating func sqlParts() throws -> [[UInt8]] {
-        var parts: [[UInt8]] = [sqlHead()]
+    /// Writes the file at `path` (the header and users, each runs insert with its rows read
+    /// back from the spools, each territory_hex insert, the commit), a part at a time; returns
+    /// its size in bytes.
+    func writeSQL(to path: String) throws -> Int {
+        let dir = (path as NSString).deletingLastPathComponent
+        if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw InputError(file: path, "cannot be written: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var total = 0
+        func put(_ bytes: [UInt8]) throws {
+            try bytes.withUnsafeBytes { b in
+                var done = 0
+                while done < b.count {
+                    let n = write(fd, b.baseAddress! + done, b.count - done)
+                    guard n > 0 else { throw InputError(file: path, "cannot be written: \(String(cString: strerror(errno)))") }
+                    done += n
+                }
+            }
+            total += bytes.count
+        }
+        try put(sqlHead())
+        var buffer: [UInt8] = []
         for chunk in stride(from: 0, to: records.count, by: Self.rowsPerInsert) {
             let rows = chunk..<min(chunk + Self.rowsPerInsert, records.count)
-            parts.append(Array("insert into runs (id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon) values\n".utf8))
+            buffer.removeAll(keepingCapacity: true)
+            buffer += Array("insert into runs (id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon) values\n".utf8)
             for i in rows {
-                var row = records[i].sqlRow
-                records[i].sqlRow = []
-                if i < rows.upperBound - 1 { row.append(0x2C); row.append(0x0A) }  // in the room the row was made with
-                parts.append(row)
+                try spools.read(records[i].sqlRow, into: &buffer)
+                if i < rows.upperBound - 1 { buffer.append(0x2C); buffer.append(0x0A) }
             }
-            parts.append(Array(Self.runsConflict.utf8))
+            buffer += Array(Self.runsConflict.utf8)
+            try put(buffer)
         }
         for chunk in stride(from: 0, to: won.count, by: Self.rowsPerInsert) {
-            parts.append(try sqlCells(chunk..<min(chunk + Self.rowsPerInsert, won.count)))
+            try put(try sqlCells(chunk..<min(chunk + Self.rowsPerInsert, won.count)))
         }
-        parts.append(Array("commit;\n".utf8))
-        return parts
+        try put(Array("commit;\n".utf8))
+        return total
     }
 
     func sqlHead() -> [UInt8] {

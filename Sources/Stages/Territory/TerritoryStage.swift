@@ -131,12 +131,13 @@ public enum TerritoryStage: PipelineStage {
         var cells: [UInt64]
         /// The kept fixes, in order (the preview draws them).
         var path: [Point]
-        var sqlRow: [UInt8]
+        /// Its row of the runs insert, in its worker's spool.
+        var sqlRow: RowRef
         var loopsFeature: [UInt8]
         /// Its app_verdicts.tsv row (empty unless asked for).
         var appRow = ""
 
-        init(run: Run, verdict v: Verdict, loop: [Polygon], cells: [UInt64], resolution: Int, loopsGeoJSON: Bool) {
+        init(run: Run, verdict v: Verdict, loop: [Polygon], cells: [UInt64], resolution: Int, loopsGeoJSON: Bool, spool: RowSpools.Spool) throws {
             index = run.index; id = run.id; userID = run.userID
             startedAt = run.startedAt; endedAt = run.endedAt
             verdict = v; keptCount = v.kept.count
@@ -144,7 +145,7 @@ public enum TerritoryStage: PipelineStage {
             loopArea = loop.reduce(0.0) { $0 + Loop.area($1) }
             self.cells = cells
             path = v.kept.map { Point(run.lon[$0], run.lat[$0]) }
-            sqlRow = TerritoryOutputs.sqlRow(run, v, loop: loop)
+            sqlRow = try spool.append(TerritoryOutputs.sqlRow(run, v, loop: loop))
             loopsFeature = loopsGeoJSON && v.valid ? TerritoryOutputs.loopsFeature(run, loop: loop, cells: cells, resolution: resolution) : []
             verdict.kept = []
         }
@@ -160,12 +161,17 @@ public enum TerritoryStage: PipelineStage {
         let file = try MappedRuns(path: o.input)
         var fixes = 0
         let rules = o.rules, resolution = o.resolution, loops = o.loopsGeoJSON, input = o.input, app = o.appVerdicts
+        // Each worker's rows of the runs insert go to its own scratch file (`RowSpools`).
+        final class Worker { let geos = GEOSContext(); var spool: RowSpools.Spool? }
+        let spools = RowSpools()
         var decoded = try log.step("read and judge runs, build loops, claim cells") {
-            try RunsReader.eachRun(file.buffer, file: o.input, workers: o.threads, makeState: { GEOSContext() },
-                                   released: { file.release($0) }) { run, geos -> (fixes: Int, record: RunRecord?) in
+            try RunsReader.eachRun(file.buffer, file: o.input, workers: o.threads, makeState: { Worker() },
+                                   released: { file.release($0) }) { run, worker -> (fixes: Int, record: RunRecord?) in
                 if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return (run.fixCount, nil) }
-                let (v, loop, cells) = try judgeOne(run, rules: rules, resolution: resolution, file: input, geos: geos)
-                var record = RunRecord(run: run, verdict: v, loop: loop, cells: cells, resolution: resolution, loopsGeoJSON: loops)
+                let (v, loop, cells) = try judgeOne(run, rules: rules, resolution: resolution, file: input, geos: worker.geos)
+                if worker.spool == nil { worker.spool = try spools.make() }
+                var record = try RunRecord(run: run, verdict: v, loop: loop, cells: cells, resolution: resolution, loopsGeoJSON: loops,
+                                           spool: worker.spool!)
                 if app { record.appRow = try TerritoryOutputs.appVerdictRow(run, rules: rules, resolution: resolution) }
                 return (run.fixCount, record)
             }
@@ -183,9 +189,9 @@ public enum TerritoryStage: PipelineStage {
             if var r = d.value.record { r.index = d.index; records.append(r) }
         }
         log.info("\(formatCount(decoded.features)) runs, \(formatCount(fixes)) fixes" + (decoded.rejected.isEmpty ? "" : ", \(formatCount(decoded.rejected.count)) malformed (rejects.tsv)"))
-        // The records own the rows now: a second reference would make moving them a copy.
         let rejected = decoded.rejected
         decoded = .init()
+        try spools.flush()
         if let s = shard { log.info("shard \(s): \(formatCount(records.count)) runs, \(formatCount(existing.count)) existing cells") }
 
         let territory = territory(existing: existing, records: records)
@@ -200,27 +206,29 @@ public enum TerritoryStage: PipelineStage {
         // failure leaves none behind.
         try log.step("format and write outputs in \(o.outDir)") {
             var out = TerritoryOutputs(records: records, owned: owned, won: won, resolution: o.resolution, input: o.input, shard: shard,
-                                       rejected: rejected)
-            records = []  // the rows move into the files' parts, not copied
-            var big = [("territory_hex.sql", try out.sqlParts())]
-            if o.loopsGeoJSON { big.append(("loops.geojson", out.loopsParts())) }
+                                       rejected: rejected, spools: spools)
+            records = []  // loops.geojson's features move into the file's parts, not copied
+            let loopsParts = o.loopsGeoJSON ? out.loopsParts() : []
+            let big = ["territory_hex.sql"] + (o.loopsGeoJSON ? ["loops.geojson"] : [])
             let small: [(String, (TerritoryOutputs) throws -> [UInt8])] = [
                 ("territory.geojson", { try $0.territoryGeoJSON() }), ("preview.svg", { Array(try $0.previewSVG().utf8) }),
                 ("runs.tsv", { Array($0.runsTSV().utf8) }), ("users.tsv", { Array(try $0.usersTSV().utf8) }),
                 ("rejects.tsv", { Array($0.rejectsTSV().utf8) }),
             ] + (o.appVerdicts ? [("app_verdicts.tsv", { Array($0.appVerdictsTSV().utf8) })] : [])
-            for (name, parts) in big { log.info("  \(name): \(formatCount(parts.reduce(0) { $0 + $1.count })) bytes") }
-            let staged = big.map { StagedFile(dir: o.outDir, name: $0.0) }
+            let staged = big.map { StagedFile(dir: o.outDir, name: $0) }
             defer { for f in staged { f.discard() } }
             let outputs = out
-            enum Job { case write(Int), make(Int) }
-            let jobs = big.indices.map { Job.write($0) } + small.indices.map { Job.make($0) }
+            enum Job { case sql, loops, make(Int) }
+            let jobs = [Job.sql] + (o.loopsGeoJSON ? [Job.loops] : []) + small.indices.map { Job.make($0) }
             let made = try Parallel.map(jobs, workers: o.threads, makeState: { () }) { job, _ -> [UInt8] in
                 switch job {
-                case .write(let i): try FileIO.writeAtomically(parts: big[i].1, to: staged[i].path); return []
+                case .sql: return Array("\(try outputs.writeSQL(to: staged[0].path))".utf8)
+                case .loops: try FileIO.writeAtomically(parts: loopsParts, to: staged[1].path); return []
                 case .make(let i): return try small[i].1(outputs)
                 }
             }
+            log.info("  territory_hex.sql: \(formatCount(Int(String(decoding: made[0], as: UTF8.self))!)) bytes")
+            if o.loopsGeoJSON { log.info("  loops.geojson: \(formatCount(loopsParts.reduce(0) { $0 + $1.count })) bytes") }
             for (i, m) in small.enumerated() {
                 log.info("  \(m.0): \(formatCount(made[big.count + i].count)) bytes")
                 try FileIO.writeAtomically(made[big.count + i], to: "\(o.outDir)/\(m.0)")
