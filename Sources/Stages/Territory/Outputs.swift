@@ -76,6 +76,7 @@ struct TerritoryOutputs {
         w.raw(SQL.comment("territory_hex.sql, written by geo-territory from \(input)\(shard.map { " (shard \($0))" } ?? "")") + "\n")
         w.raw(SQL.comment("\(records.count) runs (\(validCount) valid loops), \(won.count) cells won; idempotent, load with psql -v ON_ERROR_STOP=1") + "\n")
         w.raw(SQL.comment("needs the game's migration \(GameMigration.name) (territory_hex.cell) applied first") + "\n")
+        w.raw(SQL.comment("distance_m: the Swift geodesic's (Geodesy, within 30 nm of PROJ's geod_inverse per step), so it may differ from PROJ's sum in the last millimetre; a rule decided within that error of its threshold was decided by PROJ") + "\n")
         w.raw("begin;\n")
 
         let users = Array(Set(records.map(\.userID))).sorted()
