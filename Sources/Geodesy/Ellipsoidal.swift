@@ -45,9 +45,9 @@ public struct Ellipsoid: Sendable, Equatable {
     /// The point at geodetic latitude and longitude (degrees) on the surface.
     @inlinable public func ecef(lat: Double, lon: Double) -> ECEF {
         let phi = lat * (Double.pi / 180), lambda = lon * (Double.pi / 180)
-        let sp = sin(phi), cp = cos(phi)
+        let sp = sin(phi), cp = cos(phi), sl = sin(lambda), cl = cos(lambda)
         let n = a / (1 - e2 * sp * sp).squareRoot()
-        return ECEF(x: n * cp * cos(lambda), y: n * cp * sin(lambda), z: n * (1 - e2) * sp)
+        return ECEF(x: n * cp * cl, y: n * cp * sl, z: n * (1 - e2) * sp)
     }
 
     /// 1/ρ² for the arc over a short chord: the mean of the extremes, 1/M(0)² and 1/N(90°)².

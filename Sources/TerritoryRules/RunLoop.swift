@@ -53,15 +53,18 @@ public struct RunLoop: Sendable {
     /// The claimed cells, sorted.
     public func cells(res: Int) throws -> [UInt64] {
         if circlesPole { return try Self.polarCells(rings: [(lon, lat)], res: res, winding: true) }
-        // Candidates: the cells whose centre lies in the ring's convex hull (H3's fill, which
-        // takes a hull across ±180° as a jump); kept where the ring winds around the centre.
-        let hull = Self.convexHull(lon: lon, lat: lat)
-        let poly = GeoPolygon(outer: hull.map { LatLng(latDegrees: $0.1, lngDegrees: $0.0 > 180 ? $0.0 - 360 : $0.0) }, holes: [])
+        // Candidates: the cells whose centre lies in the ring's bounding box (H3's fill of four
+        // corners, which takes a box across ±180° as a jump); kept where the ring winds around
+        // the centre.
+        var west = lon[0], east = lon[0], south = lat[0], north = lat[0]
+        for i in lon.indices { west = min(west, lon[i]); east = max(east, lon[i]); south = min(south, lat[i]); north = max(north, lat[i]) }
+        func corner(_ x: Double, _ y: Double) -> LatLng { LatLng(latDegrees: y, lngDegrees: x > 180 ? x - 360 : x) }
+        let box = GeoPolygon(outer: [corner(west, south), corner(east, south), corner(east, north), corner(west, north)], holes: [])
         var out: [UInt64] = []
-        for c in try H3.polygonToCells(poly, res: res) {
+        for c in try H3.polygonToCells(box, res: res) {
             let centre = try H3.cellToLatLng(c)
             var x = centre.lngDegrees
-            if x < lon.min()! - 1 { x += 360 }
+            if x < west - 1 { x += 360 }
             if Self.winding(x, centre.latDegrees, lon, lat) != 0 { out.append(c.value) }
         }
         return out.sorted()
@@ -76,28 +79,6 @@ public struct RunLoop: Sendable {
             if y0 <= y { if y1 > y && side > 0 { w += 1 } } else if y1 <= y && side < 0 { w -= 1 }
         }
         return w
-    }
-
-    /// The convex hull (Andrew's monotone chain), counter-clockwise, closed.
-    static func convexHull(lon: [Double], lat: [Double]) -> [(Double, Double)] {
-        var pts: [(Double, Double)] = []
-        pts.reserveCapacity(lon.count)
-        for i in lon.indices { pts.append((lon[i], lat[i])) }
-        pts.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
-        guard pts.count >= 3 else { return pts }
-        func cross(_ o: (Double, Double), _ a: (Double, Double), _ b: (Double, Double)) -> Double {
-            (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
-        }
-        var lower: [(Double, Double)] = [], upper: [(Double, Double)] = []
-        for p in pts {
-            while lower.count >= 2 && cross(lower[lower.count - 2], lower[lower.count - 1], p) <= 0 { lower.removeLast() }
-            lower.append(p)
-        }
-        for p in pts.reversed() {
-            while upper.count >= 2 && cross(upper[upper.count - 2], upper[upper.count - 1], p) <= 0 { upper.removeLast() }
-            upper.append(p)
-        }
-        return lower.dropLast() + upper.dropLast() + [lower[0]]
     }
 
     /// The cells of a region closed through a pole (`continuous`), which H3's polygon fill
