@@ -43,6 +43,9 @@ let package = Package(
     products: [
         .library(name: "GeoModel", targets: ["GeoModel"]),
         .library(name: "H3", targets: ["H3"]),
+        // Pure Swift (standard library + Foundation only): coordinates, vectors, the Earth's
+        // radius, great-circle and ellipsoidal distance, for the pipeline and the iOS apps.
+        .library(name: "Geodesy", targets: ["Geodesy"]),
         // Pure Swift (standard library + Foundation only): the iOS apps embed it.
         .library(name: "GeoLookup", targets: ["GeoLookup"]),
     ] + stages.map { .executable(name: $0.front, targets: [$0.front]) }
@@ -56,6 +59,8 @@ let package = Package(
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "Geodesy"),
+        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"]),
         .target(name: "GeoModel"),
         .target(name: "GeoGEOS", dependencies: ["GeoModel", "CGEOS"]),
         .target(name: "GeoPROJ", dependencies: ["GeoModel", "CPROJ"]),
