@@ -61,23 +61,23 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "Geodesy"),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"]),
-        .target(name: "GeoModel"),
+        .target(name: "GeoModel", dependencies: ["Geodesy"]),
         .target(name: "GeoGEOS", dependencies: ["GeoModel", "CGEOS"]),
         .target(name: "GeoPROJ", dependencies: ["GeoModel", "CPROJ"]),
         .target(name: "GeoCompression", dependencies: ["CZlib"]),
         .target(name: "GeoSQLite", dependencies: ["CSQLite"]),
         .target(name: "GeoFormats", dependencies: ["GeoModel", "GeoCompression"]),
         // H3 grid in pure Swift (issue #13): standard library and Foundation only, for the iOS apps too.
-        .target(name: "H3"),
-        .testTarget(name: "H3Tests", dependencies: ["H3"]),
+        .target(name: "H3", dependencies: ["Geodesy"]),
+        .testTarget(name: "H3Tests", dependencies: ["H3", "Geodesy"]),
         .executableTarget(name: "geo-hexagons", dependencies: ["H3", argumentParser]),
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
                     dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite"]
                         + stages.map { .target(name: $0.name + "Stage") }),
-        .target(name: "GeoLookup"),
-        .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup"]),
+        .target(name: "GeoLookup", dependencies: ["Geodesy"]),
+        .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "Geodesy"]),
         // The shape every stage front shares (parse → validate → run → summary).
         .target(name: "StageCommand", dependencies: ["GeoModel", argumentParser]),
     ] + stages.map {

@@ -6,7 +6,8 @@ import Foundation
 /// no C library.
 public enum Sphere {
     public static let earthRadiusKm = Earth.meanRadiusKm
-    @usableFromInline static let degrees = Double.pi / 180
+    /// Radians per degree.
+    public static let degrees = Double.pi / 180
 
     /// The geocentric unit vector of a position (z to the north pole, x to longitude 0).
     @inlinable public static func vector(latitude: Double, longitude: Double) -> Vec3 {
