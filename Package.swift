@@ -74,7 +74,7 @@ let package = Package(
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite"]
+                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "StageCommand"]
                         + stages.map { .target(name: $0.name + "Stage") }),
         .target(name: "GeoLookup", dependencies: ["Geodesy"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "Geodesy"]),
