@@ -19,11 +19,16 @@ WORLD_MIN_ISLAND_KM2 ?= 10
 WORLD_POINT_AREA_KM2 ?= 2500
 WORLD_FILL_POINT_GAPS ?= yes
 WORLD_THREADS ?= 2
+# A fixed Douglas–Peucker tolerance (km) instead of the budget's: `make release RELEASE_PREVIOUS=…`
+# sets it to the previous release's (its manifest's world.tolerance_km), so that arcs an edit does
+# not touch come out identical. Empty: the budget decides (the report records what it decided).
+WORLD_TOLERANCE_KM ?=
 
 WORLD_REPORT := $(BUILD)/world/report.tsv
 WORLD_FLAGS := --target-vertices $(WORLD_TARGET_VERTICES) --min-island-km2 $(WORLD_MIN_ISLAND_KM2) \
                --point-area-km2 $(WORLD_POINT_AREA_KM2) --threads $(WORLD_THREADS) \
-               $(if $(filter yes,$(WORLD_FILL_POINT_GAPS)),--fill-point-gaps,--no-fill-point-gaps)
+               $(if $(filter yes,$(WORLD_FILL_POINT_GAPS)),--fill-point-gaps,--no-fill-point-gaps) \
+               $(call flag,--tolerance-km,$(WORLD_TOLERANCE_KM))
 ifeq ($(filter $(WORLD_FILL_POINT_GAPS),yes no),)
   $(error WORLD_FILL_POINT_GAPS must be yes or no (got '$(WORLD_FILL_POINT_GAPS)'))
 endif
