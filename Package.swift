@@ -33,6 +33,7 @@ let stages: [StageTarget] = [
     .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite"]),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
     .init(name: "Cities", front: "geo-cities", uses: ["GeoModel", "GeoGEOS", "GeoFormats"]),               // GeoNames cities + world.geojson → dist/supabase/cities/
     .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3"]), // runs → dist/territory/ (claimed H3 cells)
+    .init(name: "Release", front: "geo-release", uses: ["GeoModel", "GeoPROJ", "GeoFormats", "GeoLookup"]),  // products → a release dir (manifest, changes) + the inspect page
 ]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")

@@ -1,0 +1,103 @@
+import Foundation
+import GeoModel
+
+/// The release stage (CONTRACTS §10): the built products → a release directory with the
+/// products, `manifest.json`, `changes.json` + `CHANGES.md` against a previous release, and the
+/// inspection page (InspectStage). Written into `<out>.partial` and renamed at the end, so a
+/// failed release leaves no directory that looks finished.
+public enum ReleaseStage: PipelineStage {
+    public static let name = "release"
+
+    public struct Options: StageOptions {
+        /// The products, as `make all` leaves them (every file under it is copied, `inspect/` aside).
+        public var dist = "dist"
+        /// The world stage's report: the tolerance the budget decided, the page's rows.
+        public var worldReport = "build/world/report.tsv"
+        /// The data directory the products were made from (inputs, with data/README.md's provenance).
+        public var data = "data"
+        /// make's parameter files (build/params/<stage>: that stage's flags), all recorded.
+        public var params = "build/params"
+        /// The release directory to write (replaced if it exists).
+        public var out = ""
+        /// The release to compare with.
+        public var previous: String?
+        /// The pipeline's git commit.
+        public var commit = "unknown"
+        /// The release's day (YYYY-MM-DD): quiz days before it must not change.
+        public var day = ""
+        /// The Natural Earth scale (recorded; a previous release of another scale is compared all the same).
+        public var scale = "10m"
+        /// Points of the worldwide lookup probe (a Fibonacci lattice: deterministic, even).
+        public var probePoints = 100_000
+        /// Where Debian's libjs-leaflet puts Leaflet (copied next to the page).
+        public var leaflet = InspectStage.Options().leaflet
+        public init() {}
+
+        public func validate() throws {
+            guard !out.isEmpty else { throw OptionsError("--out is required (the release directory)") }
+            guard Day(iso: day) != nil else { throw OptionsError("--day must be a date YYYY-MM-DD (got '\(day)')") }
+            guard probePoints >= 1 else { throw OptionsError("--probe-points must be at least 1") }
+            if let p = previous, URL(fileURLWithPath: p).standardizedFileURL == URL(fileURLWithPath: out).standardizedFileURL {
+                throw OptionsError("--previous and --out are the same directory (\(out))")
+            }
+        }
+    }
+
+    public struct Report: StageReport {
+        public var out: String
+        public var files = 0
+        public var bytes = 0
+        public var changes: Changes?
+        public var summary: String {
+            let what = changes.map { "; against \($0.previousLabel): \($0.headline)" } ?? "; first release (nothing to compare)"
+            return "\(files) files, \(formatCount(bytes)) bytes\(what) → \(out)"
+        }
+    }
+
+    public static func run(_ o: Options, log: StageLog) throws -> Report {
+        let day = Day(iso: o.day)!
+        let staging = o.out + ".partial"
+        let fm = FileManager.default
+        try? fm.removeItem(atPath: staging)
+        do {
+            var report = Report(out: o.out)
+            try log.step("copy the products of \(o.dist)") { try ReleaseFiles.copyProducts(from: o.dist, to: staging, worldReport: o.worldReport) }
+            let current = try log.step("read the release") { try ReleaseSnapshot(root: staging, label: o.out) }
+            let productList = try log.step("sha256 of the products") { try ReleaseFiles.list(staging) }
+            var changes: Changes?
+            if let prev = o.previous {
+                let previous = try log.step("read the previous release \(prev)") { try ReleaseSnapshot(root: prev, label: prev) }
+                let c = try log.step("compare") {
+                    try Changes.compare(previous, current, previousProducts: try ReleaseFiles.previousProducts(prev),
+                                        products: productList, day: day, probePoints: o.probePoints, log: log)
+                }
+                changes = c
+            }
+            let json = Changes.json(changes, day: day)
+            try FileIO.writeAtomically(json, to: staging + "/changes.json")
+            try FileIO.writeAtomically(ChangesMarkdown.render(changes, current: current, day: day, commit: o.commit), to: staging + "/CHANGES.md")
+            report.changes = changes
+            if let c = changes, !c.quiz.pastChanged.isEmpty {
+                throw StageError("the quiz changes \(c.quiz.pastChanged.count) day(s) before the release's day \(day.iso) (\(c.quiz.pastChanged.prefix(5).map(\.date).joined(separator: ", "))): players have answered them, so the release is not written")
+            }
+            try log.step("inspect page") {
+                var io = InspectStage.Options.forProducts(root: staging, worldReport: staging + "/" + ReleaseFiles.worldReportPath)
+                io.out = staging + "/inspect"
+                io.changes = staging + "/changes.json"
+                io.leaflet = o.leaflet
+                _ = try InspectStage.run(io, log: log)
+            }
+            let manifest = try log.step("manifest") { try Manifest.build(o, root: staging, current: current) }
+            try FileIO.writeAtomically(manifest, to: staging + "/manifest.json")
+            let files = try ReleaseFiles.list(staging)
+            report.files = files.count
+            report.bytes = files.values.reduce(0) { $0 + $1.bytes }
+            if fm.fileExists(atPath: o.out) { try fm.removeItem(atPath: o.out) }
+            try fm.moveItem(atPath: staging, toPath: o.out)
+            return report
+        } catch {
+            try? fm.removeItem(atPath: staging)
+            throw error
+        }
+    }
+}
