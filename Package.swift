@@ -48,7 +48,8 @@ let package = Package(
         .library(name: "GeoLookup", targets: ["GeoLookup"]),
     ] + stages.map { .executable(name: $0.front, targets: [$0.front]) }
       + [.executable(name: "geo-project", targets: ["geo-project"]),
-         .executable(name: "geo-hexagons", targets: ["geo-hexagons"])],
+         .executable(name: "geo-hexagons", targets: ["geo-hexagons"]),
+         .executable(name: "geo-inspect", targets: ["geo-inspect"])],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
@@ -74,6 +75,8 @@ let package = Package(
                         + stages.map { .target(name: $0.name + "Stage") }),
         .target(name: "GeoLookup"),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup"]),
+        // The inspection page's front (InspectStage lives in the release stage, which writes one into every release).
+        .executableTarget(name: "geo-inspect", dependencies: [.target(name: "ReleaseStage"), "StageCommand", argumentParser]),
         // The shape every stage front shares (parse → validate → run → summary).
         .target(name: "StageCommand", dependencies: ["GeoModel", argumentParser]),
     ] + stages.map {

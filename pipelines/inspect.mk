@@ -9,7 +9,7 @@
 # changed (a release's own page, <release>/inspect/, always does). Append #layers=all to the
 # page's address to turn every layer on.
 
-# The defaults live in the stage (InspectStage.Options, `geo-release inspect --help`): the
+# The defaults live in the stage (InspectStage.Options, `geo-inspect --help`): the
 # largest cities drawn (1000), lookup probe points drawn (4000).
 INSPECT_CITIES ?=
 INSPECT_PROBE_POINTS ?=
@@ -27,8 +27,8 @@ inspect: $(INSPECT_OUT)
 # One run writes index.html, data.js and leaflet/ (index.html last).
 # ($$: the other pipelines' variables are defined after this file is read; make expands them later.)
 $(INSPECT_OUT): $(WORLD_OUT) $$(WORLD_REPORT) $(CITIES_SEED) $$(ROUTES_OUT) $$(TERRITORY_OUT) $$(LOOKUP_OUT) $$(SIL_INDEX) $(INSPECT_CHANGES) \
-    $(BIN)/geo-release $(call params,inspect,$(INSPECT_FLAGS)) pipelines/inspect.mk
-	$(STAGE) $(BIN)/geo-release inspect --world $(WORLD_OUT) --world-report $(WORLD_REPORT) --cities-seed $(CITIES_SEED) \
+    $(BIN)/geo-inspect $(call params,inspect,$(INSPECT_FLAGS)) pipelines/inspect.mk
+	$(STAGE) $(BIN)/geo-inspect --world $(WORLD_OUT) --world-report $(WORLD_REPORT) --cities-seed $(CITIES_SEED) \
 	  --routes $(DIST)/routes/routes.geojson --territory $(TERRITORY_DIR)/territory.geojson --lookup $(LOOKUP_OUT) \
 	  --silhouettes $(SIL_DIR) --out $(INSPECT_DIR) $(INSPECT_FLAGS)
 

@@ -49,6 +49,6 @@ RELEASE_FLAGS = --day $(RELEASE_DAY) --commit $(RELEASE_COMMIT) --scale $(SCALE)
 .PHONY: release
 # ($$: every pipeline's products, once all of pipelines/*.mk have been read.)
 release: $$(ALL_PRODUCTS) $(BIN)/geo-release
-	$(STAGE) $(BIN)/geo-release build --out $(RELEASE_DIR) $(RELEASE_FLAGS)
+	$(STAGE) $(BIN)/geo-release --out $(RELEASE_DIR) $(RELEASE_FLAGS)
 	@bash scripts/rebuilt.sh $(MAKE_RUN_ID)
 	@echo "release: $(RELEASE_DIR) (CHANGES.md, changes.json, manifest.json, inspect/index.html)"

@@ -36,6 +36,8 @@ public struct Changes {
         public var moved: [(CityRef, String)] = []
         /// Cities whose other columns changed (population, position, admin, alternate names).
         public var updated: [CityRef] = []
+        /// The app's countries table: code → changed columns [old, new].
+        public var countries: [(String, [(String, String?, String?)])] = []
     }
     public struct ProbePoint { public var lat: Double; public var lon: Double; public var old: String?; public var new: String? }
     public struct Lookup {
@@ -88,6 +90,14 @@ public struct Changes {
         c.countries = log.step("countries") { compareCountries(old.countries, new.countries) }
         c.quiz = compareQuiz(old.quiz, new.quiz, day: day, changed: Dictionary(uniqueKeysWithValues: c.countries.map { ($0.id, $0) }))
         c.cities = compareCities(old.cities, new.cities)
+        for code in Set(old.cityCountries.keys).union(new.cityCountries.keys).sorted() {
+            let a = old.cityCountries[code] ?? [], b = new.cityCountries[code] ?? []
+            let diffs = ReleaseSnapshot.cityCountryColumns.indices.compactMap { i -> (String, String?, String?)? in
+                let x = i < a.count ? a[i] : nil, y = i < b.count ? b[i] : nil
+                return x == y ? nil : (ReleaseSnapshot.cityCountryColumns[i], x, y)
+            }
+            if !diffs.isEmpty { c.cities.countries.append((code, diffs)) }
+        }
         c.lookup = try log.step("lookup probe of \(formatCount(probePoints)) points") { try probe(try old.lookup(), try new.lookup(), points: probePoints) }
         c.files = compareFiles(previousProducts, products)
         return c

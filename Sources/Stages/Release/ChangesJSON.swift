@@ -57,6 +57,9 @@ extension Changes {
             ("renamed", .array(ci.renamed.map { cityJSON($0.0, [("new_name", .string($0.1))]) })),
             ("moved", .array(ci.moved.map { cityJSON($0.0, [("new_country", .string($0.1))]) })),
             ("other_columns_changed", .number(Double(ci.updated.count))),
+            ("countries_table", .object(JSONObject(ci.countries.map { code, diffs in
+                (code, .object(JSONObject(diffs.map { ($0.0, .array([str($0.1), str($0.2)])) })))
+            }))),
         ]))
 
         let l = c?.lookup ?? Lookup()

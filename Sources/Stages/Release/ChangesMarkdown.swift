@@ -58,7 +58,9 @@ enum ChangesMarkdown {
         let ci = c.cities
         s += "## Cities\n\n| added | retired | renamed | moved to another country | other columns changed |\n|---:|---:|---:|---:|---:|\n"
         s += "| \(ci.added.count) | \(ci.retired.count) | \(ci.renamed.count) | \(ci.moved.count) | \(ci.updated.count) |\n\n"
-        var cityLines: [String] = []
+        var cityLines: [String] = ci.countries.map { code, diffs in
+            "- countries table, \(code): " + diffs.map { "\($0.0) \($0.1 ?? "—") → \($0.2 ?? "—")" }.joined(separator: "; ")
+        }
         cityLines += ci.renamed.map { "- renamed: \($0.0.name) → \($0.1) (\($0.0.country), id \($0.0.id))" }
         cityLines += ci.moved.map { "- moved: \($0.0.name) \($0.0.country) → \($0.1) (id \($0.0.id))" }
         cityLines += ci.added.map { "- added: \($0.name) (\($0.country), id \($0.id))" }

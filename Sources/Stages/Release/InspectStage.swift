@@ -65,6 +65,10 @@ public enum InspectStage: PipelineStage {
 
     public static func run(_ o: Options, log: StageLog) throws -> Report {
         var r = Report(out: o.out)
+        // Every input is read before anything is written, so a bad one leaves no page behind.
+        for file in ["leaflet.js", "leaflet.css"] where !FileManager.default.fileExists(atPath: o.leaflet + "/" + file) {
+            throw InputError(file: o.leaflet + "/" + file, "is missing: the page needs Leaflet from Debian's libjs-leaflet (scripts/setup.sh installs it)")
+        }
         let countries = try log.step("read \(o.world)") { try CountryFile.read(path: o.world) }
         r.countries = countries.count
         let (columns, rows) = try ReleaseSnapshot.readWorldRows(o.worldReport)
@@ -76,7 +80,7 @@ public enum InspectStage: PipelineStage {
         let silhouettes = Set((try? FileManager.default.contentsOfDirectory(atPath: o.silhouettes)) ?? [])
 
         var w = JSONWriter(coordinateDecimals: 5, reserve: 8 << 20)
-        w.raw("// The inspection page's data, written by geo-release inspect (a script: file:// pages cannot fetch).\nwindow.INSPECT = {\"countries\":{\"type\":\"FeatureCollection\",\"features\":[")
+        w.raw("// The inspection page's data, written by geo-inspect (a script: file:// pages cannot fetch).\nwindow.INSPECT = {\"countries\":{\"type\":\"FeatureCollection\",\"features\":[")
         for (i, f) in countries.enumerated() {
             if i > 0 { w.raw(",\n") }
             let id = f.id!

@@ -19,6 +19,8 @@ struct ReleaseSnapshot {
     let countries: [Feature]
     let quiz: [String: QuizDay]
     let cities: [Int: City]
+    /// The cities app's countries table: code → (name, capital, continent, population).
+    let cityCountries: [String: [String?]]
     /// The world report's "# key value" lines.
     let worldMeta: [String: String]
 
@@ -28,6 +30,7 @@ struct ReleaseSnapshot {
         countries = try CountryFile.read(path: root + "/" + Self.worldPath)
         quiz = try Self.readQuiz(root + "/" + Self.quizSeedPath)
         cities = try Self.readCities(root + "/" + Self.citiesSeedPath)
+        cityCountries = try Self.readCityCountries(root + "/" + Self.citiesSeedPath)
         worldMeta = try Self.readWorldMeta(worldReport ?? root + "/" + ReleaseFiles.worldReportPath)
     }
 
@@ -65,6 +68,18 @@ struct ReleaseSnapshot {
                 throw InputError(file: path, "line \(n + 1): a city row without id, name, country or position")
             }
             out[id] = City(name: name, country: country, population: v[6].flatMap { Int($0) } ?? 0, latitude: lat, longitude: lon, row: v)
+        }
+        return out
+    }
+
+    static let cityCountryColumns = ["name", "capital", "continent", "population"]
+
+    /// The seed's countries rows (id, name, country_code, capital, continent, population) by code.
+    static func readCityCountries(_ path: String) throws -> [String: [String?]] {
+        var out: [String: [String?]] = [:]
+        for line in try FileIO.readLines(path) {
+            guard let v = SQL.tuple(line), v.count == 6, let code = v[2] else { continue }
+            out[code] = [v[1], v[3], v[4], v[5]]
         }
         return out
     }

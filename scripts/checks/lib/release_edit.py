@@ -3,7 +3,8 @@
 every file is a symbolic link to the original except
   * the 1:10m map units, where ONE vertex of the Portugal–Spain border (shared by both rings) moves
     4 km across the border, and
-  * capitals.tsv, where Sri Lanka's capital is renamed ("Sri Jayawardenepura Kotte" → "Kotte").
+  * capitals.tsv, where Nauru's capital is renamed ("Yaren" → "Yaren District"; a name no alias
+    has, so the capital field alone changes).
 Prints the vertex before and after. usage: release_edit.py DATA_DIR OUT_DIR"""
 import math, os, re, shutil, sys
 
@@ -59,8 +60,8 @@ os.makedirs(os.path.dirname(os.path.join(out, UNITS)), exist_ok=True)
 open(os.path.join(out, UNITS), "w", encoding="utf-8").write(text.replace(old, new))
 
 caps = open(os.path.join(src, "capitals.tsv"), encoding="utf-8").read()
-edited = re.sub(r"^LK\tSri Jayawardenepura Kotte\t", "LK\tKotte\t", caps, count=1, flags=re.M)
+edited = re.sub(r"^NR\tYaren\t", "NR\tYaren District\t", caps, count=1, flags=re.M)
 if edited == caps:
-    sys.exit("release_edit: no row 'LK<TAB>Sri Jayawardenepura Kotte' in capitals.tsv")
+    sys.exit("release_edit: no row 'NR<TAB>Yaren' in capitals.tsv")
 open(os.path.join(out, "capitals.tsv"), "w", encoding="utf-8").write(edited)
-print(f"release_edit: moved the Portugal–Spain border vertex {old} → {new} ({count} occurrences, {MOVE_KM} km); LK capital → Kotte")
+print(f"release_edit: moved the Portugal–Spain border vertex {old} → {new} ({count} occurrences, {MOVE_KM} km); NR capital → Yaren District")
