@@ -2,7 +2,7 @@
 """The reference for `make bench`: every step of our `make all` written the way a Python
 developer would with the ordinary stack: shapely 2 (GEOS ≥ 3.12 coverage operations), pyproj,
 numpy, mapbox_earcut, pygltflib, usd-core's pxr, Pillow, h3-py, sqlite3, json, csv (and
-rsvg-convert for the PNGs, as our Makefile). `scripts/bench/compare.sh` times it against our
+rsvg-convert for the PNGs, as our Makefile). `bench/compare.sh` times it against our
 stages in the same run; `bench/reference/Makefile` runs all of it (`reference all`) with -j2.
 
     reference.py ingest UNITS.geojson OUT.geojson [--places-out P] [--data-dir data] [--points-from UNITS50.geojson]

@@ -15,7 +15,7 @@
 # budget first (bisection, not timed).
 set -euo pipefail
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKE_RUN_ID
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 SCALE=${BENCH_SCALE:-10m}
 RUNS=${BENCH_COMPARE_RUNS:-5}
 PY=${PYTHON:-python3}
