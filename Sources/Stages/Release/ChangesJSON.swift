@@ -87,7 +87,7 @@ extension Changes {
             ("added", .array(f.added.map { .string($0) })),
             ("removed", .array(f.removed.map { .string($0) })),
         ]))
-        let tol = { (s: String?) -> JSONValue in s.flatMap(Double.init).map { .number($0) } ?? .null }
+        let tol = { (s: String?) -> JSONValue in s.flatMap { Double($0) }.map { .number($0) } ?? .null }
         root["world_tolerance_km"] = .array([tol(c?.tolerance.old), tol(c?.tolerance.new)])
         var w = JSONWriter()
         w.value(.object(root), indent: 1)

@@ -13,7 +13,7 @@ import GeoLookup
 public enum InspectStage: PipelineStage {
     public static let name = "inspect"
 
-    public struct Options: StageOptions {
+    public struct Options: DeclaredOptions {
         public var world = "dist/world.geojson"
         public var worldReport = "build/world/report.tsv"
         public var citiesSeed = "dist/supabase/cities/seed.sql"
@@ -47,8 +47,22 @@ public enum InspectStage: PipelineStage {
             return o
         }
 
-        public func validate() throws {
-            guard cities >= 0, probePoints >= 0 else { throw OptionsError("--cities and --probe-points must be 0 or more") }
+        public static let declared: [StageOption<Options>] = [
+            .option("world", \.world, help: "The app's country file."),
+            .option("world-report", \.worldReport, help: "The world stage's report (TSV): each country's row, the repairs."),
+            .option("cities-seed", \.citiesSeed, help: "The cities stage's seed (SQL)."),
+            .option("routes", \.routes, help: "The routes GeoJSON."),
+            .option("territory", \.territory, help: "The territory cells GeoJSON."),
+            .option("lookup", \.lookup, help: "The lookup index."),
+            .option("silhouettes", \.silhouettes, help: "The silhouettes' folder (linked by a relative path)."),
+            .option("changes", \.changes, help: "A release's changes.json: highlight the changed countries."),
+            .option("out", short: "o", \.out, help: "The page's folder (index.html, data.js, leaflet/)."),
+            .option("leaflet", \.leaflet, help: "Debian's libjs-leaflet folder."),
+            .option("cities", \.cities, .atLeast(0), help: "The largest cities drawn."),
+            .option("probe-points", \.probePoints, .atLeast(0), help: "Lookup probe points drawn."),
+        ]
+
+        public func validateRules() throws {
             guard !out.isEmpty else { throw OptionsError("--out must name a folder") }
         }
     }

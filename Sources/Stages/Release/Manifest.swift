@@ -8,7 +8,7 @@ enum Manifest {
     static func build(_ o: ReleaseStage.Options, root: String, current: ReleaseSnapshot) throws -> String {
         var m = JSONObject()
         m["release"] = .object(JSONObject([
-            ("day", .string(o.day)), ("commit", .string(o.commit)), ("scale", .string(o.scale)),
+            ("day", .string(o.day?.iso ?? "")), ("commit", .string(o.commit)), ("scale", .string(o.scale)),
             ("previous", o.previous.map { .string($0) } ?? .null),
         ]))
         m["world"] = .object(world(current.worldMeta, previous: o.previous))
@@ -50,8 +50,8 @@ enum Manifest {
     /// What the simplification decided, from the world report's "# …" lines.
     static func world(_ meta: [String: String], previous: String?) -> JSONObject {
         var o = JSONObject()
-        o["tolerance_km"] = meta["tolerance_km_exact"].flatMap(Double.init).map { .number($0) } ?? .null
-        if let t = meta["target_vertices"].flatMap(Int.init) {
+        o["tolerance_km"] = meta["tolerance_km_exact"].flatMap { Double($0) }.map { .number($0) } ?? .null
+        if let t = meta["target_vertices"].flatMap { Int($0) } {
             o["decided_by"] = .string("vertex budget \(t)")
             o["target_vertices"] = .number(Double(t))
         } else {

@@ -8,24 +8,24 @@ import GeoModel
 public enum ReleaseStage: PipelineStage {
     public static let name = "release"
 
-    public struct Options: StageOptions {
-        /// The products, as `make all` leaves them (every file under it is copied, `inspect/` aside).
-        public var dist = "dist"
-        /// The world stage's report: the tolerance the budget decided, the page's rows.
-        public var worldReport = "build/world/report.tsv"
-        /// The data directory the products were made from (inputs, with data/README.md's provenance).
-        public var data = "data"
-        /// make's parameter files (build/params/<stage>: that stage's flags), all recorded.
-        public var params = "build/params"
+    public struct Options: DeclaredOptions {
         /// The release directory to write (replaced if it exists).
         public var out = ""
         /// The release to compare with.
         public var previous: String?
+        /// The release's day: quiz days before it must not change.
+        public var day: Day?
         /// The pipeline's git commit.
         public var commit = "unknown"
-        /// The release's day (YYYY-MM-DD): quiz days before it must not change.
-        public var day = ""
-        /// The Natural Earth scale (recorded; a previous release of another scale is compared all the same).
+        /// The products, as `make all` leaves them (every file under it is copied, `inspect/` aside).
+        public var dist = "dist"
+        /// The world stage's report: the tolerance the budget decided, the page's rows.
+        public var worldReport = "build/world/report.tsv"
+        /// The data directory the products were made from (inputs, with its README's provenance).
+        public var data = "data"
+        /// make's parameter files (build/params/<stage>: that stage's flags), all recorded.
+        public var params = "build/params"
+        /// The Natural Earth scale (recorded: a next release reuses the tolerance only at the same scale).
         public var scale = "10m"
         /// Points of the worldwide lookup probe (a Fibonacci lattice: deterministic, even).
         public var probePoints = 100_000
@@ -33,10 +33,23 @@ public enum ReleaseStage: PipelineStage {
         public var leaflet = InspectStage.Options().leaflet
         public init() {}
 
-        public func validate() throws {
+        public static let declared: [StageOption<Options>] = [
+            .option("out", \.out, help: "The release directory to write (replaced, through OUT.partial)."),
+            .option("previous", \.previous, help: "The previous release, to compare with."),
+            .option("day", \.day, help: "The release's day (YYYY-MM-DD): quiz days before it must not change."),
+            .option("commit", \.commit, help: "The pipeline's git commit."),
+            .option("dist", \.dist, help: "The products' folder."),
+            .option("world-report", \.worldReport, help: "The world stage's report (TSV)."),
+            .option("data", \.data, help: "The data directory the products were made from."),
+            .option("params", \.params, help: "make's parameter files (one per stage)."),
+            .option("scale", \.scale, help: "The Natural Earth scale (recorded)."),
+            .option("probe-points", \.probePoints, .atLeast(1), help: "Points of the worldwide lookup probe."),
+            .option("leaflet", \.leaflet, help: "Debian's libjs-leaflet folder (copied next to the page)."),
+        ]
+
+        public func validateRules() throws {
             guard !out.isEmpty else { throw OptionsError("--out is required (the release directory)") }
-            guard Day(iso: day) != nil else { throw OptionsError("--day must be a date YYYY-MM-DD (got '\(day)')") }
-            guard probePoints >= 1 else { throw OptionsError("--probe-points must be at least 1") }
+            guard day != nil else { throw OptionsError("--day is required (the release's day, YYYY-MM-DD)") }
             if let p = previous, URL(fileURLWithPath: p).standardizedFileURL == URL(fileURLWithPath: out).standardizedFileURL {
                 throw OptionsError("--previous and --out are the same directory (\(out))")
             }
@@ -55,7 +68,7 @@ public enum ReleaseStage: PipelineStage {
     }
 
     public static func run(_ o: Options, log: StageLog) throws -> Report {
-        let day = Day(iso: o.day)!
+        let day = o.day!
         let staging = o.out + ".partial"
         let fm = FileManager.default
         try? fm.removeItem(atPath: staging)
