@@ -37,6 +37,7 @@ let stages: [StageTarget] = [
     // The night against the apps' live PostgreSQL (issue #21): the quiz, territory and cities
     // stages' libraries, loaded through GeoPostgres.
     .init(name: "Nightly", front: "geo-nightly", uses: ["GeoModel", "GeoPostgres", "ChallengesStage", "TerritoryStage", "CitiesStage", "H3"]),
+    .init(name: "Release", front: "geo-release", uses: ["GeoModel", "GeoPROJ", "GeoFormats", "GeoLookup"]),  // products → a release dir (manifest, changes) + the inspect page
 ]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -54,7 +55,8 @@ let package = Package(
         .library(name: "GeoLookup", targets: ["GeoLookup"]),
     ] + stages.map { .executable(name: $0.front, targets: [$0.front]) }
       + [.executable(name: "geo-project", targets: ["geo-project"]),
-         .executable(name: "geo-hexagons", targets: ["geo-hexagons"])],
+         .executable(name: "geo-hexagons", targets: ["geo-hexagons"]),
+         .executable(name: "geo-inspect", targets: ["geo-inspect"])],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
@@ -84,6 +86,8 @@ let package = Package(
                         + stages.map { .target(name: $0.name + "Stage") }),
         .target(name: "GeoLookup", dependencies: ["Geodesy"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "Geodesy"]),
+        // The inspection page's front (InspectStage lives in the release stage, which writes one into every release).
+        .executableTarget(name: "geo-inspect", dependencies: [.target(name: "ReleaseStage"), "StageCommand", argumentParser]),
         // The shape every stage front shares (parse → validate → run → summary).
         .target(name: "StageCommand", dependencies: ["GeoModel", argumentParser]),
     ] + stages.map {
