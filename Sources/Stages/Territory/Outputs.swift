@@ -180,12 +180,7 @@ struct TerritoryOutputs {
         return w.bytes
     }
 
-    func cellPolygon(_ cell: UInt64) throws -> Polygon {
-        var ring = try H3.cellToBoundary(H3Index(cell)).map { Point($0.lngDegrees, $0.latDegrees) }
-        if Geodesic.wgs84.ringArea(ring) < 0 { ring.reverse() }
-        ring.append(ring[0])
-        return Polygon(rings: [ring])
-    }
+    func cellPolygon(_ cell: UInt64) throws -> Polygon { try H3Cell.polygon(cell) }
 
     /// Each valid run's loop (all its parts, full precision) and the cells it claimed: what
     /// the consumer check recomputes with h3-py.
