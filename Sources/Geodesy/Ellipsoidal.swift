@@ -9,14 +9,15 @@ import Foundation
 /// the extreme radii of curvature squared. The geodesic and the normal section over a chord
 /// that short differ by far less than a nanometre, and ρ lies between the meridian radius at
 /// the equator and the radius at the pole, so the error is at most c³ · `chordCurvatureSpread`
-/// plus the rounding of the coordinates (a few nanometres) — `errorBound` says how much: under
-/// 30 nm at 1 km, 0.02 mm at 10 km. No trigonometry per step beyond each point's own, no
+/// plus the rounding of the coordinates (a few nanometres) — `shortErrorBound` says how much:
+/// under 30 nm for a run's step, 0.02 mm at 10 km. No trigonometry per step beyond each point's own, no
 /// iteration, no special case at the poles or at ±180°.
 ///
 /// Longer lines use Vincenty's inverse formula (iterated to 1e-13 rad), accurate to well under
 /// a millimetre; where it does not converge (nearly antipodal points) the mean sphere's great
 /// circle is returned with a bound of 0.5 %. A caller that needs PROJ's exact figure for a
-/// decision near a threshold asks for it only when the figure is within `errorBound` of it.
+/// decision near a threshold asks for it only when the figure is within the bound `inverse`
+/// returns.
 public struct Ellipsoid: Sendable, Equatable {
     public let a: Double
     public let f: Double
@@ -26,7 +27,7 @@ public struct Ellipsoid: Sendable, Equatable {
     public init(equatorialRadius a: Double, flattening f: Double) { self.a = a; self.f = f }
 
     /// WGS 84 (PROJ's, GPS's).
-    public static let wgs84 = Ellipsoid(equatorialRadius: 6378137, flattening: 1 / 298.257223563)
+    public static let wgs84 = Ellipsoid(equatorialRadius: Earth.wgs84EquatorialRadius, flattening: Earth.wgs84Flattening)
 
     /// Lines whose chord is at most this long (m) are measured through the chord.
     public static let shortChord = 10_000.0
@@ -121,16 +122,8 @@ public struct Ellipsoid: Sendable, Equatable {
         return nil
     }
 
-    /// The great-circle distance on the sphere of the ellipsoid's mean radius (a fallback).
+    /// The great-circle distance on the Earth's mean sphere (`Sphere`; the fallback).
     func sphereDistance(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
-        let rad = Double.pi / 180, r = (2 * a + b) / 3
-        let p = ecefOnSphere(lat1 * rad, lon1 * rad), q = ecefOnSphere(lat2 * rad, lon2 * rad)
-        let cross = ((p.1 * q.2 - p.2 * q.1) * (p.1 * q.2 - p.2 * q.1) + (p.2 * q.0 - p.0 * q.2) * (p.2 * q.0 - p.0 * q.2)
-                     + (p.0 * q.1 - p.1 * q.0) * (p.0 * q.1 - p.1 * q.0)).squareRoot()
-        return r * atan2(cross, p.0 * q.0 + p.1 * q.1 + p.2 * q.2)
-    }
-
-    private func ecefOnSphere(_ phi: Double, _ lambda: Double) -> (Double, Double, Double) {
-        (cos(phi) * cos(lambda), cos(phi) * sin(lambda), sin(phi))
+        Sphere.distanceKm(Point(lon1, lat1), Point(lon2, lat2)) * 1000
     }
 }
