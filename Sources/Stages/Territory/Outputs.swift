@@ -51,17 +51,25 @@ struct TerritoryOutputs {
             total += bytes.count
         }
         try put(sqlHead())
-        var buffer: [UInt8] = []
+        // Each insert's rows are copied from the spools in runs of consecutive rows (a worker
+        // spools the runs of a byte range in order, so a run of rows is long); each row there
+        // ends with ",\n", which the insert's last row leaves out.
         for chunk in stride(from: 0, to: records.count, by: Self.rowsPerInsert) {
             let rows = chunk..<min(chunk + Self.rowsPerInsert, records.count)
-            buffer.removeAll(keepingCapacity: true)
-            buffer += Array("insert into runs (id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon) values\n".utf8)
+            try put(Array("insert into runs (id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon) values\n".utf8))
+            var span: (spool: Int32, range: Range<Int>)? = nil
             for i in rows {
-                try spools.read(records[i].sqlRow, into: &buffer)
-                if i < rows.upperBound - 1 { buffer.append(0x2C); buffer.append(0x0A) }
+                let r = records[i].sqlRow
+                let end = r.offset + Int(r.length) - (i == rows.upperBound - 1 ? 2 : 0)
+                if let s = span, s.spool == r.spool, s.range.upperBound == r.offset {
+                    span = (s.spool, s.range.lowerBound..<end)
+                } else {
+                    if let s = span { try spools.copy(spool: s.spool, s.range, to: fd, name: path); total += s.range.count }
+                    span = (r.spool, r.offset..<end)
+                }
             }
-            buffer += Array(Self.runsConflict.utf8)
-            try put(buffer)
+            if let s = span { try spools.copy(spool: s.spool, s.range, to: fd, name: path); total += s.range.count }
+            try put(Array(Self.runsConflict.utf8))
         }
         for chunk in stride(from: 0, to: won.count, by: Self.rowsPerInsert) {
             try put(try sqlCells(chunk..<min(chunk + Self.rowsPerInsert, won.count)))

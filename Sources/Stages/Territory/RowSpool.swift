@@ -18,13 +18,21 @@ final class RowSpools: @unchecked Sendable {
         let fd: Int32
         var pending: [UInt8] = []
         var size = 0
+        /// The spool mapped for reading, once written (`RowSpools.finish`).
+        var mapped: UnsafeRawPointer? = nil
         init(index: Int32, fd: Int32) { self.index = index; self.fd = fd; pending.reserveCapacity(1 << 20) }
-        deinit { close(fd) }
+        deinit {
+            if let m = mapped { munmap(UnsafeMutableRawPointer(mutating: m), size) }
+            close(fd)
+        }
 
+        /// Appends a row and the ",\n" that follows it in an insert (the last row of an insert
+        /// is written without it).
         func append(_ row: [UInt8]) throws -> RowRef {
-            let ref = RowRef(spool: index, length: Int32(row.count), offset: size)
+            let ref = RowRef(spool: index, length: Int32(row.count + 2), offset: size)
             pending += row
-            size += row.count
+            pending.append(0x2C); pending.append(0x0A)
+            size += row.count + 2
             if pending.count >= 1 << 20 { try flush() }
             return ref
         }
@@ -57,15 +65,31 @@ final class RowSpools: @unchecked Sendable {
         return s
     }
 
-    /// Every spool's rows on disk (call once the workers are done).
-    func flush() throws { for s in spools { try s.flush() } }
+    /// Every spool's rows on disk and mapped for reading (call once the workers are done).
+    func finish() throws {
+        for s in spools where s.mapped == nil {
+            try s.flush()
+            guard s.size > 0 else { continue }
+            guard let m = mmap(nil, s.size, PROT_READ, MAP_PRIVATE, s.fd, 0), m != MAP_FAILED else {
+                throw StageError("cannot map the runs' scratch file: \(String(cString: strerror(errno)))")
+            }
+            s.mapped = UnsafeRawPointer(m)
+        }
+    }
 
-    /// Appends the row at `ref` to `out`.
-    func read(_ ref: RowRef, into out: inout [UInt8]) throws {
-        let start = out.count, n = Int(ref.length)
-        out += repeatElement(0, count: n)
-        let fd = spools[Int(ref.spool)].fd
-        let got = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + start, n, off_t(ref.offset)) }
-        guard got == n else { throw StageError("cannot read back the runs' scratch file: \(String(cString: strerror(errno)))") }
+    /// Writes bytes `range` of spool `spool` to `fd` straight from its mapping (one copy, in the
+    /// kernel), then hands the pages back so the spool never sits whole in memory.
+    func copy(spool: Int32, _ range: Range<Int>, to fd: Int32, name: String) throws {
+        let s = spools[Int(spool)]
+        guard let base = s.mapped else { throw StageError("the runs' scratch file was not finished") }
+        var done = range.lowerBound
+        while done < range.upperBound {
+            let n = write(fd, base + done, range.upperBound - done)
+            guard n > 0 else { throw InputError(file: name, "cannot be written: \(String(cString: strerror(errno)))") }
+            done += n
+        }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let lo = range.lowerBound / page * page, hi = range.upperBound / page * page
+        if hi > lo { madvise(UnsafeMutableRawPointer(mutating: base + lo), hi - lo, MADV_DONTNEED) }
     }
 }

@@ -194,7 +194,7 @@ public enum TerritoryStage: PipelineStage {
         log.info("\(formatCount(decoded.features)) runs, \(formatCount(fixes)) fixes" + (decoded.rejected.isEmpty ? "" : ", \(formatCount(decoded.rejected.count)) malformed (rejects.tsv)"))
         let rejected = decoded.rejected
         decoded = .init()
-        try spools.flush()
+        try spools.finish()
         if let s = shard { log.info("shard \(s): \(formatCount(records.count)) runs, \(formatCount(existing.count)) existing cells") }
 
         let territory = territory(existing: existing, records: records)
