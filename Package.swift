@@ -70,7 +70,10 @@ let package = Package(
         // H3 grid in pure Swift (issue #13): standard library and Foundation only, for the iOS apps too.
         .target(name: "H3", dependencies: ["Geodesy"]),
         .testTarget(name: "H3Tests", dependencies: ["H3", "Geodesy"]),
-        .executableTarget(name: "geo-hexagons", dependencies: ["H3", argumentParser]),
+        // What geo-hexagons does, for scripts and apps: H3 over GeoModel's GeoJSON reader.
+        .target(name: "Hexagons", dependencies: ["H3", "GeoModel"]),
+        .testTarget(name: "HexagonsTests", dependencies: ["Hexagons", "H3", "GeoModel"]),
+        .executableTarget(name: "geo-hexagons", dependencies: ["Hexagons", "H3", argumentParser]),
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
