@@ -21,11 +21,16 @@ WORLD_POINT_AREA_KM2 ?=
 # yes, no, or empty (the stage's default: yes).
 WORLD_FILL_POINT_GAPS ?=
 WORLD_THREADS ?=
+# A fixed Douglas–Peucker tolerance (km) instead of the budget's: `make release RELEASE_PREVIOUS=…`
+# sets it to the previous release's (its manifest's world.tolerance_km), so that arcs an edit does
+# not touch come out identical. Empty: the budget decides (the report records what it decided).
+WORLD_TOLERANCE_KM ?=
 
 WORLD_REPORT := $(BUILD)/world/report.tsv
 WORLD_FLAGS := $(call flag,--target-vertices,$(WORLD_TARGET_VERTICES)) $(call flag,--min-island-km2,$(WORLD_MIN_ISLAND_KM2)) \
                $(call flag,--point-area-km2,$(WORLD_POINT_AREA_KM2)) $(call flag,--threads,$(WORLD_THREADS)) \
-               $(if $(filter yes,$(WORLD_FILL_POINT_GAPS)),--fill-point-gaps) $(if $(filter no,$(WORLD_FILL_POINT_GAPS)),--no-fill-point-gaps)
+               $(if $(filter yes,$(WORLD_FILL_POINT_GAPS)),--fill-point-gaps) $(if $(filter no,$(WORLD_FILL_POINT_GAPS)),--no-fill-point-gaps) \
+               $(call flag,--tolerance-km,$(WORLD_TOLERANCE_KM))
 ifeq ($(filter $(WORLD_FILL_POINT_GAPS),yes no),$(WORLD_FILL_POINT_GAPS))
 else
   $(error WORLD_FILL_POINT_GAPS must be yes, no or empty (got '$(WORLD_FILL_POINT_GAPS)'))
