@@ -12,6 +12,7 @@ import HighlightsStage
 import GlobeStage
 import PreviewStage
 import IngestStage
+import TerritoryStage
 
 /// The fronts parse the command line from the stages' declared options, as swift-argument-parser
 /// did, and every numeric option is range-checked by `validate()`.
@@ -113,6 +114,7 @@ import IngestStage
         everyNumberIsChecked(GlobeStage.Options.self)
         everyNumberIsChecked(PreviewStage.Options.self)
         everyNumberIsChecked(IngestStage.Options.self)
+        everyNumberIsChecked(TerritoryStage.Options.self)
     }
 
     @Test func frontSpecificSpellings() throws {
