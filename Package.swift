@@ -28,7 +28,7 @@ let stages: [StageTarget] = [
     .init(name: "Preview", front: "geo-preview", uses: ["GeoModel", "GeoFormats"]),                         // globe.glb → dist/preview/*.png
     .init(name: "Map", front: "geo-map", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"]),           // world.geojson → dist/map/ (PROJ flat maps)
     .init(name: "Silhouettes", front: "geo-silhouettes", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"]), // → dist/silhouettes/<ISO>.svg
-    .init(name: "Highlights", front: "geo-highlights", uses: ["GeoModel", "GeoGEOS", "GeoPROJ"]),           // curated highlights → dist/country_highlights.json
+    .init(name: "Highlights", front: "geo-highlights", uses: ["GeoModel", "GeoGEOS"]),                      // curated highlights → dist/country_highlights.json
     .init(name: "Challenges", front: "geo-challenges", uses: ["GeoModel", "GeoPROJ", "GeoFormats"]),        // world.geojson → dist/supabase/
     .init(name: "Lookup", front: "geo-lookup", uses: ["GeoModel", "GeoLookup"]),                            // countries.geojson + places → dist/lookup/lookup.bin
     .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite"]),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
@@ -78,7 +78,10 @@ let package = Package(
         // H3 grid in pure Swift (issue #13): standard library and Foundation only, for the iOS apps too.
         .target(name: "H3", dependencies: ["Geodesy"]),
         .testTarget(name: "H3Tests", dependencies: ["H3", "Geodesy"]),
-        .executableTarget(name: "geo-hexagons", dependencies: ["H3", argumentParser]),
+        // What geo-hexagons does, for scripts and apps: H3 over GeoModel's GeoJSON reader.
+        .target(name: "Hexagons", dependencies: ["H3", "GeoModel"]),
+        .testTarget(name: "HexagonsTests", dependencies: ["Hexagons", "H3", "GeoModel"]),
+        .executableTarget(name: "geo-hexagons", dependencies: ["Hexagons", "H3", argumentParser]),
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",

@@ -5,7 +5,6 @@
 import Foundation
 import GeoModel
 import GeoGEOS
-import GeoPROJ
 
 public enum HighlightsStage: PipelineStage {
     public static let name = "highlights"
@@ -116,7 +115,7 @@ public enum HighlightsStage: PipelineStage {
             }
         }
         let places = try log.step("read \(o.places)") { try Places(path: o.places) }
-        let results = try log.step("locate cities") { try checkCities(entries, world: world, places: places, aliases: aliases, options: o.cities) }
+        let results = try log.step("locate cities") { try checkCities(entries, world: world, places: places, aliases: aliases, options: o.cities, worldFile: o.world) }
         var report = Report()
         report.entries = entries
         report.results = results
