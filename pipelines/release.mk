@@ -37,7 +37,9 @@ ifneq ($(filter release,$(MAKECMDGOALS)),)
     ifeq ($(RELEASE_PREVIOUS_TOLERANCE),)
       $(warning RELEASE_PREVIOUS=$(RELEASE_PREVIOUS) was made at another scale or records no tolerance: the vertex budget decides afresh)
     else
-      WORLD_TOLERANCE_KM ?= $(RELEASE_PREVIOUS_TOLERANCE)
+      # world.mk's parameter (its flags and params file read it after every file is read, so
+      # the include order does not matter); a WORLD_TOLERANCE_KM on the command line still wins.
+      WORLD_TOLERANCE_KM := $(RELEASE_PREVIOUS_TOLERANCE)
     endif
   endif
 endif
