@@ -15,15 +15,15 @@ MAP_DIR := $(DIST)/map
 MAP_GEOJSON := $(MAP_DIR)/world-projected.geojson
 MAP_SVG := $(MAP_DIR)/world.svg
 MAP_PNG := $(MAP_DIR)/world.png
-MAP_FLAGS := $(if $(strip $(MAP_PROJECTION)),--projection '$(MAP_PROJECTION)') $(call flag,--width,$(MAP_WIDTH)) \
-  $(call flag,--border-width,$(MAP_BORDER_WIDTH))
+MAP_SIZE_FLAGS := $(call flag,--width,$(MAP_WIDTH)) $(call flag,--border-width,$(MAP_BORDER_WIDTH))
 
 .PHONY: map
 map: $(MAP_GEOJSON) $(MAP_SVG) $(MAP_PNG)
 
 # One run writes both files (a grouped target, GNU make ≥ 4.3).
-$(MAP_SVG) $(MAP_GEOJSON) &: $(WORLD_OUT) $(BIN)/geo-map $(call params,map,$(WORLD_OUT) $(MAP_FLAGS)) pipelines/map.mk
-	$(STAGE) $(BIN)/geo-map $(WORLD_OUT) --geojson $(MAP_GEOJSON) --svg $(MAP_SVG) $(MAP_FLAGS)
+$(MAP_SVG) $(MAP_GEOJSON) &: $(WORLD_OUT) $(BIN)/geo-map $(call params,map,$(WORLD_OUT) $(call flag,--projection,$(MAP_PROJECTION)) $(MAP_SIZE_FLAGS)) pipelines/map.mk
+	$(STAGE) $(BIN)/geo-map $(WORLD_OUT) --geojson $(MAP_GEOJSON) --svg $(MAP_SVG) \
+	  $(if $(strip $(MAP_PROJECTION)),--projection '$(MAP_PROJECTION)') $(MAP_SIZE_FLAGS)
 
 $(MAP_PNG): $(MAP_SVG) $(call params,map-png,$(MAP_PNG_WIDTH)) pipelines/map.mk
 	$(RSVG) -w $(MAP_PNG_WIDTH) -f png -o $@.tmp $<

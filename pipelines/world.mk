@@ -42,8 +42,9 @@ world: $(WORLD_OUT) $(WORLD_REPORT)
 # One run writes the GeoJSON and then its report (grouped targets: either missing or stale reruns
 # it; scripts/checks/check_world.py needs both). WORLD_OUT stays the product, and the name the
 # stage's time is logged under.
-$(WORLD_OUT) $(WORLD_REPORT) &: $(INGEST_OUT) $(BIN)/geo-world $(call params,world,$(SCALE) $(WORLD_FLAGS)) pipelines/world.mk
-	scripts/stage.sh $(WORLD_OUT) $(BIN)/geo-world $(INGEST_OUT) -o $(WORLD_OUT) --report $(WORLD_REPORT) $(WORLD_FLAGS)
+$(WORLD_OUT) $(WORLD_REPORT): private STAGE_PRODUCT := $(WORLD_OUT)
+$(WORLD_OUT) $(WORLD_REPORT) &: $(INGEST_OUT) $(BIN)/geo-world $(call params,world,$(SCALE) $(INGEST_OUT) $(WORLD_FLAGS)) pipelines/world.mk
+	$(STAGE) $(BIN)/geo-world $(INGEST_OUT) -o $(WORLD_OUT) --report $(WORLD_REPORT) $(WORLD_FLAGS)
 
 ALL_PRODUCTS += $(WORLD_OUT) $(WORLD_REPORT)
 

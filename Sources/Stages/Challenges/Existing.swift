@@ -12,7 +12,12 @@ extension ChallengesStage {
     /// column's default, false) and an answer that is a country of the set; a date may appear
     /// only once. Errors name the file and the line.
     public static func readExisting(path: String, countries: Set<String>) throws -> [ExistingDay] {
-        let text = try FileIO.readText(path)
+        try readExisting(csv: try FileIO.readText(path), source: path, countries: countries)
+    }
+
+    /// The same rows from text in that format (`geo-nightly` reads the live table with
+    /// `copy (…) to stdout csv header`); `source` names where it came from in errors.
+    public static func readExisting(csv text: String, source path: String, countries: Set<String>) throws -> [ExistingDay] {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
         if lines.last == "" { lines.removeLast() }
         guard let head = lines.first else { throw InputError(file: path, "is empty; expected the header \(existingHeader.joined(separator: ","))") }

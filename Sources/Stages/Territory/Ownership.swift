@@ -40,7 +40,12 @@ public struct Territory: Sendable {
 /// Rows without an owner (a cell nobody holds) are skipped.
 public enum ExistingTerritory {
     public static func read(_ path: String) throws -> [Claim] {
-        let lines = try FileIO.readLines(path)
+        try read(lines: try FileIO.readLines(path), source: path)
+    }
+
+    /// The same rows from lines in that format (`geo-nightly` reads the live table with
+    /// `copy (…) to stdout csv header`); `source` names where they came from in errors.
+    public static func read(lines: [Substring], source path: String) throws -> [Claim] {
         var header: [String]? = nil
         var out: [Claim] = []
         for (n, line) in lines.enumerated() {

@@ -1,0 +1,2 @@
+// Debian's libpq-dev (pkg-config libpq: -I/usr/include/postgresql).
+#include <libpq-fe.h>

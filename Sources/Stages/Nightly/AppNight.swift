@@ -1,0 +1,99 @@
+import Foundation
+import GeoModel
+import GeoPostgres
+
+/// One app's part of the night. `apply` runs inside the app's transaction, after its advisory
+/// lock is taken; it reads the live tables, refuses them when they break the contract
+/// (throwing, so nothing is changed), writes the changes and returns the summary line.
+protocol AppNight {
+    /// The files the night reads (their SHA-256 goes into geodata.nights).
+    var inputs: [String] { get }
+    mutating func apply(_ db: PostgresConnection, dryRun: Bool, log: StageLog) throws -> String
+}
+
+/// A live table that breaks the contract: refused, with the offending rows named.
+struct ContractError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message + "; nothing was changed" }
+}
+
+/// The frame every app's night runs in: connect, one transaction, the advisory lock, the app's
+/// work, the record in geodata.nights, commit (or roll back for a dry run). A failure rolls the
+/// app back and is recorded (status failed) in a transaction of its own when the server is
+/// reachable.
+struct NightRunner {
+    var app: String
+    var url: String
+    var options: NightlyStage.Options
+    var today: Day
+    var log: StageLog
+
+    /// The app's advisory lock: one night of an app at a time in a database.
+    var lockKey: Int64 { Int64(bitPattern: SplitMix64.hash("geo-nightly/" + app)) }
+
+    func run(_ night: inout AppNight) throws -> String {
+        let started = Date()
+        let db = try log.step("\(app): connect") { try PostgresConnection(url) }
+        log.info("\(app): connected to \(db.target)")
+        let digest = try inputsDigest(night.inputs)
+        do {
+            let line: String = try db.transaction(commit: !options.dryRun) {
+                try db.query("set local timezone = 'UTC'")
+                try db.advisoryXactLock(lockKey, wait: options.wait) { holder in
+                    log.info("\(app): another night of \(app) is running on \(db.target) (server process \(holder)); \(options.wait ? "waiting for it to finish" : "stopping")")
+                }
+                try db.execute(NightsTable.schema, name: "geodata.nights")
+                let summary = try night.apply(db, dryRun: options.dryRun, log: log)
+                if options.dryRun {
+                    return "\(app): dry run on \(db.target): \(summary); nothing changed"
+                }
+                try NightsTable.record(db, app: app, started: started, status: "ok", summary: summary,
+                                       inputs: digest, commit: options.pipelineCommit)
+                return "\(app): ok on \(db.target): \(summary)"
+            }
+            return line
+        } catch {
+            // The app's transaction is rolled back; say so in the record when the server answers.
+            if !options.dryRun, !(error is PostgresError && (error as! PostgresError).kind == .busy) {
+                _ = try? db.transaction {
+                    try db.execute(NightsTable.schema, name: "geodata.nights")
+                    try NightsTable.record(db, app: app, started: started, status: "failed", summary: db.target.scrub("\(error)"),
+                                           inputs: digest, commit: options.pipelineCommit)
+                }
+            }
+            throw error
+        }
+    }
+
+    /// SHA-256 of the inputs: of the one file, or of the lines "<sha256>  <path>" for several.
+    func inputsDigest(_ files: [String]) throws -> String {
+        let sums = try files.map { try Digest.sha256(file: $0) }
+        if sums.count == 1 { return sums[0] }
+        return Digest.sha256(Array(zip(sums, files).map { "\($0)  \($1)\n" }.joined().utf8))
+    }
+}
+
+/// geodata.nights (CONTRACTS §9): one row per app per night, in the app's own database.
+enum NightsTable {
+    static let schema = """
+        create schema if not exists geodata;
+        create table if not exists geodata.nights (
+          app text not null,
+          started_at timestamptz not null,
+          finished_at timestamptz not null,
+          status text not null,
+          summary text not null,
+          inputs_sha256 text not null,
+          pipeline_commit text not null
+        );
+        revoke all on schema geodata from public;
+        """
+
+    static func record(_ db: PostgresConnection, app: String, started: Date, status: String, summary: String,
+                       inputs: String, commit: String) throws {
+        try db.query("""
+            insert into geodata.nights (app, started_at, finished_at, status, summary, inputs_sha256, pipeline_commit)
+            values ($1, to_timestamp($2::double precision), clock_timestamp(), $3, $4, $5, $6)
+            """, [app, String(started.timeIntervalSince1970), status, summary, inputs, commit])
+    }
+}

@@ -1,0 +1,28 @@
+import CitiesStage
+import GeoModel
+import GeoPostgres
+
+/// The city-ranking app (CONTRACTS §7): the cities stage's migration and seed in the night's
+/// transaction. The seed never deletes a city (a user_city row may point at it): a city that
+/// left the source is marked retired.
+struct CitiesNight: AppNight {
+    var seed: String
+    var inputs: [String] { [seed] }
+
+    func apply(_ db: PostgresConnection, dryRun: Bool, log: StageLog) throws -> String {
+        let statements = try CitiesStage.seedStatements(try FileIO.readText(seed), source: seed)
+        try log.step("cities: apply the migration \(CitiesStage.migrationName)") {
+            try db.execute(CitiesStage.migration, name: "the cities migration \(CitiesStage.migrationName)")
+        }
+        try log.step("cities: load \(seed)") { try db.execute(statements, name: seed) }
+        // Rows this transaction wrote carry its id as xmin: a rerun writes none.
+        let counts = try db.query("""
+            select (select count(*) from public.countries where xmin::text = (pg_current_xact_id()::text::bigint % 4294967296)::text),
+                   (select count(*) from public.cities where xmin::text = (pg_current_xact_id()::text::bigint % 4294967296)::text),
+                   (select count(*) from public.cities where retired_at is not null),
+                   (select count(*) from public.cities)
+            """).first ?? []
+        let c = counts.map { $0 ?? "?" }
+        return "\(c[0]) countries and \(c[1]) cities \(dryRun ? "would be " : "")written; \(c[3]) cities (\(c[2]) retired, kept for the users who point at them)"
+    }
+}

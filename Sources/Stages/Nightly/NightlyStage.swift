@@ -1,0 +1,104 @@
+import Foundation
+import GeoModel
+import GeoPostgres
+
+/// The night against the apps' live PostgreSQL (CONTRACTS §9, issue #21): for each app, one
+/// transaction behind an advisory lock that reads the live tables, checks them against the
+/// contract, writes what changed (COPY into temporary tables, one set-based merge) and records
+/// the night in `geodata.nights`. The apps are AppNight.swift's; each is its own file.
+public enum NightlyStage: PipelineStage {
+    public static let name = "nightly"
+    public static let knownApps = ["quiz", "territory", "cities"]
+
+    public struct Options: StageOptions {
+        /// Apps to bring up to date, in this order.
+        public var apps = NightlyStage.knownApps
+        /// libpq URI or conninfo for every app; per app overrides. Read from the environment by
+        /// the front (never from the command line, where `ps` would show a password).
+        public var databaseURL: String? = nil
+        public var appURLs: [String: String] = [:]
+        /// The night's date, YYYY-MM-DD (UTC); nil: today.
+        public var today: String? = nil
+        /// Do everything in the transactions, print what would change, roll back.
+        public var dryRun = false
+        /// Another night of an app running: wait for it (true) or stop at once.
+        public var wait = true
+        /// The quiz: the country set and how many days ahead must have a question.
+        public var world = "dist/world.geojson"
+        public var ahead = 60
+        /// The game: tonight's runs (CONTRACTS §8) and optionally one shard of them.
+        public var runs = "data/territory/runs.geojson"
+        public var shard: String? = nil
+        public var threads = Parallel.defaultWorkers
+        /// The cities: the seed `make cities` wrote (the migration is the stage's own text).
+        public var citiesSeed = "dist/supabase/cities/seed.sql"
+        /// The pipeline's commit, recorded with each night.
+        public var pipelineCommit = "unknown"
+        public init() {}
+
+        /// The connection string of `app`: its own, else DATABASE_URL.
+        public func url(for app: String) -> String? {
+            (appURLs[app].flatMap { $0.isEmpty ? nil : $0 }) ?? databaseURL.flatMap { $0.isEmpty ? nil : $0 }
+        }
+
+        public static let urlVariables = ["quiz": "QUIZ_DATABASE_URL", "territory": "GAME_DATABASE_URL", "cities": "CITIES_DATABASE_URL"]
+
+        public func validate() throws {
+            guard !apps.isEmpty else { throw OptionsError("--apps (NIGHTLY_APPS) names no app; known: \(knownApps.joined(separator: " "))") }
+            for a in apps where !knownApps.contains(a) {
+                throw OptionsError("--apps (NIGHTLY_APPS): unknown app \"\(a)\"; known: \(knownApps.joined(separator: " "))")
+            }
+            for a in apps where url(for: a) == nil {
+                throw OptionsError("\(a) has no database: set DATABASE_URL or \(Self.urlVariables[a]!) (a libpq URI or conninfo)")
+            }
+            _ = try day()
+            guard (0...3650).contains(ahead) else { throw OptionsError("--ahead (CHALLENGE_AHEAD) must be between 0 and 3650 days (got \(ahead))") }
+            guard threads >= 1 else { throw OptionsError("--threads must be ≥ 1 (got \(threads))") }
+            if let s = shard, s.split(separator: "/").count != 2 || Int(s.split(separator: "/")[0]) == nil {
+                throw OptionsError("--shard (TERRITORY_SHARD) must be i/n with 0 ≤ i < n (got \"\(s)\")")
+            }
+        }
+
+        /// The night's date: `today`, or the clock's (UTC).
+        public func day() throws -> Day {
+            guard let t = today else { return Day(ordinal: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down))) }
+            guard let d = Day(iso: t), d.components.year >= 1 else { throw OptionsError("--today (NIGHTLY_TODAY) must be a date YYYY-MM-DD (got \"\(t)\")") }
+            return d
+        }
+    }
+
+    public struct Report: StageReport {
+        /// One line per app, as printed and as recorded in geodata.nights.
+        public var lines: [String] = []
+        public var dryRun = false
+        public var summary: String { (dryRun ? "dry run, nothing changed: " : "") + lines.joined(separator: " | ") }
+    }
+
+    public static func run(_ o: Options, log: StageLog) throws -> Report {
+        let today = try o.day()
+        var report = Report(dryRun: o.dryRun)
+        var failed: [String] = []
+        for app in o.apps {
+            var night: AppNight
+            switch app {
+            case "quiz": night = QuizNight(world: o.world, ahead: o.ahead, today: today)
+            case "territory": night = TerritoryNight(runs: o.runs, shard: o.shard, threads: o.threads)
+            default: night = CitiesNight(seed: o.citiesSeed)
+            }
+            let line: String
+            do {
+                line = try NightRunner(app: app, url: o.url(for: app)!, options: o, today: today, log: log).run(&night)
+            } catch {
+                line = "\(app): FAILED: \(error)"
+                failed.append(app)
+            }
+            print(line)
+            fflush(stdout)
+            report.lines.append(line)
+        }
+        if !failed.isEmpty {
+            throw StageError("the night failed for \(failed.joined(separator: ", ")) (each failed app was rolled back: its tables are as before); see docs/OPERATIONS.md")
+        }
+        return report
+    }
+}

@@ -1,0 +1,72 @@
+import GeoModel
+import GeoPostgres
+import TerritoryStage
+
+/// The running game (CONTRACTS §8, §8a): tonight's runs judged over the live territory, written
+/// to users, runs and territory_hex through COPY into temporary tables and one merge.
+struct TerritoryNight: AppNight {
+    var runs: String
+    var shard: String?
+    var threads: Int
+    var inputs: [String] { [runs] }
+
+    func apply(_ db: PostgresConnection, dryRun: Bool, log: StageLog) throws -> String {
+        let missing = try db.query("select string_agg(t, ', ') from unnest(array['users', 'runs', 'territory_hex']) t where to_regclass(t) is null").scalar
+        if let missing { throw ContractError(message: "the game's tables \(missing) are missing in \(db.target) (apply the game's migration first)") }
+        try refuseOrphans(db)
+        let withCell = try db.query("""
+            select count(*) from information_schema.columns
+             where table_schema = current_schema() and table_name = 'territory_hex' and column_name = 'cell'
+            """).scalar == "1"
+        // The live territory, read with the stage's own reader of the CSV export.
+        var lines: [Substring] = []
+        try log.step("territory: read territory_hex") {
+            try db.copyOut("copy (\(TerritoryStage.nightExistingQuery)) to stdout with (format csv, header)") {
+                lines.append(Substring(String(decoding: $0, as: UTF8.self)))
+            }
+        }
+        let existing: [Claim]
+        do { existing = try ExistingTerritory.read(lines: lines, source: "territory_hex in \(db.target)") }
+        catch { throw ContractError(message: "\(error)") }
+        lines = []
+        var night = try TerritoryStage.night(input: runs, existing: existing, shard: try shard.map { try Shard(parsing: $0) },
+                                             threads: threads, log: log)
+        try log.step("territory: copy \(formatCount(night.users.count)) users, \(formatCount(night.runs.count)) runs, \(formatCount(night.won.count)) cells") {
+            try db.execute(TerritoryStage.nightTempTables(withCell: withCell), name: "the night's temporary tables")
+            try db.copyIn("copy night_users from stdin") { w in
+                for u in night.users { try w.row(fields: [u]) }
+            }
+            try db.copyIn("copy night_runs (\(TerritoryStage.nightRunColumns)) from stdin") { w in
+                for i in night.runs.indices {
+                    try w.row(night.runs[i].copyRow)
+                    night.runs[i].copyRow = []   // streamed: each row is freed once sent
+                }
+            }
+            try db.copyIn("copy night_cells from stdin") { w in
+                for c in night.won { try w.row(try TerritoryStage.copyRow(c, withCell: withCell)) }
+            }
+        }
+        let written = try log.step("territory: merge into users, runs, territory_hex") {
+            (try db.query(TerritoryStage.nightMerge(withCell: withCell)).first ?? []).map { $0 ?? "?" }
+        }
+        let would = dryRun ? "would be " : ""
+        return "\(formatCount(night.runs.count)) runs (\(formatCount(night.valid)) valid loops)\(shard.map { " [shard \($0)]" } ?? ""): "
+            + "\(written[0]) users, \(written[1]) runs, \(written[2]) cells \(would)written; \(formatCount(night.owned)) cells owned"
+    }
+
+    /// A territory row whose owner is not in users (or whose run is not in runs) breaks the
+    /// contract: the night would build on it, so it stops, naming the rows.
+    func refuseOrphans(_ db: PostgresConnection) throws {
+        let rows = try db.query("""
+            select t.hex_id, coalesce(t.owner_user_id::text, ''), coalesce(t.last_run_id::text, ''),
+                   case when u.id is null then 'owner_user_id not in users' else 'last_run_id not in runs' end
+              from territory_hex t left join users u on u.id = t.owner_user_id left join runs r on r.id = t.last_run_id
+             where (t.owner_user_id is not null and u.id is null) or (t.last_run_id is not null and r.id is null)
+             order by t.hex_id limit 21
+            """).rows
+        guard !rows.isEmpty else { return }
+        let named = rows.prefix(20).map { "\($0[0] ?? "") (owner \($0[1] ?? ""), run \($0[2] ?? ""): \($0[3] ?? ""))" }
+        throw ContractError(message: "territory_hex in \(db.target) has rows that break the contract: "
+                            + named.joined(separator: ", ") + (rows.count > 20 ? ", …" : ""))
+    }
+}

@@ -1,0 +1,163 @@
+// What `geo-nightly` needs of the territory stage to load a night straight into the game's
+// PostgreSQL: the same judging (judgeOne) and the same ownership fold (territory(existing:…))
+// as the stage, with each run's row formatted for `COPY … FROM STDIN` (text format) on the
+// worker that judged it, and the set-based merge that takes the copied rows into users, runs
+// and territory_hex under the same rules as territory_hex.sql (runsConflict, the claim order).
+
+import Foundation
+import GeoGEOS
+import GeoModel
+import GeoPROJ
+import H3
+
+extension TerritoryStage {
+    /// One judged run, as the night loads it.
+    public struct NightRun: Sendable {
+        public var id: String
+        public var userID: String
+        public var endedAt: Int64
+        public var valid: Bool
+        public var cells: [UInt64]
+        /// Its row of `copy night_runs from stdin` (text format, ending in a newline).
+        public var copyRow: [UInt8]
+    }
+
+    /// Tonight's runs judged and folded over the current territory.
+    public struct Night: Sendable {
+        /// In the file's order (a shard's runs only, with `shard`).
+        public var runs: [NightRun]
+        public var fixes = 0
+        public var valid = 0
+        /// Cells tonight's valid runs own after the fold (they beat the current claim), by cell.
+        public var won: [Claim]
+        /// Cells owned after the fold, tonight's and yesterday's.
+        public var owned = 0
+        /// Runners of tonight's runs, sorted.
+        public var users: [String]
+    }
+
+    /// Reads and judges `input` (in parallel, as the stage does), folds tonight's valid runs
+    /// over `existing` (the live table's claims) and returns what changes.
+    public static func night(input: String, existing: [Claim], shard: Shard?, threads: Int,
+                             rules: Rules = Rules(), resolution: Int = 9, log: StageLog) throws -> Night {
+        let file = try MappedRuns(path: input)
+        let decoded = try log.step("read and judge runs, build loops, claim cells") {
+            try RunsReader.eachRun(file.buffer, file: input, workers: threads, makeState: { GEOSContext() },
+                                   released: { file.release($0) }) { run, geos -> (fixes: Int, run: NightRun?) in
+                if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return (run.fixCount, nil) }
+                let (v, loop, cells) = try judgeOne(run, rules: rules, resolution: resolution, file: input, geos: geos)
+                return (run.fixCount, NightRun(id: run.id, userID: run.userID, endedAt: run.endedAt, valid: v.valid,
+                                               cells: cells, copyRow: copyRow(run, v, loop: loop)))
+            }
+        }
+        var runs: [NightRun] = []
+        runs.reserveCapacity(decoded.count)
+        var fixes = 0
+        for d in decoded {
+            fixes += d.value.fixes
+            if let r = d.value.run { runs.append(r) }
+        }
+        let t = territory(existing: existing, valid: runs.lazy.filter(\.valid).map { ($0.cells, $0.userID, $0.id, $0.endedAt) })
+        let tonight = Set(runs.map(\.id))
+        let won = t.cells.values.filter { tonight.contains($0.run) }.sorted { $0.cell < $1.cell }
+        return Night(runs: runs, fixes: fixes, valid: runs.reduce(0) { $0 + ($1.valid ? 1 : 0) }, won: won,
+                     owned: t.cells.count, users: Array(Set(runs.map(\.userID))).sorted())
+    }
+
+    /// The current territory from the live table, read as `copy (nightExistingQuery) to stdout
+    /// csv header` writes it: the same reader as the stage's `--existing` CSV.
+    public static let nightExistingQuery = "select hex_id, owner_user_id, last_run_id, claimed_at from territory_hex"
+
+    /// The temporary tables the night copies into (dropped at commit), the cell boundary column
+    /// only when the live table has `cell` (the game's migration adds it).
+    public static func nightTempTables(withCell: Bool) -> String {
+        """
+        create temporary table night_users (id uuid primary key) on commit drop;
+        create temporary table night_runs (id uuid primary key, user_id uuid not null, started_at timestamptz not null,
+          ended_at timestamptz not null, distance_m double precision, duration_s double precision, valid_loop boolean,
+          path geometry(linestring, 4326), loop_polygon geometry(polygon, 4326)) on commit drop;
+        create temporary table night_cells (hex_id text primary key, owner_user_id uuid not null, last_run_id uuid not null,
+          claimed_at timestamptz not null\(withCell ? ", cell geometry(polygon, 4326)" : "")) on commit drop;
+        """
+    }
+
+    public static let nightRunColumns = "id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon"
+
+    /// The one set-based merge of the copied rows, with territory_hex.sql's rules: users added
+    /// (never renamed), runs inserted or their judged columns updated (`runsConflict`), a cell
+    /// taken only by a claim that beats the stored one by (claimed_at, last_run_id) — so shards
+    /// and reruns, in any order, converge. Returns users, runs and cells written.
+    public static func nightMerge(withCell: Bool) -> String {
+        let cellInsert = withCell ? ", cell" : "", cellSet = withCell ? ", cell = excluded.cell" : ""
+        return """
+        with u as (
+          insert into users (id, username) select id, 'runner-' || id from night_users order by id
+          on conflict do nothing returning 1),
+        r as (
+          insert into runs (\(nightRunColumns)) select \(nightRunColumns) from night_runs order by id
+          \(TerritoryOutputs.runsConflict.trimmingCharacters(in: .whitespacesAndNewlines).dropLast())
+          returning 1),
+        h as (
+          insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at\(cellInsert))
+          select hex_id, owner_user_id, last_run_id, claimed_at\(cellInsert) from night_cells order by hex_id
+          on conflict (hex_id) do update set owner_user_id = excluded.owner_user_id,
+            last_run_id = excluded.last_run_id, claimed_at = excluded.claimed_at\(cellSet)
+            where territory_hex.claimed_at is null
+               or (excluded.claimed_at, excluded.last_run_id) > (territory_hex.claimed_at, territory_hex.last_run_id)
+          returning 1)
+        select (select count(*) from u), (select count(*) from r), (select count(*) from h)
+        """
+    }
+
+    /// One run's row of `night_runs` (COPY text format): the same values as its row of the
+    /// runs insert in territory_hex.sql, geometries as EWKT.
+    static func copyRow(_ r: Run, _ v: Verdict, loop: [Polygon]) -> [UInt8] {
+        var w = JSONWriter(reserve: 320 + 26 * (v.kept.count + (loop.first?.rings.reduce(0) { $0 + $1.count } ?? 0)))
+        w.raw("\(r.id)\t\(r.userID)\t\(Timestamp.iso(r.startedAt))\t\(Timestamp.iso(r.endedAt))\t")
+        w.fixed(v.distance, decimals: 3); w.raw("\t")
+        w.fixed(v.duration, decimals: 6); w.raw("\t")
+        w.raw(v.valid ? "t\t" : "f\t")
+        if v.kept.count >= 2 {
+            w.raw("SRID=4326;LINESTRING(")
+            w.wktCoordinates(v.kept.count) { (r.lon[v.kept[$0]], r.lat[v.kept[$0]]) }
+            w.raw(")\t")
+        } else { w.raw("\\N\t") }
+        // The column is a polygon: a figure-eight keeps its largest lobe, as in the SQL file.
+        if let p = loop.first {
+            w.raw("SRID=4326;POLYGON(")
+            for (ri, ring) in p.rings.enumerated() {
+                if ri > 0 { w.raw(",") }
+                w.raw("(")
+                w.wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
+                w.raw(")")
+            }
+            w.raw(")\n")
+        } else { w.raw("\\N\n") }
+        return w.bytes
+    }
+
+    /// One won cell's row of `night_cells`, with its boundary when `withCell`.
+    public static func copyRow(_ c: Claim, withCell: Bool) throws -> [UInt8] {
+        var w = JSONWriter(reserve: withCell ? 400 : 128)
+        w.raw("\(H3Cell.hex(c.cell))\t\(c.owner)\t\(c.run)\t\(Timestamp.iso(c.claimedAt))")
+        if withCell {
+            let ring = try H3Cell.polygon(c.cell).exterior
+            w.raw("\tSRID=4326;POLYGON((")
+            w.wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
+            w.raw("))")
+        }
+        w.raw("\n")
+        return w.bytes
+    }
+}
+
+extension H3Cell {
+    /// The cell's boundary as a closed, counter-clockwise polygon (territory.geojson and the
+    /// night's `cell` column).
+    public static func polygon(_ cell: UInt64) throws -> Polygon {
+        var ring = try H3.cellToBoundary(H3Index(cell)).map { Point($0.lngDegrees, $0.latDegrees) }
+        if Geodesic.wgs84.ringArea(ring) < 0 { ring.reverse() }
+        ring.append(ring[0])
+        return Polygon(rings: [ring])
+    }
+}

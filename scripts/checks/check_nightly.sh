@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# Consumer check for `make nightly` (issue #21, CONTRACTS §9): geo-nightly against a REAL
+# PostgreSQL 15 + PostGIS (throwaway server on a unix socket, plus a TCP port on 127.0.0.1 with
+# password authentication), with Supabase's roles anon, authenticated and service_role:
+#   - unreachable server, wrong password, missing database: a clear error naming host, port,
+#     database and user (never the password), non-zero exit, nothing touched;
+#   - a full night (quiz, territory, cities) through `make nightly`: one quiz row per day from
+#     today through today + 60, the territory equals geo-territory's territory.geojson for the
+#     same runs, the cities equal the seed; one geodata.nights row per app;
+#   - a rerun changes no row (row versions unchanged); a dry run changes nothing;
+#   - live tables that break the contract (two quiz rows on one date; a territory row whose
+#     owner is not in users) are refused with the rows named, nothing changed in that app;
+#   - kill -9 of the stage during each app's load (held mid-transaction, and at random moments),
+#     and of make: the app's tables are exactly as before or exactly as after;
+#   - two nights at once: the second stops at once (--no-wait) or waits, never interleaves;
+#   - four TERRITORY_SHARD=i/4 nights run concurrently end with the one-night territory_hex.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+BIN=${BIN:-.build/release}
+NIGHTLY=$BIN/geo-nightly
+WORLD=${WORLD_OUT:-dist/world.geojson}
+RUNS=${TERRITORY_RUNS:-data/territory/runs.geojson}
+SEED=${CITIES_SEED:-dist/supabase/cities/seed.sql}
+TERRITORY_OUT=${TERRITORY_DIR:-dist/territory}
+PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+PY=${PYTHON:-python3}
+
+for f in "$NIGHTLY" "$WORLD" "$RUNS" "$SEED" "$TERRITORY_OUT/territory.geojson"; do
+  [ -e "$f" ] || { echo "check_nightly: $f is missing (run make all, and swift build -c release --product geo-nightly)"; exit 1; }
+done
+if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then bash scripts/setup.sh --test; fi
+
+PORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+source scripts/checks/lib/pg.sh
+pg_start check_nightly C timezone=UTC "listen_addresses='127.0.0.1'" "port=$PORT" password_encryption=scram-sha-256
+# Passwords on TCP, trust on the socket (the test's own psql).
+printf 'local all all trust\nhost all all 127.0.0.1/32 scram-sha-256\n' > "$TMP/hba" && cat "$TMP/hba" > "$DATA/pg_hba.conf"
+as_db "$PGBIN/pg_ctl" -D "$DATA" reload >/dev/null
+PSQL+=(-p "$PORT")
+fail=0
+sql() { pg_sql "$@"; }
+expect() { pg_expect "$@"; }
+ok() { echo "  ok   $1"; }
+bad() { echo "  FAIL $1"; fail=1; }
+SOCKURL() { echo "host=$SOCK port=$PORT user=postgres dbname=$1"; }
+TODAY=2026-11-25
+night() {  # night DB [geo-nightly args…] (stdout+stderr to $TMP/out, status returned)
+  local db=$1; shift
+  DATABASE_URL=$(SOCKURL "$db") "$NIGHTLY" --world "$WORLD" --runs "$RUNS" --cities-seed "$SEED" --today "$TODAY" \
+    --pipeline-commit check "$@" >"$TMP/out" 2>&1
+}
+
+sql postgres "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls;
+              create role night_user login password 'Sekr1t-pw';"
+# An apps database as the three apps leave it: the game's tables (CONTRACTS §8) and a user_city
+# table pointing at cities; the quiz's and cities' tables are created by their migrations.
+newdb() {
+  sql postgres "create database $1"
+  "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql
+}
+newdb base
+# The role the night needs (docs/OPERATIONS.md): it creates tables (the migrations) and the
+# schema geodata, and writes the apps' tables.
+sql base "grant create on database base to night_user; grant all on schema public to night_user"
+
+# What an app's night may change, as text (no created_at: a row's time of insertion differs by
+# run); 'none' for a table its migration has not created yet. Row versions: a rewritten row gets
+# a new xmin even when its values are the same. checks.snap is the test's own helper.
+sql base "create schema checks; create function checks.snap(rel text, q text) returns text language plpgsql as \$\$
+  declare r text; begin if to_regclass(rel) is null then return 'none'; end if; execute q into r; return coalesce(r, 'empty'); end \$\$"
+snap_quiz="select checks.snap('public.daily_challenges', \$q\$select md5(string_agg(concat_ws('|', id, date, is_guess_country, is_guess_capital, is_guess_flag, answer), ',' order by date, id)) from daily_challenges\$q\$)"
+snap_game="select md5(coalesce((select string_agg(concat_ws('|', id, username), ',' order by id) from users), '')
+  || coalesce((select string_agg(concat_ws('|', id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, md5(st_asewkb(path)::text), md5(st_asewkb(loop_polygon)::text)), ',' order by id) from runs), '')
+  || coalesce((select string_agg(concat_ws('|', hex_id, owner_user_id, last_run_id, claimed_at), ',' order by hex_id) from territory_hex), ''))"
+snap_cities="select checks.snap('public.cities', \$q\$select md5(string_agg(concat_ws('|', id, display_name, country_id, population, retired_at is null), ',' order by id)) from public.cities\$q\$)"
+versions="select md5(concat((select string_agg(xmin::text, ',' order by id) from users), (select string_agg(xmin::text, ',' order by id) from runs),
+  (select string_agg(xmin::text, ',' order by hex_id) from territory_hex),
+  checks.snap('public.daily_challenges', \$q\$select string_agg(xmin::text, ',' order by date) from daily_challenges\$q\$),
+  checks.snap('public.cities', \$q\$select string_agg(xmin::text, ',' order by id) from public.cities\$q\$)))"
+snap_all() { echo "$(sql "$1" "$snap_quiz") $(sql "$1" "$snap_game") $(sql "$1" "$snap_cities")"; }
+
+echo "PostgreSQL $(sql postgres 'show server_version'), PostGIS $(sql base 'select postgis_lib_version()'), TCP port $PORT"
+
+# --- connection failures: named, never the password, nothing touched --------------------------
+before=$(snap_all base)
+check_refusal() {  # check_refusal NAME EXPECTED_TEXT URL
+  local rc=0
+  DATABASE_URL=$3 "$NIGHTLY" --apps quiz --world "$WORLD" --today "$TODAY" >"$TMP/out" 2>&1 || rc=$?
+  if [ $rc -ne 0 ] && grep -q -- "$2" "$TMP/out" && ! grep -q 'Sekr1t' "$TMP/out"; then ok "$1: exit $rc, \"$(grep -o -- "$2[^;]*" "$TMP/out" | head -1)\""
+  else bad "$1: exit $rc, output: $(cat "$TMP/out")"; fi
+}
+check_refusal "unreachable server" "night_user@127.0.0.1:1/base" "postgresql://night_user:Sekr1t-pw@127.0.0.1:1/base"
+check_refusal "wrong password (scram over TCP)" "night_user@127.0.0.1:$PORT/base: connect failed: .*password authentication failed" \
+  "postgresql://night_user:Sekr1t-pwX@127.0.0.1:$PORT/base"
+check_refusal "missing database" "night_user@127.0.0.1:$PORT/nosuchdb: connect failed: .*does not exist" \
+  "host=127.0.0.1 port=$PORT user=night_user password=Sekr1t-pw dbname=nosuchdb"
+rc=0; DATABASE_URL="host=127.0.0.1 port=$PORT user=night_user password=Sekr1t-pw dbname=base" "$NIGHTLY" --apps quiz --world "$WORLD" --today "$TODAY" --dry-run >"$TMP/out" 2>&1 || rc=$?
+if [ $rc -eq 0 ] && grep -q "quiz: dry run on night_user@127.0.0.1:$PORT/base" "$TMP/out" && ! grep -q Sekr1t "$TMP/out"; then ok "the right password over TCP connects (dry run)"; else bad "right password: exit $rc: $(cat "$TMP/out")"; fi
+[ "$(snap_all base)" = "$before" ] && ok "nothing touched by the failures" || bad "a failed connection touched the database"
+
+# --- the full night, through make -------------------------------------------------------------
+sql postgres "create database full_night template base"
+t0=$(date +%s%N)
+make --no-print-directory nightly DATABASE_URL="$(SOCKURL full_night)" NIGHTLY_TODAY=$TODAY >"$TMP/make.out" 2>&1 \
+  && ok "make nightly: $(grep -cE '^(quiz|territory|cities): ok on ' "$TMP/make.out") apps ok in $(( ($(date +%s%N) - t0) / 1000000 )) ms" \
+  || { bad "make nightly failed:"; cat "$TMP/make.out"; }
+grep -E '^(quiz|territory|cities): ' "$TMP/make.out" | sed 's/^/       /'
+grep -q "$SOCK" "$TMP/make.out" && ok "make's output names the server" || true
+expect full_night "one quiz row per day, $TODAY … +60" "61|61" \
+  "select count(*), count(distinct date) from daily_challenges where date between '$TODAY' and date '$TODAY' + 60"
+expect full_night "every quiz row has exactly one type" "0" \
+  "select count(*) from daily_challenges where is_guess_country::int + is_guess_capital::int + is_guess_flag::int <> 1"
+"$PY" -c 'import json,sys
+for f in sorted(json.load(open(sys.argv[1]))["features"], key=lambda f: f["properties"]["hex_id"]):
+    p = f["properties"]; print(p["hex_id"], p["owner_user_id"], p["last_run_id"], p["claimed_at"])' "$TERRITORY_OUT/territory.geojson" >"$TMP/geo.txt"
+OWNERS="select hex_id || ' ' || owner_user_id || ' ' || last_run_id || ' ' || to_char(claimed_at at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS') || 'Z' from territory_hex order by hex_id"
+sql full_night "$OWNERS" >"$TMP/db.txt"
+cmp -s "$TMP/geo.txt" "$TMP/db.txt" && ok "territory_hex = geo-territory's territory.geojson ($(wc -l <"$TMP/db.txt") cells)" || bad "territory_hex differs from territory.geojson: $(diff "$TMP/geo.txt" "$TMP/db.txt" | head -5)"
+expect full_night "runs: every run of the file, valid loops as the stage judged them" \
+  "$(awk -F'\t' 'NR>1 { n++; if ($3 == "true") v++ } END { print n "|" v }' "$TERRITORY_OUT/runs.tsv")" \
+  "select count(*) || '|' || count(*) filter (where valid_loop) from runs"
+expect full_night "cities: the seed's countries and cities" "$(grep -o '[0-9]* cities of [0-9]* in [^,]*, [0-9]* countries' "$SEED" | awk '{ print $7 "|" $1 }')" \
+  "select (select count(*) from public.countries) || '|' || (select count(*) from public.cities)"
+expect full_night "geodata.nights: one ok row per app" "cities ok|quiz ok|territory ok" \
+  "select string_agg(app || ' ' || status, '|' order by app) from geodata.nights"
+expect full_night "geodata.nights: inputs_sha256 of the runs file" "$(sha256sum "$RUNS" | cut -d' ' -f1)" \
+  "select inputs_sha256 from geodata.nights where app = 'territory'"
+
+# --- rerun, dry run ---------------------------------------------------------------------------
+after=$(snap_all full_night); rows=$(sql full_night "$versions")
+night full_night || { bad "rerun failed"; cat "$TMP/out"; }
+[ "$(sql full_night "$versions")" = "$rows" ] && ok "a rerun of the same night rewrites no row (row versions unchanged)" || bad "the rerun rewrote rows"
+grep -q 'territory: ok .* 0 users, 0 runs, 0 cells written' "$TMP/out" && grep -q '0 days added' "$TMP/out" && grep -q '0 countries and 0 cities written' "$TMP/out" \
+  && ok "the rerun says it changed nothing" || bad "rerun summary: $(grep -E '^(quiz|territory|cities):' "$TMP/out")"
+nights_before=$(sql full_night "select count(*) from geodata.nights")
+rc=0; night full_night --today 2026-12-10 --dry-run || rc=$?
+if [ $rc -eq 0 ] && grep -q 'quiz: dry run .* 15 days would be added' "$TMP/out" && [ "$(sql full_night "$versions")" = "$rows" ] \
+   && [ "$(sql full_night "select count(*) from geodata.nights")" = "$nights_before" ]; then
+  ok "a dry run 15 days later says 15 days would be added and changes nothing"
+else bad "dry run (exit $rc): $(cat "$TMP/out")"; fi
+
+# --- live tables that break the contract --------------------------------------------------------
+sql postgres "create database bad_quiz template base"
+sql bad_quiz "create table public.daily_challenges (id uuid primary key default gen_random_uuid(), date date not null,
+  is_guess_country boolean default false, is_guess_capital boolean default false, is_guess_flag boolean default false,
+  answer text not null, created_at timestamptz not null default now(), updated_at timestamptz not null default now());
+  insert into daily_challenges (date, is_guess_flag, answer) values ('2026-11-20', true, 'FR'), ('2026-11-21', true, 'DE'), ('2026-11-21', true, 'IT')"
+b="$(sql bad_quiz "$snap_quiz") $(sql bad_quiz "$versions")"
+rc=0; night bad_quiz --apps quiz || rc=$?
+if [ $rc -ne 0 ] && grep -q '2026-11-21' "$TMP/out" && grep -q 'more than one row' "$TMP/out" && [ "$(sql bad_quiz "$snap_quiz") $(sql bad_quiz "$versions")" = "$b" ]; then
+  ok "two quiz rows on one date: refused naming $(grep -o 'more than one row: [0-9-]*' "$TMP/out" | head -1), nothing changed"
+else bad "two quiz rows on one date (exit $rc): $(cat "$TMP/out")"; fi
+expect bad_quiz "the refused night is recorded as failed" "failed" "select string_agg(status, ',') from geodata.nights"
+sql postgres "create database bad_game template full_night"
+sql bad_game "set session_replication_role = replica;
+  update territory_hex set owner_user_id = '00000000-0000-4000-8000-0000000000ff' where hex_id = (select min(hex_id) from territory_hex)"
+orphan=$(sql bad_game "select min(hex_id) from territory_hex")
+b=$(snap_all bad_game); bv=$(sql bad_game "$versions")
+rc=0; night bad_game --apps territory || rc=$?
+if [ $rc -ne 0 ] && grep -q "$orphan (owner 00000000-0000-4000-8000-0000000000ff" "$TMP/out" && [ "$(snap_all bad_game)" = "$b" ] && [ "$(sql bad_game "$versions")" = "$bv" ]; then
+  ok "a territory row whose owner is not in users: refused naming $orphan, nothing changed"
+else bad "orphan territory row (exit $rc): $(cat "$TMP/out")"; fi
+
+# --- kill -9 during each app's load -------------------------------------------------------------
+# Held: another session holds a lock the app's write needs, so the night stops mid-transaction
+# (after its reads and COPYs) until it is killed; random: killed after a random delay.
+held_table() { case $1 in quiz) echo daily_challenges;; territory) echo territory_hex;; cities) echo public.cities;; esac; }
+for app in quiz territory cities; do
+  db=k_${app}; sql postgres "create database ${db}_before template base"
+  # Before: the quiz a month behind; the cities loaded, then a tenth of them gone; no territory.
+  if [ $app != territory ]; then night ${db}_before --apps "$app" --today 2026-11-01 || { bad "$app: first night"; cat "$TMP/out"; }; fi
+  [ $app != cities ] || sql ${db}_before "delete from public.cities where id % 10 = 0"
+  sql postgres "create database ${db}_after template ${db}_before"
+  night ${db}_after --apps "$app" || { bad "$app: reference night"; cat "$TMP/out"; }
+  before=$(snap_all ${db}_before); after=$(snap_all ${db}_after)
+  [ "$before" != "$after" ] || bad "$app: the reference night changed nothing"
+  outcomes=""
+  for trial in held random1 random2 make; do
+    sql postgres "create database ${db}_$trial template ${db}_before"
+    if [ $trial = held ]; then
+      "${PSQL[@]}" -d ${db}_$trial -c "begin; lock table $(held_table $app) in share mode; select pg_sleep(3); commit;" >/dev/null &
+      holder=$!; sleep 0.3
+    fi
+    if [ $trial = make ]; then
+      setsid make --no-print-directory nightly DATABASE_URL="$(SOCKURL ${db}_$trial)" NIGHTLY_TODAY=$TODAY NIGHTLY_APPS=$app >"$TMP/out" 2>&1 &
+    else
+      DATABASE_URL=$(SOCKURL ${db}_$trial) "$NIGHTLY" --apps $app --world "$WORLD" --runs "$RUNS" --cities-seed "$SEED" --today $TODAY >"$TMP/out" 2>&1 &
+    fi
+    pid=$!
+    case $trial in held) sleep 1.5;; make) sleep 0.$((RANDOM % 9 + 1));; *) sleep 0.$((RANDOM % 9)); esac
+    kill -9 $pid 2>/dev/null || true
+    wait $pid 2>/dev/null || true
+    [ $trial = held ] && wait $holder
+    # The server notices the dead client and rolls back (or an orphaned stage finishes): wait
+    # until no night of this database is left.
+    for _ in $(seq 50); do [ "$(sql postgres "select count(*) from pg_stat_activity where datname = '${db}_$trial' and application_name = 'geo-nightly'")" = 0 ] && break; sleep 0.1; done
+    now=$(snap_all ${db}_$trial)
+    if [ "$now" = "$before" ]; then outcomes+=" $trial:before"; elif [ "$now" = "$after" ]; then outcomes+=" $trial:after"; else outcomes+=" $trial:MIXED"; fi
+  done
+  case $outcomes in *MIXED*) bad "kill -9 during the $app night left a mixed state:$outcomes";; *) ok "kill -9 during the $app night: all-before or all-after ($outcomes )";; esac
+done
+
+# --- two nights at once ------------------------------------------------------------------------
+sql postgres "create database twice template base"
+"${PSQL[@]}" -d twice -c "begin; lock table territory_hex in share mode; select pg_sleep(2.5); commit;" >/dev/null & holder=$!
+sleep 0.3
+DATABASE_URL=$(SOCKURL twice) "$NIGHTLY" --apps territory --runs "$RUNS" --today $TODAY >"$TMP/first" 2>&1 & first=$!
+sleep 1
+rc=0; t0=$(date +%s%N); DATABASE_URL=$(SOCKURL twice) "$NIGHTLY" --apps territory --runs "$RUNS" --today $TODAY --no-wait >"$TMP/second" 2>&1 || rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+if [ $rc -ne 0 ] && grep -q 'another night of territory is running' "$TMP/second"; then ok "a second night with --no-wait stops at once ($ms ms): $(grep -o 'another night of territory is running[^;]*' "$TMP/second" | head -1)"
+else bad "second night --no-wait (exit $rc): $(cat "$TMP/second")"; fi
+DATABASE_URL=$(SOCKURL twice) "$NIGHTLY" --apps territory --runs "$RUNS" --today $TODAY >"$TMP/third" 2>&1 & third=$!
+wait $holder; wait $first || bad "the first night failed: $(cat "$TMP/first")"; wait $third || bad "the waiting night failed: $(cat "$TMP/third")"
+if grep -q 'waiting for it to finish' "$TMP/third" && grep -q 'territory: ok .* 0 runs, 0 cells written' "$TMP/third"; then
+  ok "a third night waits for the first, then finds nothing left to do (no interleaving)"
+else bad "waiting night: $(cat "$TMP/third")"; fi
+expect twice "two ok records" "2" "select count(*) from geodata.nights where status = 'ok'"
+
+# --- four shards at once = one night ---------------------------------------------------------
+sql postgres "create database shards template base"
+pids=()
+for i in 0 1 2 3; do
+  DATABASE_URL=$(SOCKURL shards) "$NIGHTLY" --apps territory --runs "$RUNS" --today $TODAY --shard $i/4 --threads 1 >"$TMP/shard$i" 2>&1 & pids+=($!)
+done
+for p in "${pids[@]}"; do wait $p || { bad "a shard night failed"; cat "$TMP"/shard*; }; done
+expect shards "four concurrent shard nights = one full night (territory_hex)" "$(sql full_night "$OWNERS" | md5sum)" "$OWNERS" >/dev/null
+[ "$(sql shards "$OWNERS" | md5sum)" = "$(sql full_night "$OWNERS" | md5sum)" ] \
+  && ok "four concurrent TERRITORY_SHARD=i/4 nights end with the one-night territory_hex ($(sql shards 'select count(*) from territory_hex') cells)" \
+  || bad "shards differ from one night: $(diff <(sql shards "$OWNERS") <(sql full_night "$OWNERS") | head -5)"
+
+[ $fail -eq 0 ] && echo "check_nightly: all ok" || echo "check_nightly: FAILED"
+exit $fail
