@@ -31,10 +31,11 @@ public enum GeoJSON {
     }
 
     /// The features of a FeatureCollection. The common case — a well-formed file whose top
-    /// level holds only "type" and "features" — goes through the streaming reader: the features
-    /// are found in one pass (`JSONCursor`) and parsed and checked in parallel. Anything else
-    /// (a syntax error, another top-level member, a feature that fails a check) is read again
-    /// whole, in order, so that the first problem is reported exactly as always.
+    /// level holds only "type" and "features" — goes through the streaming reader
+    /// (`FeatureStream.each`): the features are parsed and checked in parallel, byte range by
+    /// byte range, in one pass over the bytes. Anything else (a syntax error, another top-level
+    /// member, a feature that fails a check) is read again whole, in order, so that the first
+    /// problem is reported exactly as always.
     public static func decode(_ bytes: [UInt8], file: String, options: ReadOptions = ReadOptions()) throws -> [Feature] {
         if let features = bytes.withUnsafeBufferPointer({ streamed($0, file: file, options: options) }) { return features }
         return try decodeWhole(bytes, file: file, options: options)
@@ -42,37 +43,15 @@ public enum GeoJSON {
 
     /// nil when the file is not the plain well-formed case (`decode` then reads it whole).
     static func streamed(_ buf: UnsafeBufferPointer<UInt8>, file: String, options: ReadOptions) -> [Feature]? {
-        struct NotPlain: Error {}
-        var c = JSONCursor(buf: buf, file: file)
-        if buf.count >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF { c.pos = 3 }
-        var type: String?, ranges: [Range<Int>]?
-        do {
-            try c.object { c, key in
-                switch key {
-                case "type" where type == nil: type = try c.string()
-                case "features" where ranges == nil:
-                    var r: [Range<Int>] = []
-                    try c.array { c in
-                        c.ws()
-                        let s = c.pos
-                        guard s < c.buf.count, c.buf[s] == 0x7B else { throw NotPlain() }
-                        try c.skip()
-                        r.append(s..<c.pos)
-                    }
-                    ranges = r
-                default: throw NotPlain()
-                }
-            }
-            c.ws()
-        } catch { return nil }
-        guard c.pos == buf.count, type == "FeatureCollection", let ranges else { return nil }
-        let base = UInt(bitPattern: buf.baseAddress), count = buf.count
         // Feature values sit two levels down (the collection object, the features array).
-        return try? Parallel.map(Array(ranges.enumerated()), makeState: { () }) { item, _ -> Feature in
-            let b = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: base), count: count)
-            let value = try JSONParser.parse(b, range: item.element, depth: 2, keepKeys: options.keepProperties)
-            return try decodeFeature(value, index: item.offset, file: file, options: options)
-        }
+        guard let read = try? FeatureStream.each(buf, file: file, onlyTypeAndFeatures: true, makeState: { () }, { c, i, _ -> Feature in
+            let (value, end) = try JSONParser.parse(c.buf, from: c.pos, depth: 2, keepKeys: options.keepProperties)
+            c.pos = end
+            return try decodeFeature(value, index: i, file: file, options: options)
+        }), read.rejected.isEmpty else { return nil }
+        // (Inside a range `i` counts from the range's first feature: it only names errors, and
+        // any error sends the file to the whole-tree reader.)
+        return read.features.map(\.value)
     }
 
     /// The whole file as one JSON tree, then its features in order (the first problem reported).
