@@ -13,6 +13,7 @@ import GlobeStage
 import PreviewStage
 import IngestStage
 import TerritoryStage
+import LookupStage
 
 /// The fronts parse the command line from the stages' declared options, as swift-argument-parser
 /// did, and every numeric option is range-checked by `validate()`.
@@ -115,6 +116,7 @@ import TerritoryStage
         everyNumberIsChecked(PreviewStage.Options.self)
         everyNumberIsChecked(IngestStage.Options.self)
         everyNumberIsChecked(TerritoryStage.Options.self)
+        everyNumberIsChecked(LookupStage.Options.self)
     }
 
     @Test func frontSpecificSpellings() throws {
