@@ -8,7 +8,10 @@ import PackageDescription
 //   GeoCompression                the only code that imports CZlib
 //   GeoSQLite                     the only code that imports CSQLite (the focus app's content database)
 //   GeoPostgres                   the only code that imports CLibPQ (the apps' live PostgreSQL, `make nightly`)
+//   Geodesy                       pure Swift, depends on nothing: Point, Vec3, the Earth's radii,
+//                                 great-circle and ellipsoidal distance (GeoModel, H3, GeoLookup use it)
 //   GeoLookup                     pure Swift (no C, no GeoModel): the offline lookup the apps embed
+//   Hexagons                      geo-hexagons' work over H3 and GeoModel
 //   GeoFormats                    glTF, SVG, PNG, SQL writers and readers
 //   Stages/<Name> → <Name>Stage   one target per pipeline stage: Options, validate(), run → Report
 //   geo-<name>                    one thin command-line front per stage (argument parsing only)

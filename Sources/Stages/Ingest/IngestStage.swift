@@ -157,6 +157,10 @@ public enum IngestStage: PipelineStage {
         var countrySet: [String]?
         if !o.allUnits, let path = o.countrySetPath { countrySet = try DataTables.loadCountrySet(path) }
 
+        // The populated places (16 MB, for the capitals) are parsed on a second core while the
+        // units are read: two independent inputs on the stage's critical path.
+        let placesPath = o.placesPath
+        let placesRead = Background { try Places(path: placesPath) }
         var readOptions = GeoJSON.ReadOptions()
         readOptions.nameKeys = ["NAME", "ADMIN", "name"]
         let features = try log.step("read \(o.input)") { try GeoJSON.read(path: o.input, options: readOptions) }
@@ -193,7 +197,7 @@ public enum IngestStage: PipelineStage {
             }
         }
 
-        let places = try log.step("read \(o.placesPath)") { try Places(path: o.placesPath) }
+        let places = try log.step("read \(o.placesPath)") { try placesRead.value() }
 
         // Attributes first (cheap, sequential, first error wins), then geometry in parallel.
         var jobs: [CountryJob] = []
