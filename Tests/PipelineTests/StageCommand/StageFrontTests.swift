@@ -15,6 +15,7 @@ import IngestStage
 import TerritoryStage
 import LookupStage
 import NightlyStage
+import ReleaseStage
 
 /// The fronts parse the command line from the stages' declared options, as swift-argument-parser
 /// did, and every numeric option is range-checked by `validate()`.
@@ -121,6 +122,7 @@ import NightlyStage
         var night = NightlyStage.Options()
         night.databaseURL = "postgresql:///night"   // the environment's part: the stage needs a database
         everyNumberIsChecked(NightlyStage.Options.self, valid: night)
+        everyNumberIsChecked(InspectStage.Options.self)
     }
 
     @Test func frontSpecificSpellings() throws {
