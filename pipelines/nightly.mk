@@ -44,5 +44,5 @@ NIGHTLY_FLAGS = --apps '$(NIGHTLY_APPS)' $(call flag,--today,$(NIGHTLY_TODAY)) $
   --pipeline-commit $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
 .PHONY: nightly
-nightly: $(BIN)/geo-nightly $(NIGHTLY_INPUTS)
+nightly: $(BIN)/geo-nightly $$(NIGHTLY_INPUTS)
 	$(STAGE) $(BIN)/geo-nightly $(NIGHTLY_FLAGS)
