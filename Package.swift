@@ -14,7 +14,8 @@ import PackageDescription
 //   Hexagons                      geo-hexagons' work over H3 and GeoModel
 //   GeoFormats                    glTF, SVG, PNG, SQL writers and readers
 //   Stages/<Name> → <Name>Stage   one target per pipeline stage: Options, validate(), run → Report
-//   geo-<name>                    one thin command-line front per stage (argument parsing only)
+//   geo-<name>                    one thin command-line front per stage (StageCommand derives its
+//                                 arguments from the stage's declared options)
 // A stage lists only the layers it uses, so the compiler enforces the layering: the preview
 // stage, which needs no GEOS, does not link it.
 
@@ -97,13 +98,15 @@ let package = Package(
         // The running game's rules for the night and the app alike: Swift, Foundation, H3, Geodesy.
         .target(name: "TerritoryRules", dependencies: ["H3", "Geodesy"]),
         // The inspection page's front (InspectStage lives in the release stage, which writes one into every release).
-        .executableTarget(name: "geo-inspect", dependencies: [.target(name: "ReleaseStage"), "StageCommand", argumentParser]),
-        // The shape every stage front shares (parse → validate → run → summary).
-        .target(name: "StageCommand", dependencies: ["GeoModel", argumentParser]),
+        .executableTarget(name: "geo-inspect", dependencies: [.target(name: "ReleaseStage"), "StageCommand"]),
+        // What every stage front shares: its arguments and --help derived from the stage's
+        // declared options, then validate → run → summary (docs/ARCHITECTURE.md).
+        .target(name: "StageCommand", dependencies: ["GeoModel"]),
     ] + stages.map {
         .target(name: $0.name + "Stage", dependencies: $0.uses, path: "Sources/Stages/\($0.name)")
     } + stages.map {
-        .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), "StageCommand", argumentParser])
+        // geo-lookup's query and bench commands, which are not the stage, keep swift-argument-parser.
+        .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), "StageCommand"] + ($0.front == "geo-lookup" ? [argumentParser] : []))
     },
     swiftLanguageModes: [.v5]
 )

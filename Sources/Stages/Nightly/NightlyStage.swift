@@ -10,7 +10,7 @@ public enum NightlyStage: PipelineStage {
     public static let name = "nightly"
     public static let knownApps = ["quiz", "territory", "cities"]
 
-    public struct Options: StageOptions {
+    public struct Options: DeclaredOptions {
         /// Apps to bring up to date, in this order.
         public var apps = NightlyStage.knownApps
         /// libpq URI or conninfo for every app; per app overrides. Read from the environment by
@@ -43,7 +43,33 @@ public enum NightlyStage: PipelineStage {
 
         public static let urlVariables = ["quiz": "QUIZ_DATABASE_URL", "territory": "GAME_DATABASE_URL", "cities": "CITIES_DATABASE_URL"]
 
-        public func validate() throws {
+        /// `apps` as the command line spells them.
+        public var appList: WordList {
+            get { WordList(apps) }
+            set { apps = newValue.words }
+        }
+
+        public static let declared: [StageOption<Options>] = [
+            .option("apps", \.appList, help: "Apps, space- or comma-separated: quiz territory cities."),
+            .option("today", \.today, help: "The night's date YYYY-MM-DD (default: today, UTC)."),
+            .flag("dry-run", \.dryRun, help: "Print what each app would change; change nothing."),
+            .flag("wait", \.wait, inversion: true, help: "Wait for another night of an app that is running (--no-wait: stop at once)."),
+            .option("world", \.world, help: "The quiz's country set."),
+            .option("ahead", \.ahead, .within(0...3650), help: "Days after today that must have a quiz question."),
+            .option("runs", \.runs, help: "Tonight's runs (GeoJSON FeatureCollection, CONTRACTS §8)."),
+            .option("shard", \.shard, help: "i/n: load only shard i of n of the runs."),
+            .option("threads", \.threads, .atLeast(1), help: "Worker threads for judging runs."),
+            .option("cities-seed", \.citiesSeed, help: "The cities seed written by geo-cities."),
+            .option("pipeline-commit", \.pipelineCommit, help: "The pipeline's commit, recorded in geodata.nights."),
+        ]
+
+        /// The databases, from the environment (never the command line, where `ps` would show a password).
+        public mutating func readDatabaseURLs(from environment: [String: String]) {
+            databaseURL = environment["DATABASE_URL"]
+            for (app, name) in Self.urlVariables { appURLs[app] = environment[name] }
+        }
+
+        public func validateRules() throws {
             guard !apps.isEmpty else { throw OptionsError("--apps (NIGHTLY_APPS) names no app; known: \(knownApps.joined(separator: " "))") }
             for a in apps where !knownApps.contains(a) {
                 throw OptionsError("--apps (NIGHTLY_APPS): unknown app \"\(a)\"; known: \(knownApps.joined(separator: " "))")
@@ -52,8 +78,6 @@ public enum NightlyStage: PipelineStage {
                 throw OptionsError("\(a) has no database: set DATABASE_URL or \(Self.urlVariables[a]!) (a libpq URI or conninfo)")
             }
             _ = try day()
-            guard (0...3650).contains(ahead) else { throw OptionsError("--ahead (CHALLENGE_AHEAD) must be between 0 and 3650 days (got \(ahead))") }
-            guard threads >= 1 else { throw OptionsError("--threads must be ≥ 1 (got \(threads))") }
             if let s = shard, s.split(separator: "/").count != 2 || Int(s.split(separator: "/")[0]) == nil {
                 throw OptionsError("--shard (TERRITORY_SHARD) must be i/n with 0 ≤ i < n (got \"\(s)\")")
             }
