@@ -40,7 +40,7 @@ extension TerritoryStage {
     /// over `existing` (the live table's claims) and returns what changes.
     public static func night(input: String, existing: [Claim], shard: Shard?, threads: Int,
                              rules: Rules = Rules(), resolution: Int = 9, log: StageLog) throws -> Night {
-        let file = try MappedRuns(path: input)
+        let file = try MappedFile(path: input)
         let decoded = try log.step("read and judge runs, build loops, claim cells") {
             try RunsReader.eachRun(file.buffer, file: input, workers: threads, makeState: { GEOSContext() },
                                    released: { file.release($0) }) { run, geos -> (fixes: Int, run: NightRun?) in

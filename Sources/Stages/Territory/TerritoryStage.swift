@@ -172,7 +172,7 @@ public enum TerritoryStage: PipelineStage {
 
         // Runs are judged, their loops built and their cells claimed as they are decoded, on
         // every worker; the file's pages are handed back behind them.
-        let file = try MappedRuns(path: o.input)
+        let file = try MappedFile(path: o.input)
         var fixes = 0
         let rules = o.rules, resolution = o.resolution, loops = o.loopsGeoJSON, input = o.input, app = o.appVerdicts
         // Each worker's rows of the runs insert go to its own scratch file (`RowSpools`).
