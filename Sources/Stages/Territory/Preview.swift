@@ -12,12 +12,12 @@ extension TerritoryOutputs {
     /// legend of runners with their cells. Local equirectangular projection (the view is a few
     /// km across).
     func previewSVG() throws -> String {
-        let e = XMLText.escape
         var byRegion: [UInt64: Int] = [:]
         for c in owned { byRegion[H3Cell.parent(c.cell, res: 4), default: 0] += 1 }
         guard let region = byRegion.max(by: { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key })?.key else {
-            return SVGDocuments.xmlHeader + "<svg xmlns=\"\(SVGDocuments.svgNamespace)\" width=\"400\" height=\"60\" viewBox=\"0 0 400 60\">\n"
-                + "<title>territory: no cell is owned</title>\n<text x=\"10\" y=\"35\" font-family=\"sans-serif\" font-size=\"14\">No cell is owned.</text>\n</svg>\n"
+            var svg = SVGWriter(width: 400, height: 60, title: "territory: no cell is owned")
+            svg.element("text", [("x", "10"), ("y", "35"), ("font-family", "sans-serif"), ("font-size", "14")], content: "No cell is owned.")
+            return svg.finished
         }
         let cells = owned.filter { H3Cell.parent($0.cell, res: 4) == region }
         let polys = try cells.map { try cellPolygon($0.cell).exterior }
@@ -42,10 +42,7 @@ extension TerritoryOutputs {
         let mapW = 760.0, pad = 20.0
         let s = min(mapW / max((maxX - minX) * kx, 1e-9), 1400 / max(maxY - minY, 1e-9))
         let mapH = (maxY - minY) * s
-        func tenths(_ v: Double) -> Int { Int((v * 10).rounded()) }
-        func text(_ t: Int) -> String { t % 10 == 0 ? "\(t / 10)" : "\(t / 10).\(t % 10)" }  // coordinates are positive
-        func px(_ lon: Double) -> String { text(tenths(pad + (lon - minX) * kx * s)) }
-        func py(_ lat: Double) -> String { text(tenths(pad + (maxY - lat) * s)) }
+        func pixel(_ p: Point) -> (x: Double, y: Double) { (pad + (p.x - minX) * kx * s, pad + (maxY - p.y) * s) }
 
         let palette = ["#4E79A7", "#F28E2B", "#E15759", "#76B7B2", "#59A14F", "#EDC948", "#B07AA1", "#FF9DA7", "#9C755F", "#BAB0AC"]
         let users = Array(Set(runs.map(\.userID) + cells.map(\.owner))).sorted()
@@ -53,30 +50,27 @@ extension TerritoryOutputs {
         for (i, u) in users.enumerated() { colour[u] = palette[i % palette.count] }
 
         let width = mapW + 2 * pad + 260, height = max(mapH + 2 * pad, 110 + Double(min(users.count, 16)) * 22)
-        var out = SVGDocuments.xmlHeader
-        out += "<svg xmlns=\"\(SVGDocuments.svgNamespace)\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">\n"
-        out += "<title>\(e("Territory around \(String(format: "%.4f", lat0)), \(String(format: "%.4f", (minX + maxX) / 2)): \(cells.count) cells, \(runs.count) runs"))</title>\n"
-        out += "<rect width=\"100%\" height=\"100%\" fill=\"#F4F1EA\"/>\n<g id=\"cells\" stroke=\"#FFFFFF\" stroke-width=\"0.8\" fill-opacity=\"0.6\">\n"
+        let title = "Territory around \(String(format: "%.4f", lat0)), \(String(format: "%.4f", (minX + maxX) / 2)): \(cells.count) cells, \(runs.count) runs"
+        var svg = SVGWriter(width: Int(width), height: Int(height), title: title)
+        svg.element("rect", [("width", "100%"), ("height", "100%"), ("fill", "#F4F1EA")])
+        svg.open("g", [("id", "cells"), ("stroke", "#FFFFFF"), ("stroke-width", "0.8"), ("fill-opacity", "0.6")])
         for (c, ring) in zip(cells, polys) {
-            out += "<path id=\"h\(H3Cell.hex(c.cell))\" fill=\"\(colour[c.owner]!)\" d=\"M" + ring.dropLast().map { "\(px($0.x)) \(py($0.y))" }.joined(separator: " L") + " Z\"/>\n"
+            guard let d = SVGWriter.pathData(ring.dropLast().map(pixel), closed: true) else { continue }
+            svg.element("path", [("id", "h\(H3Cell.hex(c.cell))"), ("fill", colour[c.owner]!), ("d", d)])
         }
-        out += "</g>\n<g id=\"runs\" fill=\"none\" stroke-linejoin=\"round\">\n"
+        svg.close()
+        svg.open("g", [("id", "runs"), ("fill", "none"), ("stroke-linejoin", "round")])
         for j in runs {
             // A point only where the path has moved a pixel: the picture is the same, the file small.
-            var pts: [String] = [], last: (Int, Int)? = nil
-            for (n, p) in j.path.enumerated() {
-                let x = tenths(pad + (p.x - minX) * kx * s), y = tenths(pad + (maxY - p.y) * s)
-                if last.map({ abs(x - $0.0) >= 10 || abs(y - $0.1) >= 10 }) ?? true || n == j.path.count - 1 {
-                    pts.append("\(text(x)) \(text(y))"); last = (x, y)
-                }
-            }
-            guard pts.count >= 2 else { continue }
-            let style = j.verdict.valid ? "stroke=\"\(colour[j.userID]!)\" stroke-width=\"1.6\"" : "stroke=\"#555555\" stroke-width=\"1.2\" stroke-dasharray=\"4 3\""
-            out += "<path id=\"r\(j.id)\" \(style) d=\"M" + pts.joined(separator: " L") + "\"/>\n"
+            guard let d = SVGWriter.pathData(j.path.map(pixel), minStep: 1) else { continue }
+            let style = j.verdict.valid ? [("stroke", colour[j.userID]!), ("stroke-width", "1.6")]
+                : [("stroke", "#555555"), ("stroke-width", "1.2"), ("stroke-dasharray", "4 3")]
+            svg.element("path", [("id", "r\(j.id)")] + style + [("d", d)])
         }
-        out += "</g>\n<g id=\"legend\" font-family=\"sans-serif\" font-size=\"12\" fill=\"#222222\">\n"
+        svg.close()
+        svg.open("g", [("id", "legend"), ("font-family", "sans-serif"), ("font-size", "12"), ("fill", "#222222")])
         let lx = mapW + 2 * pad
-        out += "<text x=\"\(Int(lx))\" y=\"\(Int(pad + 12))\" font-weight=\"bold\">runner — cells here</text>\n"
+        svg.element("text", [("x", "\(Int(lx))"), ("y", "\(Int(pad + 12))"), ("font-weight", "bold")], content: "runner — cells here")
         // The runners with most cells here (at most 15), then how many more.
         var here: [String: Int] = [:]
         for c in cells { here[c.owner, default: 0] += 1 }
@@ -84,17 +78,18 @@ extension TerritoryOutputs {
         let shown = Array(ranked.prefix(15))
         for (i, u) in shown.enumerated() {
             let y = pad + 30 + Double(i) * 22
-            out += "<rect x=\"\(Int(lx))\" y=\"\(Int(y))\" width=\"14\" height=\"14\" fill=\"\(colour[u]!)\"/>"
-            out += "<text x=\"\(Int(lx + 20))\" y=\"\(Int(y + 12))\">\(e(String(u.prefix(8))))… — \(here[u] ?? 0)</text>\n"
+            svg.element("rect", [("x", "\(Int(lx))"), ("y", "\(Int(y))"), ("width", "14"), ("height", "14"), ("fill", colour[u]!)], newline: false)
+            svg.element("text", [("x", "\(Int(lx + 20))"), ("y", "\(Int(y + 12))")], content: "\(u.prefix(8))… — \(here[u] ?? 0)")
         }
         var ly = pad + 40 + Double(shown.count) * 22
         if ranked.count > shown.count {
-            out += "<text x=\"\(Int(lx))\" y=\"\(Int(ly - 6))\">and \(ranked.count - shown.count) more runners</text>\n"
+            svg.element("text", [("x", "\(Int(lx))"), ("y", "\(Int(ly - 6))")], content: "and \(ranked.count - shown.count) more runners")
             ly += 22
         }
-        out += "<line x1=\"\(Int(lx))\" y1=\"\(Int(ly))\" x2=\"\(Int(lx + 30))\" y2=\"\(Int(ly))\" stroke=\"#555555\" stroke-width=\"1.2\" stroke-dasharray=\"4 3\"/>"
-        out += "<text x=\"\(Int(lx + 36))\" y=\"\(Int(ly + 4))\">rejected run</text>\n"
-        out += "</g>\n</svg>\n"
-        return out
+        svg.element("line", [("x1", "\(Int(lx))"), ("y1", "\(Int(ly))"), ("x2", "\(Int(lx + 30))"), ("y2", "\(Int(ly))"),
+                             ("stroke", "#555555"), ("stroke-width", "1.2"), ("stroke-dasharray", "4 3")], newline: false)
+        svg.element("text", [("x", "\(Int(lx + 36))"), ("y", "\(Int(ly + 4))")], content: "rejected run")
+        svg.close()
+        return svg.finished
     }
 }
