@@ -8,6 +8,11 @@ public enum XMLText {
     /// & < > " ' become entities; characters XML 1.0 forbids (C0 controls other than tab,
     /// newline, carriage return) become U+FFFD so the document stays well-formed.
     public static func escape(_ s: String) -> String {
+        // Most text (path data, numbers, ids) has nothing to escape: returned as it is, without
+        // rebuilding it scalar by scalar. 0xEF leads U+FFFE and U+FFFF, so it takes the slow way.
+        if !s.utf8.contains(where: { b in
+            b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 || b == 0xEF || (b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D)
+        }) { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count + 8)
         for u in s.unicodeScalars {

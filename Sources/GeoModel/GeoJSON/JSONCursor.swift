@@ -6,6 +6,8 @@ import Foundation
 /// being decoded (`featureIndex`, `featureID`) and, for bad JSON, the line and column.
 ///
 /// `FeatureStream` cuts a FeatureCollection into features for it and decodes them in parallel.
+/// The methods a decoder calls per value are `@inlinable`: a stage's decoder (Territory's runs,
+/// millions of numbers a night) is compiled in its own module and must not pay a call for each.
 public struct JSONCursor {
     public let buf: UnsafeBufferPointer<UInt8>
     public let file: String
@@ -29,18 +31,18 @@ public struct JSONCursor {
         return fail("invalid JSON at line \(line), column \(col): \(message)")
     }
 
-    @inline(__always) public mutating func ws() {
+    @inlinable @inline(__always) public mutating func ws() {
         while pos < buf.count {
             let c = buf[pos]
             if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { pos += 1 } else { return }
         }
     }
-    @inline(__always) public mutating func peek() throws -> UInt8 {
+    @inlinable @inline(__always) public mutating func peek() throws -> UInt8 {
         ws()
         guard pos < buf.count else { throw syntax("the file ends early") }
         return buf[pos]
     }
-    public mutating func expect(_ c: UInt8) throws {
+    @inlinable public mutating func expect(_ c: UInt8) throws {
         let p = try peek()
         guard p == c else { throw syntax("expected '\(Character(UnicodeScalar(c)))', found '\(Character(UnicodeScalar(p)))'") }
         pos += 1
@@ -48,7 +50,7 @@ public struct JSONCursor {
 
     /// Iterates an object's members: `body` is called with the key, positioned on the value,
     /// and must consume the value.
-    public mutating func object(_ body: (inout JSONCursor, String) throws -> Void) throws {
+    @inlinable public mutating func object(_ body: (inout JSONCursor, String) throws -> Void) throws {
         try expect(0x7B)
         if try peek() == 0x7D { pos += 1; return }
         while true {
@@ -63,7 +65,7 @@ public struct JSONCursor {
     }
 
     /// Iterates an array's elements; `body` must consume one value.
-    public mutating func array(_ body: (inout JSONCursor) throws -> Void) throws {
+    @inlinable public mutating func array(_ body: (inout JSONCursor) throws -> Void) throws {
         try expect(0x5B)
         if try peek() == 0x5D { pos += 1; return }
         while true {
@@ -76,7 +78,7 @@ public struct JSONCursor {
     }
 
     /// The raw bytes of a string without escapes (the common case), or nil when it has escapes.
-    public mutating func rawString() throws -> UnsafeBufferPointer<UInt8>? {
+    @inlinable public mutating func rawString() throws -> UnsafeBufferPointer<UInt8>? {
         guard try peek() == 0x22 else { throw syntax("expected a string") }
         let start = pos + 1
         var i = start
@@ -134,7 +136,7 @@ public struct JSONCursor {
 
     /// A JSON number. NaN and Infinity are not JSON; some writers emit them anyway, and
     /// they get their own message.
-    public mutating func number(_ what: @autoclosure () -> String) throws -> Double {
+    @inlinable public mutating func number(_ what: @autoclosure () -> String) throws -> Double {
         let c = try peek()
         if c == 0x4E || c == 0x49 || (c == 0x2D && pos + 1 < buf.count && buf[pos + 1] == 0x49) {
             throw reject("\(what()) is \(c == 0x4E ? "NaN" : "infinite"), not a finite number")
@@ -180,7 +182,7 @@ public struct JSONCursor {
     }
 
     /// Skips one value of any kind, checking its structure only as far as needed to find its end.
-    public mutating func skip() throws {
+    @inlinable public mutating func skip() throws {
         let c = try peek()
         switch c {
         case 0x22: if try rawString() == nil { _ = try string() }
