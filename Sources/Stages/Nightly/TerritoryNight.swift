@@ -46,6 +46,12 @@ struct TerritoryNight: AppNight {
                 for c in night.won { try w.row(try TerritoryStage.copyRow(c, withCell: withCell)) }
             }
         }
+        // A night's paths are ~150 MB of doubles: compressed with lz4 where the server has it
+        // (this transaction only; reading is the same), pglz takes several times longer.
+        try db.query("""
+            select set_config('default_toast_compression', 'lz4', true) from pg_settings
+             where name = 'default_toast_compression' and 'lz4' = any(enumvals)
+            """)
         let written = try log.step("territory: merge into users, runs, territory_hex") {
             (try db.query(TerritoryStage.nightMerge(withCell: withCell)).first ?? []).map { $0 ?? "?" }
         }
