@@ -10,12 +10,14 @@ test: | $(SETUP_STAMP)
 
 # make bench: our pipeline against the Python reference (bench/reference/, installed and run
 # only here; scripts/bench/compare.sh prints the ratio), then per-stage wall time, CPU time and
-# peak memory on the real data (scripts/bench.sh). make bench-growth: how every stage grows
+# peak memory on the real data (scripts/bench.sh), then the territory night into PostgreSQL
+# against the territory stage's compute alone (bench/nightly_territory.sh). make bench-growth: how every stage grows
 # with its input, up to 2.2 M vertices (scripts/bench/growth.sh; a few minutes).
 .PHONY: bench bench-growth verify
 bench: | $(SETUP_STAMP)
 	bash scripts/bench/compare.sh
 	bash scripts/bench.sh
+	bash bench/nightly_territory.sh
 bench-growth: | $(SETUP_STAMP)
 	bash scripts/bench/growth.sh
 

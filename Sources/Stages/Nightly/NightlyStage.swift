@@ -1,6 +1,7 @@
 import Foundation
 import GeoModel
 import GeoPostgres
+import TerritoryStage
 
 /// The night against the apps' live PostgreSQL (CONTRACTS §9, issue #21): for each app, one
 /// transaction behind an advisory lock that reads the live tables, checks them against the
@@ -48,14 +49,12 @@ public enum NightlyStage: PipelineStage {
             for a in apps where !knownApps.contains(a) {
                 throw OptionsError("--apps (NIGHTLY_APPS): unknown app \"\(a)\"; known: \(knownApps.joined(separator: " "))")
             }
-            for a in apps where url(for: a) == nil {
-                throw OptionsError("\(a) has no database: set DATABASE_URL or \(Self.urlVariables[a]!) (a libpq URI or conninfo)")
-            }
             _ = try day()
             guard (0...3650).contains(ahead) else { throw OptionsError("--ahead (CHALLENGE_AHEAD) must be between 0 and 3650 days (got \(ahead))") }
             guard threads >= 1 else { throw OptionsError("--threads must be ≥ 1 (got \(threads))") }
-            if let s = shard, s.split(separator: "/").count != 2 || Int(s.split(separator: "/")[0]) == nil {
-                throw OptionsError("--shard (TERRITORY_SHARD) must be i/n with 0 ≤ i < n (got \"\(s)\")")
+            if let s = shard { _ = try Shard(parsing: s) }
+            for a in apps where url(for: a) == nil {
+                throw OptionsError("\(a) has no database: set DATABASE_URL or \(Self.urlVariables[a]!) (a libpq URI or conninfo)")
             }
         }
 
