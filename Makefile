@@ -37,29 +37,41 @@ BIN := .build/release
 DATA := data
 NE := $(DATA)/natural-earth
 NE_PLACES := $(NE)/ne_10m_populated_places.geojson
+# The products one pipeline reads from another, defined here so that no pipelines/*.mk names
+# another's variables: a .mk file uses only its own variables and these, and the order in
+# which they are included does not matter (scripts/checks/check_include_order.sh).
+# The ingest's countries (geo-ingest writes them, geo-world and geo-lookup read them).
+INGEST_OUT := $(BUILD)/ingest/countries.geojson
 # The same places compacted to the fields the stages read (a tenth of the 16 MB), written
 # by the ingest stage: later stages read this, so the big file is parsed once a run.
 INGEST_PLACES := $(BUILD)/ingest/places.geojson
 # The app's country file: the world stage writes it, every later stage reads it.
 WORLD_OUT ?= $(DIST)/world.geojson
+# The offline lookup index (geo-lookup writes it, geo-routes checks every location with it).
+LOOKUP_OUT := $(DIST)/lookup/lookup.bin
 RSVG ?= rsvg-convert
 PYTHON ?= python3
 
-# Every stage runs through scripts/stage.sh, which logs its time and peak memory under this
-# run's id; the product targets end with a table of what this run rebuilt.
+# Every stage runs as `$(STAGE) BINARY ARGS…`: scripts/stage.sh logs its time and peak memory
+# under this run's id and the rule's product, $@ — or, for a rule with several targets, the
+# one its pipeline names in STAGE_PRODUCT (set as `TARGETS: private STAGE_PRODUCT := …`, so
+# that prerequisites do not inherit it). The product targets end with a table of what this
+# run rebuilt.
 ifndef MAKE_RUN_ID
 MAKE_RUN_ID := $(shell date +%s%N)
 endif
 export MAKE_RUN_ID
-STAGE = scripts/stage.sh $@
+STAGE = scripts/stage.sh $(or $(STAGE_PRODUCT),$@)
 
 ifeq ($(filter $(SCALE),10m 50m 110m),)
   $(error SCALE must be 10m, 50m or 110m (got '$(SCALE)'))
 endif
 
 # A file holding the value of some parameters, rewritten only when the value changes, so
-# that rules depending on it rerun exactly when a parameter (or SCALE) changes.
-# $(call params,NAME,VALUE) expands to the file's path.
+# that rules depending on it rerun exactly when a parameter (or SCALE) changes. A pipeline's
+# value holds its flags and the paths of its inputs: pointing make at another copy of the
+# inputs (`make world DATA=other/data`) reruns what reads them even when those files are
+# older than the outputs. $(call params,NAME,VALUE) expands to the file's path.
 params = $(shell mkdir -p $(BUILD)/params && printf '%s\n' '$(2)' | cmp -s - $(BUILD)/params/$(1) || printf '%s\n' '$(2)' > $(BUILD)/params/$(1))$(BUILD)/params/$(1)
 
 # $(call flag,--name,VALUE) expands to "--name VALUE", or to nothing when VALUE is empty, so
@@ -91,7 +103,10 @@ setup: $(SETUP_STAMP)
 build: | $(SETUP_STAMP)
 	swift build -c release
 
-include pipelines/*.mk
+# Every pipeline; the order does not matter (see INGEST_OUT above). PIPELINES is a variable
+# so that scripts/checks/check_include_order.sh can include them the other way round.
+PIPELINES ?= $(sort $(wildcard pipelines/*.mk))
+include $(PIPELINES)
 
 PRODUCT_TARGETS := ingest world globe map silhouettes highlights challenges cities lookup routes territory all
 .PHONY: $(PRODUCT_TARGETS)

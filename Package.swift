@@ -37,6 +37,7 @@ let stages: [StageTarget] = [
     // The night against the apps' live PostgreSQL (issue #21): the quiz, territory and cities
     // stages' libraries, loaded through GeoPostgres.
     .init(name: "Nightly", front: "geo-nightly", uses: ["GeoModel", "GeoPostgres", "ChallengesStage", "TerritoryStage", "CitiesStage", "H3"]),
+    .init(name: "Release", front: "geo-release", uses: ["GeoModel", "GeoPROJ", "GeoFormats", "GeoLookup"]),  // products → a release dir (manifest, changes) + the inspect page
 ]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -47,11 +48,15 @@ let package = Package(
     products: [
         .library(name: "GeoModel", targets: ["GeoModel"]),
         .library(name: "H3", targets: ["H3"]),
+        // Pure Swift (standard library + Foundation only): coordinates, vectors, the Earth's
+        // radius, great-circle and ellipsoidal distance, for the pipeline and the iOS apps.
+        .library(name: "Geodesy", targets: ["Geodesy"]),
         // Pure Swift (standard library + Foundation only): the iOS apps embed it.
         .library(name: "GeoLookup", targets: ["GeoLookup"]),
     ] + stages.map { .executable(name: $0.front, targets: [$0.front]) }
       + [.executable(name: "geo-project", targets: ["geo-project"]),
-         .executable(name: "geo-hexagons", targets: ["geo-hexagons"])],
+         .executable(name: "geo-hexagons", targets: ["geo-hexagons"]),
+         .executable(name: "geo-inspect", targets: ["geo-inspect"])],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
@@ -61,7 +66,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "GeoModel"),
+        .target(name: "Geodesy"),
+        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"]),
+        .target(name: "GeoModel", dependencies: ["Geodesy"]),
         .target(name: "GeoGEOS", dependencies: ["GeoModel", "CGEOS"]),
         .target(name: "GeoPROJ", dependencies: ["GeoModel", "CPROJ"]),
         .target(name: "GeoCompression", dependencies: ["CZlib"]),
@@ -69,16 +76,18 @@ let package = Package(
         .target(name: "GeoPostgres", dependencies: ["CLibPQ"]),
         .target(name: "GeoFormats", dependencies: ["GeoModel", "GeoCompression"]),
         // H3 grid in pure Swift (issue #13): standard library and Foundation only, for the iOS apps too.
-        .target(name: "H3"),
-        .testTarget(name: "H3Tests", dependencies: ["H3"]),
+        .target(name: "H3", dependencies: ["Geodesy"]),
+        .testTarget(name: "H3Tests", dependencies: ["H3", "Geodesy"]),
         .executableTarget(name: "geo-hexagons", dependencies: ["H3", argumentParser]),
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres"]
+                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "StageCommand"]
                         + stages.map { .target(name: $0.name + "Stage") }),
-        .target(name: "GeoLookup"),
-        .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup"]),
+        .target(name: "GeoLookup", dependencies: ["Geodesy"]),
+        .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "Geodesy"]),
+        // The inspection page's front (InspectStage lives in the release stage, which writes one into every release).
+        .executableTarget(name: "geo-inspect", dependencies: [.target(name: "ReleaseStage"), "StageCommand", argumentParser]),
         // The shape every stage front shares (parse → validate → run → summary).
         .target(name: "StageCommand", dependencies: ["GeoModel", argumentParser]),
     ] + stages.map {

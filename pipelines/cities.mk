@@ -25,9 +25,9 @@ CITIES_FLAGS := $(call flag,--border-tolerance,$(CITIES_BORDER_KM)) $(call flag,
 cities: $(CITIES_SEED)
 
 # One run writes the migration, the seed and the report; the seed stands for all three.
-$(CITIES_SEED): $(CITIES_SOURCES) $(WORLD_OUT) $(BIN)/geo-cities $(call params,cities,$(WORLD_OUT) $(CITIES_FLAGS)) pipelines/cities.mk
+$(CITIES_SEED): $(CITIES_SOURCES) $(WORLD_OUT) $(BIN)/geo-cities $(call params,cities,$(CITIES_SOURCES) $(WORLD_OUT) $(CITIES_FLAGS)) pipelines/cities.mk
 	$(STAGE) $(BIN)/geo-cities --cities $(DATA)/geonames/cities15000.tsv --admin1 $(DATA)/geonames/admin1_names.tsv \
 	  --country-table $(DATA)/geonames/country_population.tsv --territories $(DATA)/territories.tsv --world $(WORLD_OUT) \
-	  --out-dir $(CITIES_DIR) --report $(CITIES_REPORT) $(CITIES_FLAGS)
+	  --output-dir $(CITIES_DIR) --report $(CITIES_REPORT) $(CITIES_FLAGS)
 
 ALL_PRODUCTS += $(CITIES_SEED)

@@ -18,7 +18,7 @@ GLOBE_CAPITAL_RADIUS ?=
 GLOBE_STAR_SIZE ?=
 GLOBE_ATMOSPHERE_RADIUS ?=
 GLOBE_SPHERE_MAX_EDGE ?=
-GLOBE_THREADS ?= 2
+GLOBE_THREADS ?=
 GLOBE_EXTRA_FLAGS ?=
 
 GLOBE_FLAGS := $(call flag,--max-edge,$(GLOBE_MAX_EDGE)) $(call flag,--max-lon-step,$(GLOBE_MAX_LON_STEP)) \
@@ -34,13 +34,14 @@ GLOBE_MANIFEST := $(DIST)/globe.manifest.json
 # The same scene as USD for the iOS app (SceneKit/RealityKit load it with no importer).
 GLOBE_USDZ := $(DIST)/globe.usdz
 
-# Previews: pictures of the written .glb (what the app loads), one thread a view.
-GLOBE_PREVIEW_SIZE ?= 720
-GLOBE_PREVIEW_SUPERSAMPLE ?= 2
-GLOBE_PREVIEW_OUTLINE_WIDTH ?= 1
-GLOBE_PREVIEW_THREADS ?= 3
-GLOBE_PREVIEW_FLAGS := --size $(GLOBE_PREVIEW_SIZE) --supersample $(GLOBE_PREVIEW_SUPERSAMPLE) \
-  --outline-width $(GLOBE_PREVIEW_OUTLINE_WIDTH) --threads $(GLOBE_PREVIEW_THREADS)
+# Previews: pictures of the written .glb (what the app loads), one thread a view. The
+# defaults live in the stage (PreviewStage.Options, shown by `geo-preview --help`).
+GLOBE_PREVIEW_SIZE ?=
+GLOBE_PREVIEW_SUPERSAMPLE ?=
+GLOBE_PREVIEW_OUTLINE_WIDTH ?=
+GLOBE_PREVIEW_THREADS ?=
+GLOBE_PREVIEW_FLAGS := $(call flag,--size,$(GLOBE_PREVIEW_SIZE)) $(call flag,--supersample,$(GLOBE_PREVIEW_SUPERSAMPLE)) \
+  $(call flag,--outline-width,$(GLOBE_PREVIEW_OUTLINE_WIDTH)) $(call flag,--threads,$(GLOBE_PREVIEW_THREADS))
 GLOBE_PREVIEW_DIR := $(DIST)/preview
 GLOBE_PREVIEWS := $(addprefix $(GLOBE_PREVIEW_DIR)/,atlantic.png pacific.png south_pole.png)
 
@@ -48,11 +49,12 @@ GLOBE_PREVIEWS := $(addprefix $(GLOBE_PREVIEW_DIR)/,atlantic.png pacific.png sou
 globe: $(GLOBE_OUT) $(GLOBE_MANIFEST) $(GLOBE_USDZ) $(GLOBE_PREVIEWS)
 
 # One run writes the manifest, the .usdz and then the .glb (grouped targets: any missing reruns it).
+$(GLOBE_OUT) $(GLOBE_MANIFEST) $(GLOBE_USDZ): private STAGE_PRODUCT := $(GLOBE_OUT)
 $(GLOBE_OUT) $(GLOBE_MANIFEST) $(GLOBE_USDZ) &: $(WORLD_OUT) $(BIN)/geo-globe $(call params,globe,$(WORLD_OUT) $(GLOBE_FLAGS)) pipelines/globe.mk
 	$(STAGE) $(BIN)/geo-globe $(WORLD_OUT) -o $(GLOBE_OUT) --manifest $(GLOBE_MANIFEST) --usdz $(GLOBE_USDZ) $(GLOBE_FLAGS)
 
 # One run renders the three views from the .glb.
-$(GLOBE_PREVIEWS) &: $(GLOBE_OUT) $(BIN)/geo-preview $(call params,globe-preview,$(GLOBE_PREVIEW_FLAGS)) pipelines/globe.mk
+$(GLOBE_PREVIEWS) &: $(GLOBE_OUT) $(BIN)/geo-preview $(call params,globe-preview,$(GLOBE_OUT) $(GLOBE_PREVIEW_FLAGS)) pipelines/globe.mk
 	$(STAGE) $(BIN)/geo-preview $(GLOBE_OUT) --out-dir $(GLOBE_PREVIEW_DIR) $(GLOBE_PREVIEW_FLAGS)
 
 ALL_PRODUCTS += $(GLOBE_OUT) $(GLOBE_MANIFEST) $(GLOBE_USDZ) $(GLOBE_PREVIEWS)

@@ -20,7 +20,7 @@ HIGHLIGHTS_FLAGS = $(call flag,--coastal-tolerance,$(HIGHLIGHTS_COASTAL_KM)) $(c
 .PHONY: highlights
 highlights: $(HIGHLIGHTS_OUT)
 
-$(HIGHLIGHTS_OUT): $(HIGHLIGHTS_SOURCE) $(HIGHLIGHTS_ALIASES) $(WORLD_OUT) $(INGEST_PLACES) $(BIN)/geo-highlights $(call params,highlights,$(WORLD_OUT) $(HIGHLIGHTS_FLAGS)) pipelines/highlights.mk
+$(HIGHLIGHTS_OUT): $(HIGHLIGHTS_SOURCE) $(HIGHLIGHTS_ALIASES) $(WORLD_OUT) $(INGEST_PLACES) $(BIN)/geo-highlights $(call params,highlights,$(HIGHLIGHTS_SOURCE) $(HIGHLIGHTS_ALIASES) $(WORLD_OUT) $(INGEST_PLACES) $(HIGHLIGHTS_FLAGS)) pipelines/highlights.mk
 	$(STAGE) $(BIN)/geo-highlights $(HIGHLIGHTS_SOURCE) --world $(WORLD_OUT) -o $@ --places $(INGEST_PLACES) \
 	  --aliases $(HIGHLIGHTS_ALIASES) --report $(HIGHLIGHTS_REPORT) $(HIGHLIGHTS_FLAGS)
 

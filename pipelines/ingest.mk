@@ -19,14 +19,16 @@ INGEST_EXTRA_INPUTS ?= $(INGEST_EXTRA_INPUTS_$(SCALE))
 INGEST_TABLES := $(DATA)/app_country_codes.txt $(DATA)/id_remaps.tsv $(DATA)/continents.tsv \
                  $(DATA)/capitals.tsv $(DATA)/names.tsv $(NE_PLACES) \
                  $(DATA)/capital_aliases.tsv $(DATA)/name_aliases.tsv $(DATA)/geonames/countries.tsv
-INGEST_OUT := $(BUILD)/ingest/countries.geojson
-# INGEST_PLACES (Makefile): the populated places compacted, written by the same run.
+# INGEST_OUT and INGEST_PLACES (Makefile, later pipelines read them): the countries and the
+# populated places compacted, written by one run.
 
 .PHONY: ingest
 ingest: $(INGEST_OUT) $(INGEST_PLACES)
 
 # One run writes both (grouped targets). INGEST_OUT stays the name the stage is logged under.
-$(INGEST_OUT) $(INGEST_PLACES) &: $(BIN)/geo-ingest $(INGEST_UNITS) $(INGEST_EXTRA_INPUTS) $(INGEST_TABLES) $(call params,ingest,$(SCALE) $(INGEST_FLAGS)) pipelines/ingest.mk
-	scripts/stage.sh $(INGEST_OUT) $(BIN)/geo-ingest $(INGEST_UNITS) -o $(INGEST_OUT) --places-out $(INGEST_PLACES) --data-dir $(DATA) $(INGEST_FLAGS)
+$(INGEST_OUT) $(INGEST_PLACES): private STAGE_PRODUCT := $(INGEST_OUT)
+$(INGEST_OUT) $(INGEST_PLACES) &: $(BIN)/geo-ingest $(INGEST_UNITS) $(INGEST_EXTRA_INPUTS) $(INGEST_TABLES) \
+    $(call params,ingest,$(SCALE) $(DATA) $(INGEST_UNITS) $(INGEST_EXTRA_INPUTS) $(INGEST_TABLES) $(INGEST_FLAGS)) pipelines/ingest.mk
+	$(STAGE) $(BIN)/geo-ingest $(INGEST_UNITS) -o $(INGEST_OUT) --places-out $(INGEST_PLACES) --data-dir $(DATA) $(INGEST_FLAGS)
 
 ALL_PRODUCTS += $(INGEST_OUT) $(INGEST_PLACES)

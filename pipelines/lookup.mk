@@ -15,14 +15,14 @@ LOOKUP_SEA_DEPTH ?=
 LOOKUP_MAX_BYTES ?=
 LOOKUP_THREADS ?=
 
-LOOKUP_OUT := $(DIST)/lookup/lookup.bin
+# LOOKUP_OUT (Makefile: geo-routes reads it too) is the index.
 LOOKUP_FLAGS := $(call flag,--max-edges,$(LOOKUP_MAX_EDGES)) $(call flag,--sea-depth,$(LOOKUP_SEA_DEPTH)) \
   $(call flag,--max-bytes,$(LOOKUP_MAX_BYTES)) $(call flag,--threads,$(LOOKUP_THREADS))
 
 .PHONY: lookup
 lookup: $(LOOKUP_OUT)
 
-$(LOOKUP_OUT): $(INGEST_OUT) $(INGEST_PLACES) $(BIN)/geo-lookup $(call params,lookup,$(LOOKUP_FLAGS)) pipelines/lookup.mk
+$(LOOKUP_OUT): $(INGEST_OUT) $(INGEST_PLACES) $(BIN)/geo-lookup $(call params,lookup,$(INGEST_OUT) $(INGEST_PLACES) $(LOOKUP_FLAGS)) pipelines/lookup.mk
 	$(STAGE) $(BIN)/geo-lookup build $(INGEST_OUT) --places $(INGEST_PLACES) -o $@ $(LOOKUP_FLAGS)
 
 ALL_PRODUCTS += $(LOOKUP_OUT)

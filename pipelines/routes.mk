@@ -17,7 +17,7 @@ ROUTES_FLAGS := $(call flag,--step-degrees,$(ROUTES_STEP_DEGREES))
 routes: $(ROUTES_OUT)
 
 # One rule writes both files (the GeoJSON first, the database last).
-$(ROUTES_OUT): $(ROUTES_SOURCE) $(ROUTES_REWARDS) $(LOOKUP_OUT) $(BIN)/geo-routes $(call params,routes,$(ROUTES_FLAGS)) pipelines/routes.mk
-	$(STAGE) $(BIN)/geo-routes $(ROUTES_SOURCE) --rewards $(ROUTES_REWARDS) --index $(LOOKUP_OUT) --out-dir $(@D) $(ROUTES_FLAGS)
+$(ROUTES_OUT): $(ROUTES_SOURCE) $(ROUTES_REWARDS) $(LOOKUP_OUT) $(BIN)/geo-routes $(call params,routes,$(ROUTES_SOURCE) $(ROUTES_REWARDS) $(LOOKUP_OUT) $(ROUTES_FLAGS)) pipelines/routes.mk
+	$(STAGE) $(BIN)/geo-routes $(ROUTES_SOURCE) --rewards $(ROUTES_REWARDS) --index $(LOOKUP_OUT) --output-dir $(@D) $(ROUTES_FLAGS)
 
 ALL_PRODUCTS += $(ROUTES_OUT)

@@ -5,7 +5,8 @@
 #   make territory TERRITORY_SHARD=0/4               one shard of four (docs/SCALING.md)
 #
 # Outputs in dist/territory/: territory_hex.sql (idempotent upsert for the game's PostgreSQL),
-# territory.geojson (owned cells), runs.tsv (figures and reasons per run), users.tsv (cells and
+# territory.geojson (owned cells), runs.tsv (figures and reasons per run), rejects.tsv (malformed
+# runs quarantined, with the field at fault), users.tsv (cells and
 # km² per runner), preview.svg, and loops.geojson (every valid loop with its cells, which the
 # consumer check recomputes with h3-py; TERRITORY_LOOPS= leaves it out, as a nightly job does:
 # it is a third of a night's bytes and no reader in the contract needs it). The rules are the game's (CONTRACTS §8)
@@ -19,9 +20,14 @@ TERRITORY_EXISTING ?=
 TERRITORY_SHARD ?=
 # 1: also write loops.geojson (--loops-geojson); empty: not.
 TERRITORY_LOOPS ?= 1
+# Malformed runs are quarantined in rejects.tsv; more than this stops the night, writing
+# nothing (empty: 10 runs or 1 % of the night, whichever is larger).
+TERRITORY_MAX_REJECTS ?=
 TERRITORY_DIR ?= $(DIST)/territory
-TERRITORY_OUT := $(addprefix $(TERRITORY_DIR)/,territory_hex.sql territory.geojson runs.tsv users.tsv preview.svg $(if $(strip $(TERRITORY_LOOPS)),loops.geojson))
-TERRITORY_FLAGS = $(call flag,--existing,$(TERRITORY_EXISTING)) $(call flag,--shard,$(TERRITORY_SHARD)) $(if $(strip $(TERRITORY_LOOPS)),--loops-geojson)
+# The game's migration (territory_hex.cell, territory_in_viewport, RLS; CONTRACTS §8a).
+TERRITORY_MIGRATION := $(DIST)/supabase/game/migrations/20261125120000_territory_viewport.sql
+TERRITORY_OUT := $(TERRITORY_MIGRATION) $(addprefix $(TERRITORY_DIR)/,territory_hex.sql territory.geojson runs.tsv rejects.tsv users.tsv preview.svg $(if $(strip $(TERRITORY_LOOPS)),loops.geojson))
+TERRITORY_FLAGS = $(call flag,--existing,$(TERRITORY_EXISTING)) $(call flag,--shard,$(TERRITORY_SHARD)) $(call flag,--max-rejects,$(TERRITORY_MAX_REJECTS)) --migration-dir $(patsubst %/,%,$(dir $(TERRITORY_MIGRATION))) $(if $(strip $(TERRITORY_LOOPS)),--loops-geojson)
 
 .PHONY: territory
 territory: $(TERRITORY_OUT)

@@ -9,17 +9,17 @@ test: | $(SETUP_STAMP)
 	bash scripts/checks/run-all.sh
 
 # make bench: our pipeline against the Python reference (bench/reference/, installed and run
-# only here; scripts/bench/compare.sh prints the ratio), then per-stage wall time, CPU time and
-# peak memory on the real data (scripts/bench.sh), then the territory night into PostgreSQL
-# against the territory stage's compute alone (bench/nightly_territory.sh). make bench-growth: how every stage grows
-# with its input, up to 2.2 M vertices (scripts/bench/growth.sh; a few minutes).
+# only here; bench/compare.sh prints the ratios), then per-stage wall time, CPU time and
+# peak memory on the real data (bench/run.sh), then the territory night into PostgreSQL against
+# the territory stage's compute alone (bench/nightly_territory.sh). make bench-growth: how every stage grows
+# with its input, up to 2.2 M vertices (bench/growth.sh; a few minutes). All bench code is in bench/.
 .PHONY: bench bench-growth verify
 bench: | $(SETUP_STAMP)
-	bash scripts/bench/compare.sh
-	bash scripts/bench.sh
+	bash bench/compare.sh
+	bash bench/run.sh
 	bash bench/nightly_territory.sh
 bench-growth: | $(SETUP_STAMP)
-	bash scripts/bench/growth.sh
+	bash bench/growth.sh
 
 # make verify: the contract checks on the products in dist/ (usable by hand, and nightly).
 verify: all

@@ -9,23 +9,31 @@
 # parts that border drawn countries go to the neighbour with the longest shared border (at 1:10m
 # Andorra to Spain, Monaco to France), so the land has no hole where it was; `no` leaves the hole.
 # Per-country report: build/world/report.tsv.
-# Override on the command line, e.g. `make world WORLD_TARGET_VERTICES=120000`.
+# Override on the command line, e.g. `make world WORLD_TARGET_VERTICES=120000`. The defaults
+# live in the stage (WorldStage.Options, shown by `geo-world --help`): a variable left empty
+# passes no flag. Only the budgets of the coarser scales are make's own (the stage knows no scale).
 
-WORLD_TARGET_VERTICES_10m  := 175000
 WORLD_TARGET_VERTICES_50m  := 60000
 WORLD_TARGET_VERTICES_110m := 0
 WORLD_TARGET_VERTICES ?= $(WORLD_TARGET_VERTICES_$(SCALE))
-WORLD_MIN_ISLAND_KM2 ?= 10
-WORLD_POINT_AREA_KM2 ?= 2500
-WORLD_FILL_POINT_GAPS ?= yes
-WORLD_THREADS ?= 2
+WORLD_MIN_ISLAND_KM2 ?=
+WORLD_POINT_AREA_KM2 ?=
+# yes, no, or empty (the stage's default: yes).
+WORLD_FILL_POINT_GAPS ?=
+WORLD_THREADS ?=
+# A fixed Douglas–Peucker tolerance (km) instead of the budget's: `make release RELEASE_PREVIOUS=…`
+# sets it to the previous release's (its manifest's world.tolerance_km), so that arcs an edit does
+# not touch come out identical. Empty: the budget decides (the report records what it decided).
+WORLD_TOLERANCE_KM ?=
 
 WORLD_REPORT := $(BUILD)/world/report.tsv
-WORLD_FLAGS := --target-vertices $(WORLD_TARGET_VERTICES) --min-island-km2 $(WORLD_MIN_ISLAND_KM2) \
-               --point-area-km2 $(WORLD_POINT_AREA_KM2) --threads $(WORLD_THREADS) \
-               $(if $(filter yes,$(WORLD_FILL_POINT_GAPS)),--fill-point-gaps,--no-fill-point-gaps)
-ifeq ($(filter $(WORLD_FILL_POINT_GAPS),yes no),)
-  $(error WORLD_FILL_POINT_GAPS must be yes or no (got '$(WORLD_FILL_POINT_GAPS)'))
+WORLD_FLAGS := $(call flag,--target-vertices,$(WORLD_TARGET_VERTICES)) $(call flag,--min-island-km2,$(WORLD_MIN_ISLAND_KM2)) \
+               $(call flag,--point-area-km2,$(WORLD_POINT_AREA_KM2)) $(call flag,--threads,$(WORLD_THREADS)) \
+               $(if $(filter yes,$(WORLD_FILL_POINT_GAPS)),--fill-point-gaps) $(if $(filter no,$(WORLD_FILL_POINT_GAPS)),--no-fill-point-gaps) \
+               $(call flag,--tolerance-km,$(WORLD_TOLERANCE_KM))
+ifeq ($(filter $(WORLD_FILL_POINT_GAPS),yes no),$(WORLD_FILL_POINT_GAPS))
+else
+  $(error WORLD_FILL_POINT_GAPS must be yes, no or empty (got '$(WORLD_FILL_POINT_GAPS)'))
 endif
 
 .PHONY: world
@@ -34,8 +42,9 @@ world: $(WORLD_OUT) $(WORLD_REPORT)
 # One run writes the GeoJSON and then its report (grouped targets: either missing or stale reruns
 # it; scripts/checks/check_world.py needs both). WORLD_OUT stays the product, and the name the
 # stage's time is logged under.
-$(WORLD_OUT) $(WORLD_REPORT) &: $(INGEST_OUT) $(BIN)/geo-world $(call params,world,$(SCALE) $(WORLD_FLAGS)) pipelines/world.mk
-	scripts/stage.sh $(WORLD_OUT) $(BIN)/geo-world $(INGEST_OUT) -o $(WORLD_OUT) --report $(WORLD_REPORT) $(WORLD_FLAGS)
+$(WORLD_OUT) $(WORLD_REPORT): private STAGE_PRODUCT := $(WORLD_OUT)
+$(WORLD_OUT) $(WORLD_REPORT) &: $(INGEST_OUT) $(BIN)/geo-world $(call params,world,$(SCALE) $(INGEST_OUT) $(WORLD_FLAGS)) pipelines/world.mk
+	$(STAGE) $(BIN)/geo-world $(INGEST_OUT) -o $(WORLD_OUT) --report $(WORLD_REPORT) $(WORLD_FLAGS)
 
 ALL_PRODUCTS += $(WORLD_OUT) $(WORLD_REPORT)
 

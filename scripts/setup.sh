@@ -9,13 +9,14 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 # Build and run: the C libraries behind the GEOS and PROJ modules (found through pkg-config),
 # GNU time (the stage log's peak memory) and rsvg-convert (the PNG pictures of globe, map and
 # silhouettes), libsqlite3 (the focus app's content database), libpq (the night's connection to
-# the apps' live PostgreSQL, `make nightly`).
-for p in pkg-config libgeos-dev libproj-dev proj-data zlib1g-dev libsqlite3-dev libpq-dev time librsvg2-bin; do have_pkg "$p" || need_apt+=("$p"); done
+# the apps' live PostgreSQL, `make nightly`), libjs-leaflet (Leaflet, copied next to the
+# inspection page: no CDN).
+for p in pkg-config libgeos-dev libproj-dev proj-data zlib1g-dev libsqlite3-dev libpq-dev time librsvg2-bin libjs-leaflet; do have_pkg "$p" || need_apt+=("$p"); done
 if [ "${1:-}" = "--test" ]; then
   # Test consumers: xmllint (XML), PostgreSQL with contrib (SQL; pg_trgm and unaccent for the
   # cities search) and PostGIS (the territory check loads geometries), sqlite3 (the routes
-  # database), Python readers (GeoJSON, glTF, H3).
-  for p in libxml2-utils postgresql postgresql-contrib postgresql-15-postgis-3 sqlite3 python3-pip; do have_pkg "$p" || need_apt+=("$p"); done
+  # database), Python readers (GeoJSON, glTF, H3), headless Chromium (the inspection page).
+  for p in libxml2-utils postgresql postgresql-contrib postgresql-15-postgis-3 sqlite3 python3-pip chromium; do have_pkg "$p" || need_apt+=("$p"); done
 fi
 
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -45,7 +45,7 @@ struct CapTree {
     /// tree on the unit sphere: no seam at the antimeridian or the poles), down to buckets of
     /// at most `bucket` edges; each node's cap encloses its children's. `ownerA`/`ownerB` as
     /// in the builder's edges (`ownerB` 0xFFFF for a coast).
-    init(va: [Sphere.Vector], vb: [Sphere.Vector], ownerA: [UInt16], ownerB: [UInt16]) {
+    init(va: [Vec3], vb: [Vec3], ownerA: [UInt16], ownerB: [UInt16]) {
         let n = va.count
         guard n > 0 else { return }
         var edgeCaps: [Cap] = []
@@ -140,8 +140,8 @@ struct CapTree {
     /// Every point of the shorter arc a–b is within half its length, asin(|a − b| / 2), of its
     /// midpoint; for the short edges of real borders asin(x) ≤ x (1 + x²/4) (x ≤ 0.1) bounds it
     /// without a call into libm.
-    static func edgeCap(_ a: Sphere.Vector, _ b: Sphere.Vector) -> Cap {
-        let s = Sphere.Vector(x: a.x + b.x, y: a.y + b.y, z: a.z + b.z)
+    static func edgeCap(_ a: Vec3, _ b: Vec3) -> Cap {
+        let s = Vec3(a.x + b.x, a.y + b.y, a.z + b.z)
         let l = Sphere.norm(s)
         if !(l > 1e-6) { return make(a.x, a.y, a.z, radius: .pi) }
         let dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z
@@ -180,7 +180,7 @@ struct CapTree {
     /// The smallest cap holding both: its centre on the great circle through theirs.
     static func enclosing(_ p: Cap, _ q: Cap) -> Cap {
         if p.radius >= Double.pi || q.radius >= Double.pi { return make(p.x, p.y, p.z, radius: .pi) }
-        let pv = Sphere.Vector(x: p.x, y: p.y, z: p.z), qv = Sphere.Vector(x: q.x, y: q.y, z: q.z)
+        let pv = Vec3(p.x, p.y, p.z), qv = Vec3(q.x, q.y, q.z)
         let theta = Sphere.angle(pv, qv)
         if theta + q.radius <= p.radius { return p }
         if theta + p.radius <= q.radius { return q }
@@ -191,9 +191,9 @@ struct CapTree {
         }
         let t = r - p.radius, st = sin(theta)
         let wp = sin(theta - t) / st, wq = sin(t) / st
-        var c = Sphere.Vector(x: wp * p.x + wq * q.x, y: wp * p.y + wq * q.y, z: wp * p.z + wq * q.z)
+        var c = Vec3(wp * p.x + wq * q.x, wp * p.y + wq * q.y, wp * p.z + wq * q.z)
         let l = Sphere.norm(c)
-        c = Sphere.Vector(x: c.x / l, y: c.y / l, z: c.z / l)
+        c = Vec3(c.x / l, c.y / l, c.z / l)
         // measured, not assumed: the radius that covers both from the centre as computed
         let need = max(Sphere.angle(c, pv) + p.radius, Sphere.angle(c, qv) + q.radius)
         return make(c.x, c.y, c.z, radius: need)
@@ -211,7 +211,7 @@ struct CapTree {
     /// Is every point of the cap farther than the limit from p? angle(p, centre) > limit +
     /// radius ⇔ p·centre < cos(limit + radius) while limit + radius < π; the 1e-14 covers
     /// the rounding of both sides (so a cap is kept whenever in doubt).
-    @inline(__always) static func beyond(_ c: Cap, _ p: Sphere.Vector, _ l: Limit) -> Bool {
+    @inline(__always) static func beyond(_ c: Cap, _ p: Vec3, _ l: Limit) -> Bool {
         if c.radius + l.angle >= 3.14 { return false }
         let d = p.x * c.x + p.y * c.y + p.z * c.z
         return d < l.cosA * c.cosR - l.sinA * c.sinR - 1e-14
@@ -220,7 +220,7 @@ struct CapTree {
     /// Calls `visit` with every edge whose cap comes within the current limit of p, nearer
     /// nodes first, except the edges that are the coast of `skipping` alone; `visit` returns
     /// the new limit, never larger than the one before, or a negative number to stop the search.
-    func search(_ p: Sphere.Vector, limit: Double, skipping: UInt16 = IndexFormat.noCountry16, _ visit: (Int) -> Double) {
+    func search(_ p: Vec3, limit: Double, skipping: UInt16 = IndexFormat.noCountry16, _ visit: (Int) -> Double) {
         guard !nodes.isEmpty else { return }
         var current = limit
         var lim = Limit(limit)

@@ -193,7 +193,7 @@ public final class GeoLookup: @unchecked Sendable {
     /// The best coast so far, and a cheap lower bound on the distance to a lat/lon box so
     /// that cells and edges that cannot beat it are skipped without trigonometry.
     struct CoastSearch {
-        let lat: Double, lon: Double, p: Sphere.Vector, cosLat: Double
+        let lat: Double, lon: Double, p: Vec3, cosLat: Double
         var angle: Double, country = Int.max
         init(latitude: Double, longitude: Double, angle: Double) {
             lat = latitude; lon = longitude; self.angle = angle
@@ -238,7 +238,7 @@ public final class GeoLookup: @unchecked Sendable {
             let country = Int(w[countriesAt + mask.trailingZeroBitCount])
             o += 2
             var ax = lon0 + Double(w[o]) * scale, ay = lat0 + Double(w[o + 1]) * scale
-            var va: Sphere.Vector? = nil
+            var va: Vec3? = nil
             for j in 1..<n {
                 let bx = lon0 + Double(w[o + 2 * j]) * scale, by = lat0 + Double(w[o + 2 * j + 1]) * scale
                 if search.bound(lon0: min(ax, bx), lon1: max(ax, bx), lat0: min(ay, by), lat1: max(ay, by)) <= search.angle {

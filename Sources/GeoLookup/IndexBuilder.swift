@@ -67,7 +67,7 @@ public struct LookupIndexBuilder {
     struct Edges {
         var ax: [Int64] = [], ay: [Int64] = [], bx: [Int64] = [], by: [Int64] = []
         var ownerA: [UInt16] = [], ownerB: [UInt16] = []
-        var va: [Sphere.Vector] = [], vb: [Sphere.Vector] = []
+        var va: [Vec3] = [], vb: [Vec3] = []
         var count: Int { ax.count }
     }
 
@@ -88,7 +88,7 @@ public struct LookupIndexBuilder {
         var slots = [UInt64](repeating: 0, count: capacity)
         var keyP: [Int64] = [], keyQ: [Int64] = []
         var gx0: [Int64] = [], gy0: [Int64] = [], gx1: [Int64] = [], gy1: [Int64] = []
-        var gva: [Sphere.Vector] = [], gvb: [Sphere.Vector] = []
+        var gva: [Vec3] = [], gvb: [Vec3] = []
         var own0: [UInt16] = [], own1: [UInt16] = []
         var extra: [Int: [UInt16]] = [:]
         let none = IndexFormat.noCountry16
@@ -98,7 +98,7 @@ public struct LookupIndexBuilder {
                 guard ring.count >= 2 else { continue }
                 var pts = ring.map { (Self.micro($0.longitude), Self.micro($0.latitude)) }
                 if pts.first! != pts.last! { pts.append(pts[0]) }
-                var va: Sphere.Vector? = nil
+                var va: Vec3? = nil
                 for i in 0..<(pts.count - 1) {
                     let a = pts[i], b = pts[i + 1]
                     if a == b { continue }
@@ -503,7 +503,7 @@ public struct LookupIndexBuilder {
         let west = trig(rect.lon0 + 0.0 * rect.w), east = trig(rect.lon0 + 1.0 * rect.w)
         var half = 0.0
         for (lat, lon) in [(south, west), (south, east), (north, west), (north, east)] {
-            half = max(half, Sphere.angle(c, Sphere.Vector(x: lat.cos * lon.cos, y: lat.cos * lon.sin, z: lat.sin)))
+            half = max(half, Sphere.angle(c, Vec3(lat.cos * lon.cos, lat.cos * lon.sin, lat.sin)))
         }
         half = half * 1.001 + 1e-9
         let d = parameters.coastBufferKm / Sphere.earthRadiusKm

@@ -1,6 +1,47 @@
 import CPROJ
 import GeoModel
 
+/// Geodesic measures on the WGS84 ellipsoid (Karney's algorithms, shipped in libproj).
+public struct Geodesic: Sendable {
+    var g = geod_geodesic()
+    public static let wgs84 = Geodesic(equatorialRadius: 6378137, flattening: 1 / 298.257223563)
+    /// The authalic (equal-area) sphere radius of WGS84, in metres: a sphere with this
+    /// radius has the ellipsoid's surface area, so area on it scales to the unit sphere.
+    public static let authalicRadius = 6371007.180918
+
+    public init(equatorialRadius a: Double, flattening f: Double) { geod_init(&g, a, f) }
+
+    /// Signed area in m² of a ring given as lon/lat (counter-clockwise positive).
+    /// The closing point may be repeated or not.
+    public func ringArea(_ ring: Ring) -> Double {
+        var pts = ring
+        if pts.count > 1 && pts.first == pts.last { pts.removeLast() }
+        guard pts.count >= 3 else { return 0 }
+        var lats = pts.map(\.y), lons = pts.map(\.x)
+        var area = 0.0, perimeter = 0.0
+        withUnsafePointer(to: g) { geod_polygonarea($0, &lats, &lons, Int32(pts.count), &area, &perimeter) }
+        return area
+    }
+
+    /// Area in m² of a polygon (outer minus holes), whatever the winding.
+    public func area(_ polygon: Polygon) -> Double {
+        var a = abs(ringArea(polygon.exterior))
+        for h in polygon.holes { a -= abs(ringArea(h)) }
+        return a
+    }
+
+    public func area(_ geometry: Geometry) -> Double {
+        geometry.polygons.reduce(0) { $0 + area($1) }
+    }
+
+    /// Distance in metres between two lon/lat points.
+    public func distance(_ a: Point, _ b: Point) -> Double {
+        var s12 = 0.0
+        withUnsafePointer(to: g) { geod_inverse($0, a.y, a.x, b.y, b.x, &s12, nil, nil) }
+        return s12
+    }
+}
+
 /// The two geodesic problems on the ellipsoid (Karney's algorithms in libproj), with the
 /// azimuths that `Geodesic.distance` leaves out.
 extension Geodesic {

@@ -1,5 +1,6 @@
 // Grid traversal and polygon filling (H3 C 4.5.0 algos.c, polygon.c, bbox.c semantics).
 
+import Geodesy
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

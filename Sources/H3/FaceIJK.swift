@@ -1,6 +1,7 @@
 // Face-centred ijk coordinates on the icosahedron: projection to and from the sphere,
 // overage onto neighbouring faces, and cell vertices (H3 C 4.5.0 faceijk.c semantics).
 
+import Geodesy
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,6 @@
 // Public H3 v4 API: Uber's hexagonal grid, cell for cell equal to the C library 4.5.0.
 
+import Geodesy
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -4,6 +4,7 @@
 // moved the face projection to 3-D unit vectors. Every expression below keeps the C
 // evaluation order so that results are bit-identical on the same libm (glibc here).
 
+import Geodesy
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -20,16 +21,11 @@ import Darwin
 @usableFromInline let M_ONETHIRD_H3 = 0.333333333333333333333333333333333333333
 @usableFromInline let M_ONESEVENTH_H3 = 0.14285714285714285714285714285714285
 @usableFromInline let M_AP7_ROT_RADS_H3 = 0.333473172251832115336090755351601070065900389
-@usableFromInline let EARTH_RADIUS_KM_H3 = 6371.007180918475
+@usableFromInline let EARTH_RADIUS_KM_H3 = Earth.authalicRadiusKm
 @usableFromInline let RES0_U_GNOMONIC_H3 = 0.38196601125010500003
 @usableFromInline let INV_RES0_U_GNOMONIC_H3 = 2.61803398874989588842
 @usableFromInline let M_SQRT7_H3 = 2.6457513110645905905016157536392604257102
 @usableFromInline let M_RSQRT7_H3 = 0.37796447300922722721451653623418006081576
-
-struct Vec3 {
-    var x: Double, y: Double, z: Double
-    @inline(__always) init(_ x: Double, _ y: Double, _ z: Double) { self.x = x; self.y = y; self.z = z }
-}
 
 #if os(Linux)
 // glibc's sincos shares sin's and cos's code paths and returns the same bits as the two

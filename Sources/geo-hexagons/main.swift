@@ -5,7 +5,7 @@
 //   geo-hexagons boundary                cell ids on stdin → GeoJSON FeatureCollection
 //   geo-hexagons disk --k K ID           cells within grid distance K, sorted
 //   geo-hexagons check-dump              batch protocol used by scripts/checks/check_h3.py
-//   geo-hexagons bench                   in-process timings (scripts/bench_h3.py)
+//   geo-hexagons bench                   in-process timings (bench/h3.py)
 
 import ArgumentParser
 import Foundation

@@ -24,7 +24,8 @@ struct TerritoryCommand: StageCommand {
 
         Writes in --out-dir: territory_hex.sql (idempotent upsert of users, runs, territory_hex
         for the game's PostgreSQL/PostGIS schema), territory.geojson (owned cells), runs.tsv
-        (figures and reasons per run), users.tsv (cells and km² per runner), preview.svg (one
+        (figures and reasons per run), rejects.tsv (malformed runs quarantined: feature, id,
+        the field at fault), users.tsv (cells and km² per runner), preview.svg (one
         city's territory by owner, with the runs' paths); with --loops-geojson also
         loops.geojson (each valid loop, all its lobes, and its cells).
 
@@ -51,6 +52,12 @@ struct TerritoryCommand: StageCommand {
     @Flag(help: "Also write loops.geojson (every valid loop and its cells; a third of a night's bytes).")
     var loopsGeojson = false
 
+    @Option(help: "Malformed runs a night may quarantine in rejects.tsv before it stops (default: 10 or 1 % of the runs, whichever is larger).")
+    var maxRejects: Int?
+
+    @Option(help: "Also write the game's migration (territory_hex.cell, territory_in_viewport, RLS) into this directory.")
+    var migrationDir: String?
+
     @Flag(name: .shortAndLong, help: "No progress lines.")
     var quiet = false
 
@@ -58,6 +65,8 @@ struct TerritoryCommand: StageCommand {
         var o = TerritoryStage.Options()
         o.input = input; o.existing = existing; o.outDir = outDir; o.shard = shard; o.threads = threads
         o.loopsGeoJSON = loopsGeojson
+        o.maxRejects = maxRejects
+        o.migrationDir = migrationDir
         return o
     }
 }

@@ -1,109 +1,49 @@
-import ArgumentParser
-import Foundation
-import GeoModel
-import WorldStage
 import StageCommand
+import WorldStage
 
-struct WorldCommand: StageCommand {
-    typealias Stage = WorldStage
-    static let defaults = WorldStage.Options()
+StageFront<WorldStage>(
+    name: "geo-world",
+    abstract: "The ingest's countries → the app's world.geojson: repaired, simplified as a coverage, small countries as points.",
+    discussion: """
+    Reads build/ingest/countries.geojson (geo-ingest's output) and writes
+    dist/world.geojson (CONTRACTS §1):
+    • every country is checked with GEOS; invalid ones are repaired with
+      make-valid (structure method), each repair reported with GEOS's
+      reason and the geodesic area before and after;
+    • islands and empty holes under --min-island-km2 are dropped; parts and
+      holes that share a border are kept, and a country keeps its largest
+      part at least;
+    • countries whose largest drawable part is under --point-area-km2
+      become renderAs "point" at their capital (the list is printed);
+    • with --fill-point-gaps (the default), a point country's parts that
+      share a border with drawn countries are given, before simplifying,
+      to the neighbour they share the longest border with (ground length,
+      from the data; at 1:10m Andorra goes to Spain, Liechtenstein to
+      Switzerland, Monaco, San Marino and Vatican City to the country
+      around them). The land stays continuous (no hole where the point
+      country was), the point country's other borders become the
+      receiver's, shared point for point; the receiver's Hausdorff
+      distance is measured against its input plus what it received.
+      Parts touching no drawn country (islands) are dropped as before.
+      The fills are printed and reported (--report: gap_filled_into,
+      gap_received_from, gap_area_km2 columns, "# gap filled" lines);
+    • the coverage is simplified through its shared arcs: each border
+      between junctions is simplified once (Douglas–Peucker, error as
+      ground distance in km to the lon/lat segment; one tolerance found to
+      hit --target-vertices, or --tolerance-km instead; 0 for either keeps
+      every vertex) and both neighbours are rebuilt from it, so
+      shared borders stay identical; junctions and ±180° points never move;
+      no simplified segment crosses another or jumps over a vertex; every
+      output polygon is checked valid with GEOS;
+    • per-country vertices before/after, Hausdorff distance and p95 vertex
+      distance (km) go to --report (TSV), with "# target_vertices" only when
+      a budget drove the run, and "# budget_unreachable" (also a warning)
+      when the budget is more than 2% from what the input allows;
+    • the point countries are printed in two lists: those under the area
+      threshold, and those the input has only as a point.
+    Output is deterministic and written atomically.
 
-    static let configuration = CommandConfiguration(
-        commandName: "geo-world",
-        abstract: "The ingest's countries → the app's world.geojson: repaired, simplified as a coverage, small countries as points.",
-        discussion: """
-        Reads build/ingest/countries.geojson (geo-ingest's output) and writes
-        dist/world.geojson (CONTRACTS §1):
-        • every country is checked with GEOS; invalid ones are repaired with
-          make-valid (structure method), each repair reported with GEOS's
-          reason and the geodesic area before and after;
-        • islands and empty holes under --min-island-km2 are dropped; parts and
-          holes that share a border are kept, and a country keeps its largest
-          part at least;
-        • countries whose largest drawable part is under --point-area-km2
-          become renderAs "point" at their capital (the list is printed);
-        • with --fill-point-gaps (the default), a point country's parts that
-          share a border with drawn countries are given, before simplifying,
-          to the neighbour they share the longest border with (ground length,
-          from the data; at 1:10m Andorra goes to Spain, Liechtenstein to
-          Switzerland, Monaco, San Marino and Vatican City to the country
-          around them). The land stays continuous (no hole where the point
-          country was), the point country's other borders become the
-          receiver's, shared point for point; the receiver's Hausdorff
-          distance is measured against its input plus what it received.
-          Parts touching no drawn country (islands) are dropped as before.
-          The fills are printed and reported (--report: gap_filled_into,
-          gap_received_from, gap_area_km2 columns, "# gap filled" lines);
-        • the coverage is simplified through its shared arcs: each border
-          between junctions is simplified once (Douglas–Peucker, error as
-          ground distance in km to the lon/lat segment; one tolerance found to
-          hit --target-vertices, or --tolerance-km instead; 0 for either keeps
-          every vertex) and both neighbours are rebuilt from it, so
-          shared borders stay identical; junctions and ±180° points never move;
-          no simplified segment crosses another or jumps over a vertex; every
-          output polygon is checked valid with GEOS;
-        • per-country vertices before/after, Hausdorff distance and p95 vertex
-          distance (km) go to --report (TSV), with "# target_vertices" only when
-          a budget drove the run, and "# budget_unreachable" (also a warning)
-          when the budget is more than 2% from what the input allows;
-        • the point countries are printed in two lists: those under the area
-          threshold, and those the input has only as a point.
-        Output is deterministic and written atomically.
-
-        Example:
-          geo-world build/ingest/countries.geojson -o dist/world.geojson \\
-            --target-vertices 175000 --report build/world/report.tsv
-        """)
-
-    @Argument(help: "The ingest stage's countries GeoJSON.")
-    var input: String = WorldCommand.defaults.input
-
-    @Option(name: [.short, .customLong("output")], help: "Output GeoJSON file.")
-    var output: String = WorldCommand.defaults.output
-
-    @Option(help: "Total positions in the output (closing points included, one per point country). 0 keeps every vertex.")
-    var targetVertices: Int = WorldCommand.defaults.simplification.vertexBudget ?? 0
-
-    @Option(help: "Use this Douglas–Peucker tolerance (km on the sphere) instead of the vertex budget (0 keeps every vertex).")
-    var toleranceKm: Double?
-
-    @Option(help: "Islands and empty holes smaller than this (km², geodesic) are dropped.")
-    var minIslandKm2: Double = WorldCommand.defaults.minIslandKm2
-
-    @Option(help: "Countries whose largest drawable part (km², geodesic) is below this become renderAs \"point\".")
-    var pointAreaKm2: Double = WorldCommand.defaults.pointAreaKm2
-
-    @Flag(inversion: .prefixedNo, help: "Give point countries' bordering parts to the neighbour with the longest shared border, so no hole opens in the land.")
-    var fillPointGaps = WorldCommand.defaults.fillPointGaps
-
-    @Option(help: "Worker threads (one GEOS context each).")
-    var threads: Int = WorldCommand.defaults.threads
-
-    @Option(help: "Write the per-country report (TSV) here.")
-    var report: String?
-
-    @Flag(help: "Also print one progress line per country (vertices before → after, Hausdorff, p95 distance, drops).")
-    var perCountry = WorldCommand.defaults.perCountry
-
-    @Flag(name: .shortAndLong, help: "No progress lines.")
-    var quiet = false
-
-    /// The stage's options from the command line; the simplification mode is decided here, once.
-    var options: WorldStage.Options {
-        get throws {
-            var o = WorldStage.Options()
-            o.input = input
-            o.output = output
-            o.report = report
-            o.perCountry = perCountry
-            o.simplification = try WorldStage.Simplification(targetVertices: targetVertices, toleranceKm: toleranceKm)
-            o.minIslandKm2 = minIslandKm2
-            o.pointAreaKm2 = pointAreaKm2
-            o.fillPointGaps = fillPointGaps
-            o.threads = threads
-            return o
-        }
-    }
-}
-
-WorldCommand.main()
+    Example:
+      geo-world build/ingest/countries.geojson -o dist/world.geojson \\
+        --target-vertices 175000 --report build/world/report.tsv
+    """).main()

@@ -1,28 +1,42 @@
 """challenges: the daily quiz schedule as a Supabase migration and seed (CONTRACTS §6).
 
-What it does, as a Python developer would: reads world.geojson; each country's geodesic area
-(pyproj Geod over its polygons); pools: silhouette questions for polygon countries of at least
-10,000 km², capital questions for countries with a capital, flag questions for all; 365 days
-from 2026-01-01 with random.Random(20260101): the three types in a shuffled rotation, the
-answer drawn from the type's pool among those not used in the last 60 days (the window is
-relaxed when nothing is left), never two small countries (points or under 20,000 km²) in a row;
-ids are uuid5 of (seed, date); writes the migration (table, unique date, one-type check) and
-the seed (insert … on conflict (date) do nothing), and a short report. What it does not do
-compared with geo-challenges: no continuation of a live table (--existing, --replan-future,
-dry run), no guarantee that day k depends only on earlier days when the length changes, no
-per-continent balance in the report.
+What it does, as a Python developer would: reads world.geojson (orjson); each country's
+geodesic area (pyproj Geod over the rings' coordinate lists as read: no shapely, no numpy);
+pools: silhouette questions for polygon countries of at least 10,000 km², capital questions for
+countries with a capital, flag questions for all; 365 days from 2026-01-01 with
+random.Random(20260101): the three types in a shuffled rotation, the answer drawn from the
+type's pool among those not used in the last 60 days (the window is relaxed when nothing is
+left), never two small countries (points or under 20,000 km²) in a row; ids are uuid5 of (seed,
+date); writes the migration (table, unique date, one-type check) and the seed (insert … on
+conflict (date) do nothing), and a short report.
+What it does not do compared with geo-challenges: no continuation of a live table (--existing,
+--replan-future, dry run), no guarantee that day k depends only on earlier days when the length
+changes, no per-continent balance in the report.
 """
 import datetime
-import json
 import os
 import random
 import sys
 import uuid
 
 import pyproj
-from shapely.geometry import shape
+
+from ref_io import features, write_text
 
 GEOD = pyproj.Geod(ellps="WGS84")
+
+
+def area_km2(geometry):
+    """Geodesic area of a Polygon or MultiPolygon (exterior minus holes), 0 for a point."""
+    kind, coords = geometry["type"], geometry["coordinates"]
+    polys = [coords] if kind == "Polygon" else coords if kind == "MultiPolygon" else []
+    total = 0.0
+    for rings in polys:
+        for k, ring in enumerate(rings):
+            lons, lats = zip(*ring)
+            a = abs(GEOD.polygon_area_perimeter(lons, lats)[0])
+            total += a if k == 0 else -a
+    return total / 1e6
 
 MIGRATION = """-- daily_challenges: one quiz question per day (CONTRACTS §6), written by reference.py challenges.
 create table if not exists public.daily_challenges (
@@ -55,14 +69,11 @@ def sql(s):
 
 
 def main(o):
-    with open(o.world, encoding="utf-8") as f:
-        feats = json.load(f)["features"]
     countries = {}
-    for ft in feats:
-        g = shape(ft["geometry"])
-        area = 0.0 if g.geom_type == "Point" else abs(GEOD.geometry_area_perimeter(g)[0]) / 1e6
+    for ft in features(o.world):
+        point = ft["geometry"]["type"] == "Point"
         countries[ft["id"]] = {"name": ft["properties"].get("name", ft["id"]), "capital": ft["properties"].get("capital"),
-                               "point": g.geom_type == "Point", "area": area}
+                               "point": point, "area": 0.0 if point else area_km2(ft["geometry"])}
     ids = sorted(countries)
     pools = {"silhouette": [i for i in ids if not countries[i]["point"] and countries[i]["area"] >= o.min_silhouette_area],
              "capital": [i for i in ids if countries[i]["capital"]], "flag": ids}
@@ -98,10 +109,7 @@ def main(o):
     for path, text in ((mig, MIGRATION), (os.path.join(o.out_dir, "seed.sql"), seed),
                        (o.report, f"{len(countries)} countries, {o.days} days, {relaxed} relaxed\n" +
                         "".join(f"{t}: {sum(1 for d in days if d[1] == t)}\n" for t in pools))):
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path + ".tmp", "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(path + ".tmp", path)
+        write_text(path, text)
     print(f"challenges: {len(countries)} countries → {o.days} days, {relaxed} relaxed", file=sys.stderr)
 
 

@@ -15,7 +15,6 @@ do compared with geo-cities: fewer resolution kinds (no source-only or continent
 no per-row validation messages, no check that the seed round-trips through PostgreSQL.
 """
 import csv
-import json
 import os
 import sys
 import unicodedata
@@ -24,7 +23,8 @@ import numpy as np
 import pyproj
 import shapely
 import shapely.ops
-from shapely.geometry import shape
+
+from ref_io import features, geometries
 
 GEOD = pyproj.Geod(ellps="WGS84")
 CONTINENTS = {"AF": "Africa", "AN": "Antarctica", "AS": "Asia", "EU": "Europe", "NA": "North America", "OC": "Oceania", "SA": "South America"}
@@ -77,11 +77,10 @@ def main(o):
     admin1 = {(r["country_code"], r["admin1_code"]): r["name"] for r in read_tsv(o.admin1)}
     table = {r["iso"]: r for r in read_tsv(o.country_table)}
     territories = {r["code"]: r["sovereign"] for r in read_tsv(o.territories)}
-    with open(o.world, encoding="utf-8") as f:
-        world = json.load(f)["features"]
+    world = features(o.world)
     ids = [ft["id"] for ft in world]
     names = {ft["id"]: ft["properties"].get("name", ft["id"]) for ft in world}
-    geoms = np.array([shape(ft["geometry"]) for ft in world], dtype=object)
+    geoms = geometries(world)
     shapely.prepare(geoms)
     is_point = np.array([g.geom_type == "Point" for g in geoms])
     polys = np.nonzero(~is_point)[0]

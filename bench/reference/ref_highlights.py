@@ -1,7 +1,7 @@
 """highlights: the curated country highlights, checked against the world and the populated places.
 
 What it does, as a Python developer would: reads data/country_highlights.json, the alias
-table (data/highlight_places.tsv), world.geojson and the compact populated places; checks
+table (data/highlight_places.tsv), world.geojson and the compact populated places (orjson); checks
 that the highlight countries are the world's, every list has 1–5 entries; locates each city
 in the places by name (or alias) and country code, else by name alone; tests the located
 points against the countries with one shapely STRtree query over all points (bounding boxes),
@@ -11,16 +11,16 @@ then the prepared polygons' `contains`; a point outside its country passes withi
 What it does not do compared with geo-highlights: fewer name normalisations (case and
 diacritics only), no per-entry error messages naming the file and the entry.
 """
-import json
-import os
 import sys
 import unicodedata
 
 import numpy as np
+import orjson
 import pyproj
 import shapely
 import shapely.ops
-from shapely.geometry import shape
+
+from ref_io import features, geometries, load_json, write_text
 
 GEOD = pyproj.Geod(ellps="WGS84")
 
@@ -30,12 +30,9 @@ def norm(s):
 
 
 def main(o):
-    with open(o.source, encoding="utf-8") as f:
-        source = json.load(f)
-    with open(o.world, encoding="utf-8") as f:
-        world = {ft["id"]: ft for ft in json.load(f)["features"]}
-    with open(o.places, encoding="utf-8") as f:
-        places = json.load(f)["features"]
+    source = load_json(o.source)
+    world = {ft["id"]: ft for ft in features(o.world)}
+    places = features(o.places)
     aliases = {}
     with open(o.aliases, encoding="utf-8") as f:
         header = None
@@ -77,12 +74,12 @@ def main(o):
             lon, lat = cands[0]["geometry"]["coordinates"]
             located.append((iso, city, lon, lat, how))
     ids = sorted(world)
-    geoms = [shape(world[i]["geometry"]) for i in ids]
+    geoms = geometries([world[i] for i in ids])
     shapely.prepare(geoms)
     tree = shapely.STRtree(geoms)
     pts = shapely.points([(lon, lat) for _, _, lon, lat, _ in located])
     pi, gi = tree.query(pts)
-    inside_ = shapely.contains(np.asarray(geoms, dtype=object)[gi], pts[pi])
+    inside_ = shapely.contains(geoms[gi], pts[pi])
     pi, gi = pi[inside_], gi[inside_]
     hits = {}
     for a, b in zip(pi.tolist(), gi.tolist()):
@@ -100,16 +97,13 @@ def main(o):
         else:
             (coast if km <= o.coastal_tolerance else outside).append((iso, city, km))
     out = {iso: {"cities": source[iso]["cities"], "attractions": source[iso]["attractions"]} for iso in sorted(source)}
-    text = json.dumps(out, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    text = orjson.dumps(out, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode() + "\n"
     for path, body in ((o.out, text), (o.report, "\n".join(
             [f"highlights: {len(out)} countries, {sum(len(e['cities']) for e in out.values())} cities",
              f"located {len(located)} (inside {len(inside)}, near coast {len(coast)}, point countries {len(point)}, outside {len(outside)}), not located {len(notfound)}",
              f"countries without highlights: {' '.join(missing) or 'none'}"]
             + [f"outside: {i} {c} {km:.0f} km" for i, c, km in outside] + [f"not located: {i} {c}" for i, c in notfound]) + "\n")):
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        with open(path + ".tmp", "w", encoding="utf-8") as f:
-            f.write(body)
-        os.replace(path + ".tmp", path)
+        write_text(path, body)
     print(f"highlights: {len(out)} countries; located {len(located)} (inside {len(inside)}, coast {len(coast)}, point {len(point)}, outside {len(outside)}), "
           f"not located {len(notfound)}", file=sys.stderr)
 

@@ -19,7 +19,6 @@ the leaf's centre; at sea in a border leaf, the nearest edge's country within th
 sea leaves keep no coast edges (a query there answers no country, where ours measures the
 distance to the coast), no size limit or load check.
 """
-import json
 import math
 import os
 import struct
@@ -28,7 +27,8 @@ import sys
 import numpy as np
 import pyproj
 import shapely
-from shapely.geometry import shape
+
+from ref_io import features, geometries
 
 GEOD = pyproj.Geod(ellps="WGS84")
 MAGIC = b"REFLOOK1"
@@ -49,10 +49,9 @@ def covering(tree, polys, points):
 
 
 def build(o):
-    with open(o.countries, encoding="utf-8") as f:
-        feats = [ft for ft in json.load(f)["features"] if ft["geometry"]["type"] in ("Polygon", "MultiPolygon")]
+    feats = [ft for ft in features(o.countries) if ft["geometry"]["type"] in ("Polygon", "MultiPolygon")]
     codes = [ft["id"] for ft in feats]
-    polys = np.array([shape(ft["geometry"]) for ft in feats], dtype=object)
+    polys = geometries(feats)
     shapely.prepare(polys)
     poly_tree = shapely.STRtree(polys)
     bounds = shapely.boundary(polys)
@@ -176,8 +175,7 @@ def build(o):
 
 
 def write(o, codes, kinds, payloads, leaf_table, edges):
-    with open(o.places, encoding="utf-8") as f:
-        places = json.load(f)["features"]
+    places = features(o.places)
     code_index = {c: i for i, c in enumerate(codes)}
     out = bytearray(MAGIC)
     out += struct.pack("<IIIId", len(codes), len(kinds), len(leaf_table), len(edges), o.coast_buffer_km)

@@ -10,11 +10,13 @@ What it does not do compared with geo-map: no antimeridian cutting for other cen
 meridians or clipping for Mercator (world.geojson is already cut at ±180°), no
 validation of the projected rings, no choice of projection beyond what pyproj takes.
 """
-import json
 import os
 
 import numpy as np
+import orjson
 import pyproj
+
+from ref_io import features
 
 
 def rings_of(geom):
@@ -26,8 +28,7 @@ def rings_of(geom):
 
 
 def main(args):
-    with open(args.input, encoding="utf-8") as f:
-        feats = json.load(f)["features"]
+    feats = features(args.input)
     tr = pyproj.Transformer.from_crs("EPSG:4326", args.projection, always_xy=True)
     # the map's extent: the projected ±180° meridians
     lat = np.linspace(-90, 90, 181)
@@ -73,7 +74,7 @@ def main(args):
            f'<style>path{{fill:#34BE82;fill-rule:evenodd;stroke:#000;stroke-width:{args.border_width};stroke-linejoin:round}}'
            f'.point{{fill:#34BE82;stroke:#000;stroke-width:{args.border_width}}}</style>\n'
            f'<path d="{outline}" style="fill:#2F86A6;stroke:none"/>\n' + "\n".join(paths) + "\n</svg>\n")
-    for path, text in ((args.geojson, json.dumps({"type": "FeatureCollection", "crs": args.projection, "features": out_feats}, ensure_ascii=False)),
+    for path, text in ((args.geojson, orjson.dumps({"type": "FeatureCollection", "crs": args.projection, "features": out_feats}, option=orjson.OPT_SERIALIZE_NUMPY).decode()),
                        (args.svg, svg)):
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         with open(path + ".tmp", "w", encoding="utf-8") as f:

@@ -1,25 +1,29 @@
 """preview: three PNG views of the globe .glb, rendered on the CPU.
 
-What it does, as a Python developer would: reads the .glb with pygltflib (every node's
-positions, indices, primitive mode and material colour); for each view (atlantic: centred
-on 30°W 20°N, pacific: 180° 0°, south_pole) rotates the scene to the view (numpy), projects
-it orthographically to a 720 px image supersampled 2× (1440 px), culls back faces, and paints
-the triangles far to near, layer by layer (ocean, fills, rims, outlines, capitals) with
-Pillow's ImageDraw (painter's algorithm; line primitives drawn as 1-px lines); the
-atmosphere is blended over the result; downsampled with a Lanczos filter and saved as PNG.
+What it does, as a Python developer would: reads the .glb's two chunks itself (the JSON
+header with orjson, the buffer as numpy views: pygltflib's dataclass decoding of 500 nodes
+costs more than the rest of the read); for each view (atlantic: centred on 30°W 20°N,
+pacific: 180° 0°, south_pole) rotates the scene to the view (numpy), projects it
+orthographically to a 720 px image supersampled 2× (1440 px), culls back faces, and paints
+layer by layer (ocean, rims, fills, outlines, capitals; painter's algorithm) with OpenCV:
+each node's front-facing triangles in one `cv2.fillPoly` call (one colour per node, so their
+order within it does not matter), its line primitives in one `cv2.polylines` call (1 px);
+the atmosphere is blended over the result; downsampled by pixel averaging (INTER_AREA) and saved as PNG.
 What it does not do compared with geo-preview: no z-buffer (painter's order per layer),
 no lighting, outlines are 1 px GL lines rather than our miter-widened strips, and the views
 are rendered one after another (ours: one thread per view).
 """
 import math
 import os
+import struct
 
+import cv2
 import numpy as np
-import pygltflib
-from PIL import Image, ImageDraw
+import orjson
 
 VIEWS = [("atlantic", -30.0, 20.0), ("pacific", 180.0, 0.0), ("south_pole", 0.0, -90.0)]
 LAYER = {"ocean": 0, "land": 2, "border": 3, "capital": 4, "atmosphere": 5}
+LINES = 1  # glTF primitive mode
 
 
 def linear_to_srgb8(c):
@@ -27,27 +31,31 @@ def linear_to_srgb8(c):
 
 
 def read_scene(path):
-    gltf = pygltflib.GLTF2().load(path)
-    blob = gltf.binary_blob()
+    """Every mesh node of a .glb: (layer, name, mode, colour, positions, indices)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    json_len, = struct.unpack_from("<I", data, 12)
+    gltf = orjson.loads(data[20:20 + json_len])
+    blob = memoryview(data)[20 + json_len + 8:]
 
     def accessor(i, dtype, width):
-        a = gltf.accessors[i]
-        v = gltf.bufferViews[a.bufferView]
-        start = (v.byteOffset or 0) + (a.byteOffset or 0)
-        return np.frombuffer(blob, dtype=dtype, count=a.count * width, offset=start).reshape(a.count, width) if width > 1 \
-            else np.frombuffer(blob, dtype=dtype, count=a.count, offset=start)
+        a = gltf["accessors"][i]
+        v = gltf["bufferViews"][a["bufferView"]]
+        start = v.get("byteOffset", 0) + a.get("byteOffset", 0)
+        arr = np.frombuffer(blob, dtype=dtype, count=a["count"] * width, offset=start)
+        return arr.reshape(a["count"], width) if width > 1 else arr
     items = []
-    for node in gltf.nodes:
-        if node.mesh is None:
+    for node in gltf["nodes"]:
+        if "mesh" not in node:
             continue
-        for prim in gltf.meshes[node.mesh].primitives:
-            mat = gltf.materials[prim.material]
-            pos = accessor(prim.attributes.POSITION, np.float32, 3).astype(np.float64)
-            idx = accessor(prim.indices, np.uint32, 1).astype(np.int64)
-            layer = LAYER.get(mat.name, 1)
-            if node.name.endswith("_rim"):
+        for prim in gltf["meshes"][node["mesh"]]["primitives"]:
+            mat = gltf["materials"][prim["material"]]
+            pos = accessor(prim["attributes"]["POSITION"], np.float32, 3).astype(np.float64)
+            idx = accessor(prim["indices"], np.uint32, 1).astype(np.int64)
+            layer = LAYER.get(mat["name"], 1)
+            if node["name"].endswith("_rim"):
                 layer = 1  # the rim under its disc
-            items.append((layer, node.name, prim.mode, mat.pbrMetallicRoughness.baseColorFactor, pos, idx))
+            items.append((layer, node["name"], prim.get("mode", 4), mat["pbrMetallicRoughness"]["baseColorFactor"], pos, idx))
     return items
 
 
@@ -62,42 +70,41 @@ def rotation(lon, lat):
     return rx @ to_z @ ry
 
 
+SHIFT = 4  # OpenCV's sub-pixel bits: vertices at 1/16 px
+
+
 def render(items, lon, lat, size, supersample):
     n = size * supersample
     scale = n / 2 / 1.1
-    img = Image.new("RGB", (n, n), (0, 0, 0))
-    draw = ImageDraw.Draw(img)
+    img = np.zeros((n, n, 3), np.uint8)
     rot = rotation(lon, lat)
     atmosphere = None
     for layer, name, mode, colour, pos, idx in sorted(items, key=lambda t: t[0]):
-        p = pos @ rot.T
         if layer == LAYER["atmosphere"]:
             atmosphere = colour
             continue
-        xy = np.stack([n / 2 + p[:, 0] * scale, n / 2 - p[:, 1] * scale], axis=1)
-        rgb = linear_to_srgb8(colour)
-        if mode == pygltflib.LINES:
+        p = pos @ rot.T
+        xy = np.round(np.stack([n / 2 + p[:, 0] * scale, n / 2 - p[:, 1] * scale], axis=1) * (1 << SHIFT)).astype(np.int32)
+        bgr = linear_to_srgb8(colour)[::-1]
+        if mode == LINES:
             seg = idx.reshape(-1, 2)
             front = (p[seg[:, 0], 2] > 0) & (p[seg[:, 1], 2] > 0)
-            for a, b in seg[front].tolist():
-                draw.line([tuple(xy[a]), tuple(xy[b])], fill=rgb, width=1)
+            if front.any():
+                cv2.polylines(img, list(xy[seg[front]]), False, bgr, 1, cv2.LINE_8, SHIFT)
             continue
         tri = idx.reshape(-1, 3)
         a, b, c = p[tri[:, 0]], p[tri[:, 1]], p[tri[:, 2]]
         normal_z = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0])
-        keep = np.nonzero(normal_z > 0)[0]  # counter-clockwise on screen: facing the camera
-        if not len(keep):
-            continue
-        depth = (a[keep, 2] + b[keep, 2] + c[keep, 2])
-        for t in tri[keep[np.argsort(depth)]].tolist():
-            draw.polygon([tuple(xy[t[0]]), tuple(xy[t[1]]), tuple(xy[t[2]])], fill=rgb)
+        front = normal_z > 0  # counter-clockwise on screen: facing the camera
+        if front.any():
+            cv2.fillPoly(img, list(xy[tri[front]]), bgr, cv2.LINE_8, SHIFT)
     if atmosphere is not None:  # translucent shell: a disc blended over the globe
-        halo = Image.new("RGB", (n, n), linear_to_srgb8(atmosphere))
-        mask = Image.new("L", (n, n), 0)
+        mask = np.zeros((n, n), np.uint8)
         r = 1.08 * scale
-        ImageDraw.Draw(mask).ellipse([n / 2 - r, n / 2 - r, n / 2 + r, n / 2 + r], fill=int(255 * atmosphere[3]))
-        img = Image.composite(halo, img, mask)
-    return img.resize((size, size), Image.LANCZOS)
+        cv2.circle(mask, (round(n / 2 * 16), round(n / 2 * 16)), round(r * 16), 255, -1, cv2.LINE_8, SHIFT)
+        alpha = (mask.astype(np.float32) * atmosphere[3] / 255)[:, :, None]
+        img = (img * (1 - alpha) + np.array(linear_to_srgb8(atmosphere)[::-1], np.float32) * alpha + 0.5).astype(np.uint8)
+    return cv2.resize(img, (size, size), interpolation=cv2.INTER_AREA)
 
 
 def main(args):
@@ -105,8 +112,8 @@ def main(args):
     os.makedirs(args.out_dir, exist_ok=True)
     for name, lon, lat in VIEWS:
         img = render(items, lon, lat, args.size, args.supersample)
-        tmp = os.path.join(args.out_dir, f".{name}.png.tmp")
-        img.save(tmp, format="PNG", optimize=False)
+        tmp = os.path.join(args.out_dir, f".{name}.tmp.png")
+        cv2.imwrite(tmp, img)
         os.replace(tmp, os.path.join(args.out_dir, f"{name}.png"))
 
 

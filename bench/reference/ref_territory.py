@@ -15,15 +15,17 @@ shards, no detail in the rejection reasons beyond the rule's name.
 import csv
 import datetime
 import io
-import json
 import os
 import sys
 
 import h3
 import numpy as np
+import orjson
 import pyproj
 import shapely
 from shapely.geometry import mapping
+
+from ref_io import features
 
 GEOD = pyproj.Geod(ellps="WGS84")
 RES = 9
@@ -77,8 +79,7 @@ def iso(t):
 
 
 def main(o):
-    with open(o.runs, encoding="utf-8") as f:
-        feats = json.load(f)["features"]
+    feats = features(o.runs)
     judged = [judge(ft) for ft in feats]
     owner = {}
     for v in sorted((v for v in judged if not v["reasons"]), key=lambda v: (v["ended"], v["run_id"])):
@@ -114,10 +115,10 @@ def main(o):
     cells_fc = [{"type": "Feature", "id": c, "properties": {"hex_id": c, "owner_user_id": v["user_id"], "last_run_id": v["run_id"]},
                  "geometry": {"type": "Polygon", "coordinates": [[[x, y] for y, x in h3.cell_to_boundary(c)] + [list(reversed(h3.cell_to_boundary(c)[0]))]]}}
                 for c, v in sorted(owner.items())]
-    write("territory.geojson", json.dumps({"type": "FeatureCollection", "features": cells_fc}))
-    write("loops.geojson", json.dumps({"type": "FeatureCollection", "features": [
+    write("territory.geojson", orjson.dumps({"type": "FeatureCollection", "features": cells_fc}).decode())
+    write("loops.geojson", orjson.dumps({"type": "FeatureCollection", "features": [
         {"type": "Feature", "id": v["run_id"], "properties": {"user_id": v["user_id"], "cells": len(v["cells"])}, "geometry": mapping(v["loop"])}
-        for v in judged if "loop" in v]}))
+        for v in judged if "loop" in v]}).decode())
     buf = io.StringIO()
     w = csv.writer(buf, delimiter="\t", lineterminator="\n")
     w.writerow(["run_id", "user_id", "valid", "fixes", "kept_fixes", "distance_m", "duration_s", "closure_m", "max_speed_kmh", "max_jump_m",

@@ -62,7 +62,8 @@ newdb() {
 newdb base
 # The role the night needs (docs/OPERATIONS.md): it creates tables (the migrations) and the
 # schema geodata, and writes the apps' tables.
-sql base "grant create on database base to night_user; grant all on schema public to night_user"
+sql base "grant create on database base to night_user; grant all on schema public to night_user;
+          grant select, insert, update on all tables in schema public to night_user"
 
 # What an app's night may change, as text (no created_at: a row's time of insertion differs by
 # run); 'none' for a table its migration has not created yet. Row versions: a rewritten row gets
@@ -99,14 +100,16 @@ rc=0; DATABASE_URL="host=127.0.0.1 port=$PORT user=night_user password=Sekr1t-pw
 if [ $rc -eq 0 ] && grep -q "quiz: dry run on night_user@127.0.0.1:$PORT/base" "$TMP/out" && ! grep -q Sekr1t "$TMP/out"; then ok "the right password over TCP connects (dry run)"; else bad "right password: exit $rc: $(cat "$TMP/out")"; fi
 [ "$(snap_all base)" = "$before" ] && ok "nothing touched by the failures" || bad "a failed connection touched the database"
 
-# --- the full night, through make -------------------------------------------------------------
-sql postgres "create database full_night template base"
+# --- the full night, through make, as a password-authenticated role over TCP -------------------
+sql postgres "create database full_night template base; grant create on database full_night to night_user"
 t0=$(date +%s%N)
-make --no-print-directory nightly DATABASE_URL="$(SOCKURL full_night)" NIGHTLY_TODAY=$TODAY >"$TMP/make.out" 2>&1 \
+make --no-print-directory nightly DATABASE_URL="postgresql://night_user:Sekr1t-pw@127.0.0.1:$PORT/full_night" NIGHTLY_TODAY=$TODAY >"$TMP/make.out" 2>&1 \
   && ok "make nightly: $(grep -cE '^(quiz|territory|cities): ok on ' "$TMP/make.out") apps ok in $(( ($(date +%s%N) - t0) / 1000000 )) ms" \
   || { bad "make nightly failed:"; cat "$TMP/make.out"; }
 grep -E '^(quiz|territory|cities): ' "$TMP/make.out" | sed 's/^/       /'
-grep -q "$SOCK" "$TMP/make.out" && ok "make's output names the server" || true
+if grep -q "night_user@127.0.0.1:$PORT/full_night" "$TMP/make.out" && ! grep -q Sekr1t "$TMP/make.out" build/.stages.log 2>/dev/null; then
+  ok "make's output names user, host, port and database, never the password (nor does the stage log)"
+else bad "make's output: $(grep -c Sekr1t "$TMP/make.out") lines with the password"; fi
 expect full_night "one quiz row per day, $TODAY … +60" "61|61" \
   "select count(*), count(distinct date) from daily_challenges where date between '$TODAY' and date '$TODAY' + 60"
 expect full_night "every quiz row has exactly one type" "0" \

@@ -11,6 +11,12 @@
 #     loaded: the table equals the full recompute; loading night 1's file again changes nothing;
 #   - the four shards' SQL files loaded into one database, in a shuffled order, give the
 #     unsharded table (on the sample a Hyde Park cell is claimed from two shards);
+#   - loops where a lon/lat plane breaks (data/territory/edge_runs.geojson: Taveuni and Chukotka
+#     across ±180°, a figure-eight across it, a loop 1 km from the North Pole, a lap around the
+#     South Pole): one part per loop, ST_IsValid(loop_polygon), loop_area_m2 and
+#     ST_Area(loop_polygon::geography) within 1 % of PostGIS's geodesic area of the run's own
+#     path; cells = h3-py's (the pole lap: h3-py's cells near the pole whose centre it encloses);
+#   - malformed runs are quarantined in rejects.tsv and the night goes on;
 #   - preview.svg is well-formed XML (xmllint) and renders (rsvg-convert) with the owners' colours.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -35,7 +41,21 @@ pg_start check_territory C timezone=UTC
 fail=0
 sql() { pg_sql "$@"; }        # sql DB QUERY
 expect() { pg_expect "$@"; }  # expect DB NAME EXPECTED QUERY
-newdb() { sql postgres "create database $1"; "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql; }
+# The game's migration (CONTRACTS §8a), as make territory wrote it; applied after the schema.
+MIGRATION=$(ls dist/supabase/game/migrations/*_territory_viewport.sql 2>/dev/null | tail -1)
+[ -n "$MIGRATION" ] || { echo "check_territory: dist/supabase/game/migrations/*_territory_viewport.sql is missing (run make territory)"; exit 1; }
+newdb() {
+  sql postgres "create database $1"
+  "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql
+  "${PSQL[@]}" -d "$1" -f "$MIGRATION"
+}
+# The roles a Supabase database has (cluster-wide): clients sign in as anon or authenticated;
+# the service role (the night, the app's functions) bypasses row-level security.
+sql postgres "do \$\$ begin
+  if not exists (select 1 from pg_roles where rolname = 'anon') then create role anon nologin; end if;
+  if not exists (select 1 from pg_roles where rolname = 'authenticated') then create role authenticated nologin; end if;
+  if not exists (select 1 from pg_roles where rolname = 'service_role') then create role service_role nologin bypassrls; end if;
+end \$\$"
 OWNERS="select hex_id || ' ' || owner_user_id || ' ' || last_run_id || ' ' || to_char(claimed_at at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS') || 'Z' from territory_hex order by hex_id"
 # territory.geojson's owners in the same text form (claimed_at: the sample's whole seconds).
 geo_owners() {
@@ -45,6 +65,12 @@ for f in sorted(json.load(open(sys.argv[1]))["features"], key=lambda f: f["prope
 }
 
 echo "PostgreSQL $(sql postgres 'show server_version'), PostGIS $(newdb game && sql game 'select postgis_lib_version()')"
+schema_snap="select md5(string_agg(concat_ws('|', table_name, column_name, data_type), ',' order by table_name, column_name)) from information_schema.columns where table_schema = 'public'
+  union all select md5(string_agg(concat_ws('|', tablename, policyname, cmd, roles::text), ',' order by policyname)) from pg_policies
+  union all select md5(string_agg(indexname, ',' order by indexname)) from pg_indexes where schemaname = 'public'"
+schema_once=$(sql game "$schema_snap")
+"${PSQL[@]}" -d game -f "$MIGRATION"
+expect game "the game's migration applied twice = once (columns, policies, indexes)" "$schema_once" "$schema_snap"
 "${PSQL[@]}" -d game -f "$OUT/territory_hex.sql"
 snap="select md5(string_agg(concat_ws('|', hex_id, owner_user_id, last_run_id, claimed_at), ',' order by hex_id)) from territory_hex
       union all select md5(string_agg(concat_ws('|', id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, md5(st_asewkb(path)::text), md5(st_asewkb(loop_polygon)::text)), ',' order by id)) from runs"
@@ -107,6 +133,164 @@ sql shards "$OWNERS" > "$TMP/shards.txt"
 if cmp -s "$TMP/geo.txt" "$TMP/shards.txt"; then echo "  ok   the 4 shards' SQL loaded in a shuffled order = the unsharded territory"
 else echo "  FAIL the shards' SQL gives another territory"; diff "$TMP/geo.txt" "$TMP/shards.txt" | head -5; fail=1; fi
 expect shards "the 4 shards wrote every run once" "$(tail -n +2 "$OUT/runs.tsv" | wc -l)" "select count(*) from runs"
+
+# Loops across ±180° and at the poles.
+EDGES=${TERRITORY_EDGE_RUNS:-data/territory/edge_runs.geojson}
+"$BIN/geo-territory" "$EDGES" --out-dir "$TMP/edges" --loops-geojson -q
+newdb edges
+"${PSQL[@]}" -d edges -f "$TMP/edges/territory_hex.sql" 2>&1 | grep -v 'coerced into range' || true
+tail -n +2 "$TMP/edges/runs.tsv" | awk -F'\t' '{ print $1 "\t" $3 "\t" $11 "\t" $12 }' > "$TMP/edges_tsv.txt"
+"${PSQL[@]}" -d edges -c "create table tsv (id uuid, valid boolean, parts int, area double precision)" -c "\\copy tsv from '$TMP/edges_tsv.txt'"
+expect edges "the 5 edge runs (±180°, poles) are valid loops" "5" "select count(*) from tsv where valid"
+expect edges "one part for each loop run once round (the figure-eight: its two lobes)" "0" \
+  "select count(*) from tsv t join runs r using (id) where t.parts <> case when r.id = 'e0000000-0000-4000-8000-000000000003' then 2 else 1 end"
+expect edges "loop_polygon valid (ST_IsValid) across ±180° and at the poles" "0" \
+  "select count(*) from runs where loop_polygon is null or not st_isvalid(loop_polygon) or geometrytype(loop_polygon) <> 'POLYGON'"
+# The reference: PostGIS's geodesic area of the run's own path closed (geography takes the
+# short way across ±180° and the cap a ring circles), for the loops of one part.
+ref="st_area(st_makepolygon(st_addpoint(r.path, st_startpoint(r.path)))::geography)"
+expect edges "loop_area_m2 (runs.tsv) within 1 % of the geodesic area of the path" "0" \
+  "select count(*) from tsv t join runs r using (id) where t.parts = 1 and abs(t.area - $ref) > 0.01 * $ref" 2>/dev/null
+expect edges "ST_Area(loop_polygon::geography) within 1 % of the geodesic area of the path" "0" \
+  "select count(*) from tsv t join runs r using (id) where t.parts = 1 and abs(st_area(r.loop_polygon::geography) - $ref) > 0.01 * $ref" 2>/dev/null
+"$PY" - "$TMP/edges/loops.geojson" <<'PYEOF' || fail=1
+import json, math, sys
+import h3
+from shapely.geometry import Point as P, Polygon
+bad = []
+for f in json.load(open(sys.argv[1]))["features"]:
+    g = f["geometry"]
+    polys = [g["coordinates"]] if g["type"] == "Polygon" else g["coordinates"]
+    cells = set()
+    for p in polys:
+        rings = [[(la, lo - 360 if lo > 180 else lo) for lo, la in r] for r in p]
+        pole = next((la for la, lo in rings[0] if abs(la) == 90), None)
+        if pole is None:
+            cells |= set(h3.polygon_to_cells(h3.LatLngPoly(rings[0], *rings[1:]), 9))
+            continue
+        # Around a pole: its azimuthal plane, colatitude as the radius.
+        def xy(la, lo): r = 90 - abs(la); return (r * math.sin(math.radians(lo)), r * math.cos(math.radians(lo)))
+        shape = Polygon([xy(la, lo) for la, lo in rings[0] if abs(la) < 90], [[xy(la, lo) for la, lo in h] for h in rings[1:]])
+        for c in h3.grid_disk(h3.latlng_to_cell(pole, 0, 9), 12):
+            if shape.contains(P(*xy(*h3.cell_to_latlng(c)))): cells.add(c)
+    if sorted(cells) != sorted(f["properties"]["cells"]) or not cells:
+        bad.append((f["id"], len(cells), len(f["properties"]["cells"])))
+print("  ok   the edge loops' cells equal h3-py's (5 loops; the pole lap by centre containment)" if not bad else f"  FAIL edge loops' cells differ from h3-py's: {bad}")
+sys.exit(1 if bad else 0)
+PYEOF
+
+# Served by viewport (CONTRACTS §8a).
+expect game "every territory_hex row has its cell, a valid polygon" "0" \
+  "select count(*) from territory_hex where cell is null or not st_isvalid(cell) or geometrytype(cell) <> 'POLYGON'"
+expect edges "cells across ±180° and at the poles are valid polygons of a res-9 cell's area" "0" \
+  "select count(*) from territory_hex where cell is null or not st_isvalid(cell) or st_area(cell::geography) not between 70000 and 140000"
+# territory_in_viewport against a reference in Python (shapely over territory.geojson's cells,
+# each box tried where it lies and a turn east and west, the cells unwrapped by hand).
+BOXES="-0.20 51.49 -0.14 51.52|-0.1675 51.5 -0.1665 51.501|-74.0 40.76 -73.94 40.80|179.99 -16.9 -179.99 -16.7|179.999 -16.9 180 -16.7|-180 -16.9 -179.9999 -16.7|170 60 -170 70|-180 -90 180 90|-180 -90.0 180 -89.99|-10 80 10 89.999"
+for db in game edges; do
+  dir=$OUT; [ $db = edges ] && dir=$TMP/edges
+  : > "$TMP/vp_$db.txt"
+  IFS='|' read -ra boxes <<< "$BOXES"
+  for b in "${boxes[@]}"; do
+    set -- $b
+    echo "box $b: $(sql $db "set role authenticated; select string_agg(hex_id, ' ' order by hex_id) from territory_in_viewport($1, $2, $3, $4)")" >> "$TMP/vp_$db.txt"
+  done
+  "$PY" - "$dir/territory.geojson" "$BOXES" > "$TMP/vp_ref_$db.txt" <<'PYEOF'
+import json, sys
+from shapely.geometry import Polygon, box
+feats = json.load(open(sys.argv[1]))["features"]
+cells = []
+for f in feats:
+    ring = f["geometry"]["coordinates"][0]
+    if max(x for x, y in ring) - min(x for x, y in ring) > 180:
+        ring = [(x + 360 if x < 0 else x, y) for x, y in ring]
+    cells.append((f["properties"]["hex_id"], Polygon(ring)))
+for b in sys.argv[2].split("|"):
+    lo, la, hi, ha = map(float, b.split())
+    if lo > hi: hi += 360
+    got = sorted(h for h, p in cells if any(p.intersects(box(lo + s, la, hi + s, ha)) for s in (-360, 0, 360)))
+    print(f"box {b}: {' '.join(got)}")
+PYEOF
+  if cmp -s "$TMP/vp_$db.txt" "$TMP/vp_ref_$db.txt"; then
+    echo "  ok   territory_in_viewport as authenticated = the cells intersecting each of ${#boxes[@]} boxes ($db: $(tr ' ' '\n' < "$TMP/vp_$db.txt" | grep -c '^8[0-9a-f]\{14\}$') cells found; boxes across ±180°, at the poles, the world)"
+  else echo "  FAIL territory_in_viewport differs from the reference ($db):"; diff "$TMP/vp_ref_$db.txt" "$TMP/vp_$db.txt" | head -6; fail=1; fi
+done
+expect game "territory_in_viewport returns at most max_cells" "3" "select count(*) from territory_in_viewport(-180, -90, 180, 90, 3)"
+expect game "cell_geojson is the cell as GeoJSON (9 decimals)" "0" \
+  "select count(*) from territory_in_viewport(-180, -90, 180, 90) v join territory_hex t using (hex_id) where st_hausdorffdistance(st_geomfromgeojson(v.cell_geojson), t.cell) > 1e-8"
+# Row-level security and grants.
+expect game "authenticated reads territory_hex, runs' figures and the stats view" "$(sql game 'select count(*) from territory_hex') $(sql game 'select count(*) from runs') $(sql game 'select count(*) from users')" \
+  "set role authenticated; select (select count(*) from territory_hex) || ' ' || (select count(*) from runs where distance_m >= 0) || ' ' || (select count(*) from territory_runner_stats)"
+for stmt in "insert into territory_hex (hex_id) values ('89194ad16c3fff0')" "update territory_hex set owner_user_id = null" \
+            "delete from territory_hex" "update runs set valid_loop = true" "select path from runs limit 1"; do
+  got=$(sql game "set role authenticated; $stmt" 2>&1 || true)
+  case "$got" in *"permission denied"*|*"row-level security"*) echo "  ok   authenticated is refused: ${stmt:0:40}";;
+    *) echo "  FAIL authenticated could: $stmt ($got)"; fail=1;; esac
+done
+got=$(sql game "set role anon; select count(*) from territory_in_viewport(-180, -90, 180, 90)" 2>&1 || true)
+case "$got" in *"permission denied"*) echo "  ok   anon cannot call territory_in_viewport";; *) echo "  FAIL anon called territory_in_viewport ($got)"; fail=1;; esac
+expect game "the service role writes" "1" \
+  "begin; set local role service_role; update territory_hex set claimed_at = claimed_at where hex_id = (select min(hex_id) from territory_hex); select count(*) from territory_hex where hex_id = (select min(hex_id) from territory_hex); rollback"
+# The stats view = users.tsv (runs, valid runs, cells; km² within 0.5 %: PostGIS's geodesic
+# cell areas against H3's).
+tail -n +2 "$OUT/users.tsv" | sort > "$TMP/users_tsv.txt"
+sql game "select user_id, runs, valid_runs, cells, km2_owned from territory_runner_stats order by user_id" | tr '|' '\t' | sort > "$TMP/users_db.txt"
+if "$PY" - "$TMP/users_tsv.txt" "$TMP/users_db.txt" <<'PYEOF'
+import sys
+a = {l.split("\t")[0]: l.split("\t") for l in open(sys.argv[1]).read().split("\n") if l}
+b = {l.split("\t")[0]: l.split("\t") for l in open(sys.argv[2]).read().split("\n") if l}
+ok = a.keys() == b.keys() and all(a[u][1:4] == b[u][1:4] and abs(float(a[u][4]) - float(b[u][4])) <= 0.005 * float(a[u][4]) + 1e-9 for u in a)
+sys.exit(0 if ok else 1)
+PYEOF
+then echo "  ok   territory_runner_stats = users.tsv (runs, valid runs, cells, km² owned) for $(wc -l < "$TMP/users_db.txt") runners"
+else echo "  FAIL territory_runner_stats differs from users.tsv"; diff "$TMP/users_tsv.txt" "$TMP/users_db.txt" | head -4; fail=1; fi
+
+# Speed: a 300,000-cell table: the 30,301 real H3 cells within 100 rings of central London,
+# and the same set moved to 9 other places (their hex_id suffixed), loaded and indexed.
+newdb big
+"$PY" - "$TMP/big.csv" <<'PYEOF'
+import sys, h3
+with open(sys.argv[1], "w") as f:
+    for i, c in enumerate(h3.grid_disk(h3.latlng_to_cell(51.51, -0.12, 9), 100)):
+        ring = [(lng, lat) for lat, lng in h3.cell_to_boundary(c)]
+        ring.append(ring[0])
+        wkt = "SRID=4326;POLYGON((" + ",".join(f"{x:.9f} {y:.9f}" for x, y in ring) + "))"
+        f.write(f"{c},00000000-0000-4000-8000-{i % 500:012d},00000000-0000-4000-8000-000000000001,2026-11-21 07:00:00+00,\"{wkt}\"\n")
+PYEOF
+"${PSQL[@]}" -d big -c "insert into users (id, username) select ('00000000-0000-4000-8000-' || lpad(i::text, 12, '0'))::uuid, 'u' || i from generate_series(0, 499) i" \
+  -c "insert into runs (id, user_id, started_at, ended_at) values ('00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000000', now(), now())" \
+  -c "\\copy territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell) from '$TMP/big.csv' with (format csv)" \
+  -c "insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell)
+        select hex_id || '-' || k, owner_user_id, last_run_id, claimed_at, st_translate(cell, 12 * k - 60, -3 * k)
+        from territory_hex, generate_series(1, 9) k" -c "analyze territory_hex"
+CITYBOX="-0.20, 51.46, -0.04, 51.56"   # central London, 11 km × 11 km
+expect big "the speed table holds 300,000+ cells" "303010" "select count(*) from territory_hex"
+plan=$(sql big "explain select * from territory_in_viewport($CITYBOX)")
+case "$plan" in *idx_territory_hex_cell*) echo "  ok   the viewport query's plan uses the GiST index (idx_territory_hex_cell)";;
+  *) echo "  FAIL the viewport query's plan does not use the index: $plan"; fail=1;; esac
+ms=$(sql big "set role authenticated; select count(*) from territory_in_viewport($CITYBOX);
+  do \$\$ declare t0 timestamptz; ms float8[] := '{}'; n int; total bigint; begin
+    for i in 1..21 loop t0 := clock_timestamp(); select count(*), sum(length(v.cell_geojson) + length(v.hex_id)) into n, total from territory_in_viewport($CITYBOX) v;
+      ms := ms || extract(epoch from clock_timestamp() - t0) * 1000; end loop;
+    raise warning 'median % ms for % cells (% bytes of GeoJSON)', (select round(percentile_cont(0.5) within group (order by m)::numeric, 1) from unnest(ms) m), n, total;
+  end \$\$" 2>&1 | sed -n 's/.*WARNING:  //p')
+med=${ms#median }; med=${med%% ms*}
+if [ -n "$med" ] && awk "BEGIN { exit !($med <= 30) }"; then echo "  ok   territory_in_viewport on 303,010 cells, city box: $ms (≤ 30 ms; 21 calls as authenticated)"
+else echo "  FAIL territory_in_viewport city box: ${ms:-no timing} (limit 30 ms)"; fail=1; fi
+
+# Quarantine: a night with malformed runs among good ones goes on and lists them.
+"$PY" - "$RUNS" "$TMP/quarantine.geojson" <<'PYEOF'
+import json, sys
+fc = json.load(open(sys.argv[1], encoding="utf-8"))
+fc["features"][3]["properties"]["times"] = fc["features"][3]["properties"]["times"][:-1]
+fc["features"][7]["properties"]["user_id"] = "not-a-uuid"
+json.dump(fc, open(sys.argv[2], "w"))
+PYEOF
+"$BIN/geo-territory" "$TMP/quarantine.geojson" --out-dir "$TMP/quarantine" -q
+if [ "$(cut -f1 "$TMP/quarantine/rejects.tsv" | tail -n +2 | tr '\n' ' ')" = "3 7 " ] \
+   && [ "$(tail -n +2 "$TMP/quarantine/runs.tsv" | wc -l)" -eq "$(( $(tail -n +2 "$OUT/runs.tsv" | wc -l) - 2 ))" ]; then
+  echo "  ok   2 malformed runs quarantined in rejects.tsv (features 3 and 7), the night went on with the others"
+else echo "  FAIL quarantine: rejects.tsv says $(tail -n +2 "$TMP/quarantine/rejects.tsv" | cut -f1,3 | head -3)"; fail=1; fi
 
 # The picture.
 if xmllint --noout "$OUT/preview.svg" 2>"$TMP/xmllint.txt"; then echo "  ok   preview.svg is well-formed XML"; else echo "  FAIL preview.svg: $(head -3 "$TMP/xmllint.txt")"; fail=1; fi

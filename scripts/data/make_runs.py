@@ -2,6 +2,7 @@
 """Generates the territory game's runs (CONTRACTS §8) from a fixed seed.
 
   make_runs.py                       the sample set → data/territory/runs.geojson
+  make_runs.py --edges               loops where lon/lat planes break → data/territory/edge_runs.geojson
   make_runs.py --scale 10000 -o F    the scale test: N runs of ~--fixes fixes each in one city
                                      (written to build/ by `make bench`, never committed)
 
@@ -327,6 +328,45 @@ def scale(rng, count, fixes_per_run):
                % (new_uuid(rng), coords, rng.choice(users), '","'.join(times), ",".join(map(str, acc.tolist())))), nf
 
 
+def sphere_direct(lat, lon, azimuth_deg, dist_m, r=6371008.8):
+    """The point dist_m from (lat, lon) along azimuth_deg on a sphere (the edge runs need
+    poles and ±180°, where the local offset above breaks down); longitude in −180…180."""
+    p1, l1, az, d = math.radians(lat), math.radians(lon), math.radians(azimuth_deg), dist_m / r
+    p2 = math.asin(math.sin(p1) * math.cos(d) + math.cos(p1) * math.sin(d) * math.cos(az))
+    l2 = l1 + math.atan2(math.sin(az) * math.sin(d) * math.cos(p1), math.cos(d) - math.sin(p1) * math.sin(p2))
+    lon2 = (math.degrees(l2) + 180) % 360 - 180
+    return math.degrees(p2), lon2
+
+
+def edges(rng):
+    """Valid loops where a plane of longitude and latitude breaks: across ±180° on Taveuni
+    (Fiji) and in Chukotka, a figure-eight across ±180°, a loop 1 km from the North Pole (its
+    longitudes span half the globe) and a lap around the South Pole (the Race Around the World
+    at the station). Shapes are ellipses about a centre, on a sphere; `properties.edge_kind`
+    names them (the stage ignores it)."""
+    user = "e0000000-0000-4000-8000-00000000000%d"
+    start = int(t(21, 6, 0).timestamp())
+    def run(kind, k, pts):
+        times = [datetime.fromtimestamp(start + 3600 * k + i, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") for i in range(len(pts))]
+        return {"type": "Feature", "id": "e0000000-0000-4000-8000-%012d" % (k + 1),
+                "geometry": {"type": "LineString", "coordinates": [[round(lo, 7), round(la, 7)] for la, lo in pts]},
+                "properties": {"user_id": user % (k % 3 + 1), "times": times, "accuracy_m": [4.0] * len(pts), "edge_kind": kind}}
+    def loop(centre, a, b, n, eight=False):
+        pts = []
+        for i in range(n + 1):
+            th = 2 * math.pi * (i % n) / n
+            x, y = a * math.sin(th), b * (math.sin(2 * th) if eight else math.cos(th))
+            pts.append(sphere_direct(centre[0], centre[1], math.degrees(math.atan2(x, y)), math.hypot(x, y)))
+        return pts
+    pole = [(-90 + 600 / 111_000, -180 + 360 * i / 1000) for i in range(1000)] + [(-90 + 600 / 111_000, -180.0)]
+    pole = [(la, (lo + 180) % 360 - 180) for la, lo in pole]
+    yield run("taveuni", 0, loop((-16.805, 179.9995), 330, 330, 600))
+    yield run("chukotka", 1, loop((67.5, -179.998), 500, 300, 900))
+    yield run("antimeridian-figure-eight", 2, loop((-16.79, 180.0), 400, 200, 800, eight=True))
+    yield run("north-pole", 3, loop((89.99, 45.0), 400, 400, 900))
+    yield run("south-pole-lap", 4, pole)
+
+
 def write(features, path):
     """Writes the features (any iterable, streamed) as a FeatureCollection, one per line;
     returns (runs, fixes)."""
@@ -355,9 +395,13 @@ def main():
     ap.add_argument("--scale", type=int, default=0, help="generate N runs for the scale test instead of the sample")
     ap.add_argument("--fixes", type=int, default=1000, help="fixes per run in the scale test")
     ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--edges", action="store_true", help="the edge runs (±180°, poles) instead of the sample")
     a = ap.parse_args()
     rng = random.Random(a.seed)
-    if a.scale:
+    if a.edges:
+        feats = edges(rng)
+        out = a.output or os.path.join(os.path.dirname(__file__), "..", "..", "data", "territory", "edge_runs.geojson")
+    elif a.scale:
         feats = scale(rng, a.scale, a.fixes)
         out = a.output or "build/bench/territory_runs.geojson"
     else:

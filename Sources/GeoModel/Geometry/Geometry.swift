@@ -1,12 +1,8 @@
 // The pipeline's own geometry model: plain Swift values in lon/lat degrees (WGS84),
 // independent of GEOS so that stages can read, test and write geometry without C handles.
 
-/// A position: `x` is longitude, `y` is latitude (degrees) unless a stage says it projected them.
-public struct Point: Hashable, Sendable {
-    public var x: Double
-    public var y: Double
-    @inlinable public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
-}
+// The coordinate and vector types and the Earth's radius are Geodesy's, seen through GeoModel.
+@_exported import Geodesy
 
 /// A closed ring: the first point is repeated as the last (GeoJSON's convention).
 public typealias Ring = [Point]

@@ -8,8 +8,8 @@ import Foundation
 /// latitude: east–west degrees shrink by cos φ), which is exact to first order for the
 /// short distances simplification deals with, at the equator and at 70°N alike.
 public enum EarthDistance {
-    /// Kilometres per degree of latitude on the mean-radius sphere (6371.0088 km).
-    static let kmPerDegree = 6371.0088 * Double.pi / 180
+    /// Kilometres per degree of latitude on the mean-radius sphere.
+    static let kmPerDegree = Earth.kmPerDegree
 
     /// Distance (km) from `p` (with `cosLat` = cos of its latitude) to the lon/lat segment a–b.
     @inline(__always) public static func toSegment(_ p: Point, cosLat: Double, _ a: Point, _ b: Point) -> Double {

@@ -1,7 +1,7 @@
 /// The contract every pipeline stage follows (docs/ARCHITECTURE.md):
-/// - `Options` holds every parameter with its default, written once here in Swift; the
-///   command-line front reads its `--help` defaults from `Options()`, the Makefile passes
-///   the values in `pipelines/<name>.mk`.
+/// - `Options` holds every parameter with its default, written once here in Swift, and
+///   declares each option once (`DeclaredOptions`, StageOption.swift): the command-line front
+///   and its `--help` are derived from that; `pipelines/<name>.mk` passes only overrides.
 /// - `Options.validate()` refuses values the stage cannot use, before any input is read.
 /// - `run(_:log:)` does the work, reports progress on `log`, writes its outputs atomically and
 ///   returns a `Report` whose `summary` is the stage's one-line summary.

@@ -1,11 +1,16 @@
 // A calendar date for schedules: the daily challenges' dates, from a start day.
 
+import Foundation
+
 /// A calendar day (proleptic Gregorian), independent of time zones and of the clock.
 public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Days since 1970-01-01.
     public var ordinal: Int
 
     public init(ordinal: Int) { self.ordinal = ordinal }
+
+    /// The UTC calendar day of an instant (the clock's reading, passed in).
+    public init(date: Date) { ordinal = Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) }
 
     public init?(year: Int, month: Int, day: Int) {
         guard (1...12).contains(month), day >= 1, day <= Day.daysIn(month: month, year: year) else { return nil }

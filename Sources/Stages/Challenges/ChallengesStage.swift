@@ -7,7 +7,7 @@ import GeoFormats
 /// {migrations/<version>_<name>.sql, seed.sql} (CONTRACTS §6, the Supabase CLI layout) and a
 /// human report. The schedule itself is Schedule.swift; the SQL text is Output.swift; reading
 /// the live table's export is Existing.swift.
-extension ChallengesStage: PipelineStage {
+public enum ChallengesStage: PipelineStage {
     public static let name = "challenges"
 
     public struct Options: StageOptions {
@@ -82,14 +82,21 @@ extension ChallengesStage: PipelineStage {
         }
     }
 
+    /// Runs on today's date (UTC) by the system clock, unless `o.today` fixes it.
     public static func run(_ o: Options, log: StageLog) throws -> Report {
+        try run(o, log: log, today: Day(date: Date()))
+    }
+
+    /// The stage with the clock passed in: `today` (UTC) is the day the guard and the default
+    /// `from` count from, unless `o.today` fixes it.
+    public static func run(_ o: Options, log: StageLog, today clock: Day) throws -> Report {
         let features = try log.step("read \(o.world)") { try GeoJSON.read(path: o.world) }
         let countries = try countries(from: features, file: o.world)
         var existing: [ExistingDay] = []
         if let path = o.existing {
             existing = try log.step("read \(path)") { try readExisting(path: path, countries: Set(countries.map(\.id))) }
         }
-        let today = o.today ?? Day(ordinal: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
+        let today = o.today ?? clock
         let start: Day
         if let from = o.from {
             start = try o.fromDay(from)

@@ -10,7 +10,7 @@ import GeoGEOS
 public enum CitiesStage: PipelineStage {
     public static let name = "cities"
 
-    public struct Options: StageOptions {
+    public struct Options: DeclaredOptions {
         /// GeoNames cities (data/geonames/cities15000.tsv).
         public var cities = "data/geonames/cities15000.tsv"
         /// (country, admin-1 code) → name.
@@ -22,7 +22,7 @@ public enum CitiesStage: PipelineStage {
         /// The app's country set and polygons.
         public var world = "dist/world.geojson"
         /// Gets migrations/<timestamp>_cities.sql and seed.sql.
-        public var outDir = "dist/supabase/cities"
+        public var outputDir = "dist/supabase/cities"
         /// Per-city disagreements and the summary counts (tab-separated).
         public var report = "build/cities/report.tsv"
         /// Another country's polygon holds the city, but GeoNames' country is this close (km):
@@ -34,11 +34,23 @@ public enum CitiesStage: PipelineStage {
         public var pointRadiusKm = 50.0
         public init() {}
 
-        public func validate() throws {
-            for (name, v) in [("--border-tolerance", borderToleranceKm), ("--coastal-tolerance", coastalToleranceKm), ("--point-radius", pointRadiusKm)] {
-                guard v.isFinite, v >= 0, v <= 1000 else { throw OptionsError("\(name) must be between 0 and 1000 km (got \(v))") }
-            }
-            for (name, v) in [("--cities", cities), ("--admin1", admin1), ("--country-table", countryTable), ("--world", world), ("--out-dir", outDir), ("--report", report)] {
+        public static let declared: [StageOption<Options>] = [
+            .option("cities", \.cities, help: "GeoNames cities (tab-separated, see data/README.md)."),
+            .option("admin1", \.admin1, help: "Admin-1 names by country and code."),
+            .option("country-table", \.countryTable, help: "GeoNames' country table (id and population per ISO code)."),
+            .option("territories", \.territories, help: "Territories the app does not draw and their sovereign country (tab-separated; empty: none)."),
+            .option("world", \.world, help: "The country set: world.geojson."),
+            .option("output-dir", short: "o", aliases: ["out-dir"], \.outputDir, help: "Directory for migrations/ and seed.sql."),
+            .option("report", \.report, help: "Where to write the disagreement report (tab-separated)."),
+            .option("border-tolerance", \.borderToleranceKm, .within(0...1000),
+                    help: "Keep GeoNames' country when its polygon is this close (km) to a city inside another's."),
+            .option("coastal-tolerance", \.coastalToleranceKm, .within(0...1000), help: "A city in no polygon goes to a country this close (km)."),
+            .option("point-radius", \.pointRadiusKm, .within(0...1000),
+                    help: "A city GeoNames puts in a point country stays in it within this distance (km) of its point."),
+        ]
+
+        public func validateRules() throws {
+            for (name, v) in [("--cities", cities), ("--admin1", admin1), ("--country-table", countryTable), ("--world", world), ("--output-dir", outputDir), ("--report", report)] {
                 guard !v.isEmpty else { throw OptionsError("\(name) must not be empty") }
             }
         }
@@ -51,7 +63,7 @@ public enum CitiesStage: PipelineStage {
         public var withoutAdmin = 0
         public var byResolution: [Resolution: Int] = [:]
         public var seedBytes = 0
-        public var outDir = ""
+        public var outputDir = ""
 
         public var disagreements: Int { byResolution.filter { $0.key != .agree }.values.reduce(0, +) }
 
@@ -59,7 +71,7 @@ public enum CitiesStage: PipelineStage {
             let continents = byContinent.sorted { $0.key < $1.key }.map { "\($0.key) \(formatCount($0.value))" }.joined(separator: ", ")
             let kinds = byResolution.filter { $0.key != .agree }.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
             return "\(formatCount(cities)) cities in \(countries) countries (\(continents)); \(formatCount(withoutAdmin)) without admin name; "
-                + "\(formatCount(disagreements)) country disagreements (\(kinds.isEmpty ? "none" : kinds)) → \(outDir) (seed \(formatCount(seedBytes)) bytes)"
+                + "\(formatCount(disagreements)) country disagreements (\(kinds.isEmpty ? "none" : kinds)) → \(outputDir) (seed \(formatCount(seedBytes)) bytes)"
         }
     }
 
@@ -101,7 +113,7 @@ public enum CitiesStage: PipelineStage {
 
         var report = Report()
         report.countries = countryRows.count
-        report.outDir = o.outDir
+        report.outputDir = o.outputDir
         var cityRows: [CityRow] = []
         cityRows.reserveCapacity(source.count)
         var reportLines: [String] = []
@@ -143,8 +155,8 @@ public enum CitiesStage: PipelineStage {
 
         // The seed last: make takes it for the stage's target, so it is only fresh when all is written.
         try FileIO.writeAtomically(reportText, to: o.report)
-        try FileIO.writeAtomically(migration + "\n", to: o.outDir + "/migrations/" + migrationName)
-        try FileIO.writeAtomically(seedText, to: o.outDir + "/seed.sql")
+        try FileIO.writeAtomically(migration + "\n", to: o.outputDir + "/migrations/" + migrationName)
+        try FileIO.writeAtomically(seedText, to: o.outputDir + "/seed.sql")
         let kinds = report.byResolution.filter { $0.key != .agree }.sorted { $0.key < $1.key }
         for (k, n) in kinds { log.info("\(k.rawValue): \(n)") }
         return report

@@ -1,106 +1,120 @@
 // The highlights stage: the curated country_highlights.json, validated against the country set
-// and the Natural Earth populated places, written back in a stable form (CONTRACTS §5).
+// and the Natural Earth populated places (CityCheck.swift), written back in a stable form
+// (HighlightsFile.swift, CONTRACTS §5); from end to end, for the executable and the tests.
 
 import Foundation
 import GeoModel
 import GeoGEOS
 import GeoPROJ
 
-/// Every problem found in a highlights file, each naming the file, the country and the problem.
-public struct HighlightsError: Error, CustomStringConvertible, Sendable {
-    public var file: String
-    public var problems: [String]
-    public var description: String {
-        "\(file): \(problems.count) problem\(problems.count == 1 ? "" : "s"):\n" + problems.map { "\(file): \($0)" }.joined(separator: "\n")
-    }
-}
-
 public enum HighlightsStage: PipelineStage {
     public static let name = "highlights"
 
-    public static let maxEntries = 5
-    public static let lists = ["cities", "attractions"]
+    public struct Options: StageOptions {
+        public var sourcePath = "data/country_highlights.json"
+        public var worldPath = "dist/world.geojson"
+        public var placesPath = "data/natural-earth/ne_10m_populated_places.geojson"
+        public var aliasesPath: String? = "data/highlight_places.tsv"
+        public var output = "dist/country_highlights.json"
+        /// Where to write the report of the city checks (it is also printed on standard error).
+        public var report: String? = nil
+        public var cities = CityOptions()
+        public init() {}
 
-    public struct Entry: Sendable, Equatable {
-        public var id: String
-        public var cities: [String]
-        public var attractions: [String]
-        public init(id: String, cities: [String], attractions: [String]) { self.id = id; self.cities = cities; self.attractions = attractions }
+        public func validate() throws {
+            guard cities.coastalToleranceKm.isFinite && cities.coastalToleranceKm >= 0 else { throw OptionsError("--coastal-tolerance must be a number ≥ 0 km") }
+            guard cities.pointRadiusKm.isFinite && cities.pointRadiusKm >= 0 else { throw OptionsError("--point-radius must be a number ≥ 0 km") }
+        }
     }
 
-    // MARK: reading and validation
+    public struct Report: StageReport {
+        public var output = ""
+        public var bytes = 0
+        public var entries: [Entry] = []
+        public var results: [CityResult] = []
+        public var count: (cities: Int, attractions: Int) = (0, 0)
+        public func with(_ f: (CityStatus) -> Bool) -> [CityResult] { results.filter { f($0.status) } }
+        public var inside: Int { with { $0 == .inside }.count }
+        public var nearBorder: [CityResult] { with { if case .nearBorder = $0 { return true } else { return false } } }
+        public var nearPoint: [CityResult] { with { if case .nearPoint = $0 { return true } else { return false } } }
+        public var outside: [CityResult] { with { if case .outside = $0 { return true } else { return false } } }
+        public var inOther: [CityResult] { with { if case .inOtherCountry = $0 { return true } else { return false } } }
+        public var notLocated: [CityResult] { with { $0 == .notLocated } }
+        public var located: Int { results.count - notLocated.count }
 
-    /// Parses and validates a highlights file against the country set (`names`: id → display
-    /// name). Collects every problem before failing.
-    public static func load(bytes: [UInt8], file: String, names: [String: String]) throws -> [Entry] {
-        let root: JSONValue
-        do { root = try JSONParser.parse(bytes) } catch { throw InputError(file: file, "\(error)") }
-        guard case .object(let obj) = root else { throw InputError(file: file, "must be a JSON object keyed by ISO code, not a \(root.kindName)") }
-        var problems: [String] = []
-        var entries: [Entry] = []
-        var seen: Set<String> = []
-        func label(_ id: String) -> String { names[id].map { "\(id) (\($0))" } ?? id }
-        for (key, value) in obj {
-            guard seen.insert(key).inserted else { problems.append("\(label(key)): the key appears twice"); continue }
-            guard names[key] != nil else {
-                problems.append("\(key): unknown key, not a country of the country set"); continue
-            }
-            guard case .object(let o) = value else { problems.append("\(label(key)): must be an object with \"cities\" and \"attractions\", not a \(value.kindName)"); continue }
-            for extra in o.keys where !lists.contains(extra) { problems.append("\(label(key)): unexpected member \"\(extra)\" (only \"cities\" and \"attractions\")") }
-            var values: [String: [String]] = [:]
-            for list in lists {
-                guard let v = o[list] else { problems.append("\(label(key)): \(list) is missing"); continue }
-                guard case .array(let items) = v else { problems.append("\(label(key)): \(list) must be an array, not a \(v.kindName)"); continue }
-                var strings: [String] = []
-                for (i, item) in items.enumerated() {
-                    guard case .string(let s) = item else { problems.append("\(label(key)): \(list)[\(i)] must be a string, not a \(item.kindName)"); continue }
-                    strings.append(s)
+        public var summary: String {
+            "\(entries.count) countries, \(count.cities) cities, \(count.attractions) attractions; cities located \(located) (inside \(inside), near coast \(nearBorder.count), point countries \(nearPoint.count), outside \(outside.count)), not located \(notLocated.count) → \(output) (\(formatCount(bytes)) bytes)"
+        }
+
+        public var text: String {
+            var l: [String] = []
+            l.append("highlights: \(entries.count) countries, \(count.cities) cities, \(count.attractions) attractions")
+            let byPosition = results.filter { $0.foundBy.hasPrefix("position") }.count
+            let byAlias = results.filter { $0.foundBy.hasSuffix("alias") }.count
+            l.append("cities located in Natural Earth populated places: \(located) of \(results.count) (\(located - byPosition) by country code, \(byPosition) by position where NE's code differs; \(byAlias) through the alias table)")
+            l.append("  inside their country's polygon: \(inside)")
+            l.append("  outside the simplified polygon but within the coastal tolerance: \(nearBorder.count)" + list(nearBorder))
+            l.append("  point countries, within the radius of the point: \(nearPoint.count)")
+            l.append("  outside (farther than the tolerance, in no other country): \(outside.count)" + list(outside))
+            l.append("  inside ANOTHER country (errors): \(inOther.count)" + list(inOther))
+            l.append("cities not located: \(notLocated.count)" + (notLocated.isEmpty ? "" : "\n    " + notLocated.map { "\($0.id) \($0.city)" }.joined(separator: ", ")))
+            return l.joined(separator: "\n") + "\n"
+        }
+
+        func list(_ r: [CityResult]) -> String {
+            guard !r.isEmpty else { return "" }
+            return "\n" + r.map { c -> String in
+                let pos = c.place.map { String(format: " [NE %@ at %.3f, %.3f]", $0.name, $0.position.y, $0.position.x) } ?? ""
+                switch c.status {
+                case .nearBorder(let km), .outside(let km), .nearPoint(let km):
+                    return "    \(c.id) \(c.city)\(pos): \(String(format: "%.1f", km)) km" + (c.alsoIn.map { ", inside \($0)'s simplified polygon" } ?? "")
+                case .inOtherCountry(let o): return "    \(c.id) \(c.city)\(pos): inside \(o)"
+                default: return "    \(c.id) \(c.city)\(pos)"
                 }
-                problems += check(list: list, strings, label: label(key))
-                values[list] = strings
-            }
-            entries.append(Entry(id: key, cities: values["cities"] ?? [], attractions: values["attractions"] ?? []))
+            }.joined(separator: "\n")
         }
-        for id in names.keys.sorted() where !seen.contains(id) { problems.append("\(label(id)): missing; every country of the country set needs an entry") }
-        if !problems.isEmpty { throw HighlightsError(file: file, problems: problems) }
-        return entries.sorted { $0.id < $1.id }
     }
 
-    /// The problems of one list: its length, and each entry's text.
-    static func check(list: String, _ items: [String], label: String) -> [String] {
-        var out: [String] = []
-        if items.isEmpty || items.count > maxEntries {
-            out.append("\(label): \(list) has \(items.count) entries; 1 to \(maxEntries) are allowed")
-        }
-        var seen: [String: String] = [:]
-        for s in items {
-            if s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { out.append("\(label): \(list) has an empty entry \(s.debugDescription)"); continue }
-            if s != s.trimmingCharacters(in: .whitespacesAndNewlines) { out.append("\(label): \(list) entry \(s.debugDescription) has leading or trailing white space") }
-            if s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { out.append("\(label): \(list) entry \(s.debugDescription) contains a control character") }
-            if s.contains("  ") { out.append("\(label): \(list) entry \(s.debugDescription) has a double space") }
-            if Array(s.utf8) != Array(s.precomposedStringWithCanonicalMapping.utf8) {
-                out.append("\(label): \(list) entry \(s.debugDescription) is not in Unicode NFC (write it precomposed: \(s.precomposedStringWithCanonicalMapping.debugDescription))")
-            }
-            let key = s.precomposedStringWithCanonicalMapping.lowercased()
-            if let first = seen[key] { out.append("\(label): \(list) lists \(s.debugDescription) twice\(first == s ? "" : " (as \(first.debugDescription))")") } else { seen[key] = s }
-        }
-        return out
+    /// Checks the highlights and writes them (and the report, when asked) to `o.output`.
+    public static func run(_ o: Options, log: StageLog) throws -> Report {
+        var (bytes, r) = try build(o, log: log)
+        let text = r.text
+        for line in text.split(separator: "\n") { log.info(String(line)) }
+        if let path = o.report { try FileIO.writeAtomically(text, to: path) }
+        try log.step("write \(o.output)") { try FileIO.writeAtomically(bytes, to: o.output) }
+        r.output = o.output
+        r.bytes = bytes.count
+        return r
     }
 
-    // MARK: writing
-
-    /// The output: keys sorted by ISO code, "cities" then "attractions", two-space indent.
-    public static func encode(_ entries: [Entry]) -> [UInt8] {
-        var root = JSONObject()
-        for e in entries.sorted(by: { $0.id < $1.id }) {
-            var o = JSONObject()
-            o["cities"] = .array(e.cities.map { .string($0) })
-            o["attractions"] = .array(e.attractions.map { .string($0) })
-            root[e.id] = .object(o)
+    /// Reads, validates and checks; returns the output bytes and the report. Throws on any
+    /// validation problem and on a city that lies inside another country.
+    public static func build(_ o: Options, log: StageLog) throws -> (bytes: [UInt8], report: Report) {
+        let world = try log.step("read \(o.worldPath)") { try CountryFile.read(path: o.worldPath) }
+        var names: [String: String] = [:]
+        for f in world { names[f.id!] = f.string("name")! }
+        let entries = try log.step("validate \(o.sourcePath)") { try load(bytes: try FileIO.readBytes(o.sourcePath), file: o.sourcePath, names: names) }
+        var aliases: [String: [String]] = [:]
+        if let a = o.aliasesPath {
+            aliases = try readAliases(a, names: names)
+            let listed = Set(entries.flatMap { e in e.cities.map { e.id + "\t" + $0 } })
+            for key in aliases.keys.sorted() where !listed.contains(key) {
+                throw InputError(file: a, "\(key.replacingOccurrences(of: "\t", with: " ")) is not a city of \(o.sourcePath); remove the row")
+            }
         }
-        var w = JSONWriter()
-        w.value(.object(root), indent: 2)
-        w.raw("\n")
-        return w.bytes
+        let places = try log.step("read \(o.placesPath)") { try Places(path: o.placesPath) }
+        let results = try log.step("locate cities") { try checkCities(entries, world: world, places: places, aliases: aliases, options: o.cities) }
+        var report = Report()
+        report.entries = entries
+        report.results = results
+        report.count = (entries.reduce(0) { $0 + $1.cities.count }, entries.reduce(0) { $0 + $1.attractions.count })
+        let errors = report.inOther
+        if !errors.isEmpty {
+            throw HighlightsError(file: o.sourcePath, problems: errors.map { c in
+                guard case .inOtherCountry(let other) = c.status, let p = c.place else { return "" }
+                return "\(c.id) (\(names[c.id]!)): city \"\(c.city)\" (Natural Earth \"\(p.name)\" at \(p.position.y), \(p.position.x)) lies inside \(other) (\(names[other]!)), not in \(c.id)"
+            })
+        }
+        return (encode(entries), report)
     }
 }

@@ -9,7 +9,7 @@ import GeoFormats
 public enum MapStage: PipelineStage {
     public static let name = "map"
 
-    public struct Options: StageOptions {
+    public struct Options: DeclaredOptions {
         public var input = "dist/world.geojson"
         public var outputGeoJSON = "dist/map/world-projected.geojson"
         public var outputSVG = "dist/map/world.svg"
@@ -28,10 +28,21 @@ public enum MapStage: PipelineStage {
             self.input = input; self.outputGeoJSON = outputGeoJSON; self.outputSVG = outputSVG
         }
 
-        public func validate() throws {
-            guard width >= 100, width <= 100_000 else { throw OptionsError("--width must be between 100 and 100000 pixels") }
-            guard (0...6).contains(geojsonDecimals) else { throw OptionsError("--decimals must be 0…6") }
-            guard borderWidth >= 0 else { throw OptionsError("--border-width must not be negative") }
+        public static let declared: [StageOption<Options>] = [
+            .argument("input", \.input, required: true, help: "The country set in lon/lat (dist/world.geojson)."),
+            .option("projection", \.projection, help: "EPSG/ESRI code or PROJ string of the map projection."),
+            .option("geojson", \.outputGeoJSON, help: "Projected GeoJSON output."),
+            .option("svg", \.outputSVG, help: "SVG map output."),
+            .option("width", \.width, .within(100...100_000), help: "SVG width in pixels (the height follows from the projection)."),
+            .option("border-width", \.borderWidth, .atLeast(0), help: "Border stroke width in pixels."),
+            .option("decimals", \.geojsonDecimals, .within(0...6), help: "Decimals of the projected GeoJSON coordinates (metres)."),
+            .option("svg-decimals", \.svgDecimals, .within(0...6), help: "Decimals of the SVG coordinates (pixels)."),
+            .option("margin", \.margin, .atLeast(0), help: "Empty margin around the map in the SVG, in pixels."),
+            .option("point-radius", \.pointRadius, .atLeast(0), help: "Radius of a point country's dot in the SVG, in pixels."),
+        ]
+
+        public func validateRules() throws {
+            guard 2 * margin < width else { throw OptionsError("--margin must leave room for the map (twice it is less than --width)") }
         }
     }
 

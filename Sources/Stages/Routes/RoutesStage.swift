@@ -13,18 +13,22 @@ import GeoSQLite
 public enum RoutesStage: PipelineStage {
     public static let name = "routes"
 
-    public struct Options: StageOptions {
-        public var routesPath = "data/routes.tsv"
-        public var rewardsPath = "data/rewards.tsv"
-        public var indexPath = "dist/lookup/lookup.bin"
-        public var outDir = "dist/routes"
-        /// Longest straight piece of a drawn route, in degrees of arc (the line is densified
-        /// along the great circle so a flat map draws it curved).
+    public struct Options: DeclaredOptions {
+        public var input = "data/routes.tsv"
+        public var rewards = "data/rewards.tsv"
+        public var index = "dist/lookup/lookup.bin"
+        public var outputDir = "dist/routes"
+        /// The line is densified along the great circle so a flat map draws it curved.
         public var stepDegrees = 0.25
         public init() {}
-        public func validate() throws {
-            guard stepDegrees.isFinite, stepDegrees >= 0.01, stepDegrees <= 10 else { throw OptionsError("--step-degrees must be in 0.01…10") }
-        }
+
+        public static let declared: [StageOption<Options>] = [
+            .argument("routes", \.input, help: "The routes table (TSV)."),
+            .option("rewards", \.rewards, help: "The rewards table (TSV)."),
+            .option("index", \.index, help: "The lookup index (make lookup)."),
+            .option("output-dir", short: "o", aliases: ["out-dir"], \.outputDir, help: "Output directory."),
+            .option("step-degrees", \.stepDegrees, .within(0.01...10), help: "Longest straight piece of a drawn route, in degrees of arc."),
+        ]
     }
 
     public struct Report: StageReport {
@@ -32,25 +36,25 @@ public enum RoutesStage: PipelineStage {
         public var rewards = 0
         public var linePoints = 0
         public var sqliteBytes = 0
-        public var outDir = ""
+        public var outputDir = ""
         public var summary: String {
             let lengths = routes.map { "\($0.id) \(String(format: "%.0f", $0.locations.last!.distanceKm)) km" }.joined(separator: ", ")
             return "\(routes.count) routes, \(routes.reduce(0) { $0 + $1.locations.count }) locations (each in its country by the lookup), \(rewards) rewards → "
-                + "\(outDir)/routes.geojson (\(linePoints) line points; \(lengths)), content.sqlite3 (\(formatCount(sqliteBytes)) bytes)"
+                + "\(outputDir)/routes.geojson (\(linePoints) line points; \(lengths)), content.sqlite3 (\(formatCount(sqliteBytes)) bytes)"
         }
     }
 
     public static func run(_ o: Options, log: StageLog) throws -> Report {
-        var routes = try Tables.routes(o.routesPath)
-        let rewards = try Tables.rewards(o.rewardsPath)
+        var routes = try Tables.routes(o.input)
+        let rewards = try Tables.rewards(o.rewards)
         let lookup: GeoLookup
-        let indexBytes = try FileIO.readBytes(o.indexPath)
-        do { lookup = try GeoLookup(data: Data(indexBytes)) } catch let e as LookupIndexError { throw InputError(file: o.indexPath, e.message) }
+        let indexBytes = try FileIO.readBytes(o.index)
+        do { lookup = try GeoLookup(data: Data(indexBytes)) } catch let e as LookupIndexError { throw InputError(file: o.index, e.message) }
         for r in routes {
             for l in r.locations {
                 let found = lookup.country(at: l.latitude, l.longitude)
                 guard found == r.country else {
-                    throw InputError(file: o.routesPath, "line \(l.line) (\(l.label) at \(l.latitude), \(l.longitude)): the lookup puts it \(found.map { "in \($0)" } ?? "at sea"), not in the route's country \(r.country)")
+                    throw InputError(file: o.input, "line \(l.line) (\(l.label) at \(l.latitude), \(l.longitude)): the lookup puts it \(found.map { "in \($0)" } ?? "at sea"), not in the route's country \(r.country)")
                 }
             }
         }
@@ -65,19 +69,19 @@ public enum RoutesStage: PipelineStage {
                 routes[ri].locations[li].distanceKm = total
             }
         }
-        var report = Report(routes: routes, rewards: rewards.count, outDir: o.outDir)
+        var report = Report(routes: routes, rewards: rewards.count, outputDir: o.outputDir)
         let (geojson, points) = routesGeoJSON(routes, stepDegrees: o.stepDegrees)
         report.linePoints = points
 
         // Build the database beside its final name, then publish both files.
-        try FileManager.default.createDirectory(atPath: o.outDir, withIntermediateDirectories: true)
-        let dbPath = o.outDir + "/content.sqlite3"
-        let tmp = o.outDir + "/.content.sqlite3.tmp-\(getpid())"
+        try FileManager.default.createDirectory(atPath: o.outputDir, withIntermediateDirectories: true)
+        let dbPath = o.outputDir + "/content.sqlite3"
+        let tmp = o.outputDir + "/.content.sqlite3.tmp-\(getpid())"
         unlink(tmp)
         do {
             try log.step("write content.sqlite3") { try writeDatabase(tmp, routes: routes, rewards: rewards) }
             report.sqliteBytes = Int((try? FileManager.default.attributesOfItem(atPath: tmp)[.size] as? Int) ?? 0)
-            try FileIO.writeAtomically(geojson, to: o.outDir + "/routes.geojson")
+            try FileIO.writeAtomically(geojson, to: o.outputDir + "/routes.geojson")
             guard rename(tmp, dbPath) == 0 else { throw StageError("\(dbPath): cannot move the finished database into place: \(String(cString: strerror(errno)))") }
         } catch {
             unlink(tmp)

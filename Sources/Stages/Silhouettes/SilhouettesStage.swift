@@ -9,7 +9,7 @@ import GeoFormats
 public enum SilhouettesStage: PipelineStage {
     public static let name = "silhouettes"
 
-    public struct Options: StageOptions {
+    public struct Options: DeclaredOptions {
         public var input = "dist/world.geojson"
         public var outputDir = "dist/silhouettes"
         public var silhouette = Silhouette.Options()
@@ -17,18 +17,26 @@ public enum SilhouettesStage: PipelineStage {
         public init() {}
         public init(input: String, outputDir: String) { self.input = input; self.outputDir = outputDir }
 
-        public func validate() throws {
-            let s = silhouette
-            guard s.size >= 16, s.size <= 100_000 else { throw OptionsError("--size must be between 16 and 100000") }
-            guard s.padding >= 0, s.padding * 2 < s.size * 0.9 else { throw OptionsError("--padding must be at least 0 and leave room for the shape") }
-            guard (0..<1).contains(s.minPartShare) else { throw OptionsError("--min-part-share must be in [0, 1)") }
-            guard s.tolerance >= 0 else { throw OptionsError("--tolerance must not be negative") }
-            guard (0...4).contains(s.decimals) else { throw OptionsError("--decimals must be 0…4") }
-            guard s.minRingArea >= 0 else { throw OptionsError("--min-ring-area must not be negative") }
-            guard (0...1).contains(s.remoteShare) else { throw OptionsError("--remote-share must be in [0, 1]") }
-            guard s.remoteDistance >= 0 else { throw OptionsError("--remote-distance must not be negative") }
-            guard s.maxBytes >= 0 else { throw OptionsError("--max-bytes must not be negative") }
-            guard (1...64).contains(threads) else { throw OptionsError("--threads must be 1…64") }
+        public static let declared: [StageOption<Options>] = [
+            .argument("input", \.input, required: true, help: "The country set in lon/lat (dist/world.geojson)."),
+            .option("output-dir", short: "o", aliases: ["output"], \.outputDir, help: "Output folder."),
+            .option("size", \.silhouette.size, .within(16...100_000), help: "Side of the square viewBox."),
+            .option("padding", \.silhouette.padding, .atLeast(0), help: "Empty margin on each side, in viewBox units."),
+            .option("min-part-share", \.silhouette.minPartShare, .within(0..<1), help: "Drop parts with less than this share of the country's area (0…1)."),
+            .option("tolerance", \.silhouette.tolerance, .atLeast(0), help: "Simplification tolerance in viewBox units."),
+            .option("decimals", \.silhouette.decimals, .within(0...4), help: "Decimals of path coordinates, in viewBox units."),
+            .option("min-ring-area", \.silhouette.minRingArea, .atLeast(0), help: "Drop rings smaller than this many square viewBox units."),
+            .option("remote-share", \.silhouette.remoteShare, .within(0...1),
+                    help: "Parts under this share of the country's area are minor: dropped when remote (0…1)."),
+            .option("remote-distance", \.silhouette.remoteDistance, .atLeast(0),
+                    help: "A minor part is remote when its bounding box is farther than this × √(country area) from every major part's."),
+            .option("max-bytes", \.silhouette.maxBytes, .atLeast(0),
+                    help: "Byte budget per SVG: simplify more (tolerance ×1.5, up to 5 times) while a file is larger; 0 = off."),
+            .option("threads", \.threads, .within(1...64), help: "Worker threads."),
+        ]
+
+        public func validateRules() throws {
+            guard silhouette.padding * 2 < silhouette.size * 0.9 else { throw OptionsError("--padding must leave room for the shape (twice it must stay under 90% of --size)") }
         }
     }
 

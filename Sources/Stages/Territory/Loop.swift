@@ -1,3 +1,4 @@
+import Foundation
 import GeoGEOS
 import GeoModel
 import GeoPROJ
@@ -13,6 +14,9 @@ public enum Loop {
         guard let first = ring.first else { return [] }
         if ring.last != first { ring.append(first) }
         guard ring.count >= 4 else { return [] }
+        // Made valid in a plane where the loop is in one piece: across ±180° its longitudes
+        // run on past 180 (the SQL stores it so: one valid polygon, PostGIS's geography area).
+        ring = continuous(ring)
         switch shape(ring) {
         case .simple(let simple): return [Polygon(rings: [simple])]
         case .oneSided: return try madeValid(ring, geos: geos, oneSided: true)
@@ -158,13 +162,104 @@ public enum Loop {
         return .oneSided
     }
 
+    /// The cells of a polygon closed through a pole (`continuous`), which H3's polygon fill
+    /// cannot take: the cells near the pole whose centre lies inside, tested in the pole's
+    /// azimuthal plane (colatitude as the radius), where the ring is an ordinary ring around the
+    /// origin.
+    static func polarCells(_ p: Polygon, res: Int) throws -> [UInt64] {
+        let north = p.exterior.contains { $0.y == 90 }
+        func plane(_ lat: Double, _ lon: Double) -> Point {
+            let rho = north ? 90 - lat : 90 + lat, a = lon * .pi / 180
+            return Point(rho * sin(a), rho * cos(a))
+        }
+        let rings = p.rings.map { $0.filter { abs($0.y) < 90 }.map { plane($0.y, $0.x) } }
+        let reach = rings[0].reduce(0.0) { max($0, ($1.x * $1.x + $1.y * $1.y).squareRoot()) } * 111_700
+        let k = Int(reach / (1000 * (try H3.getHexagonEdgeLengthAvgKm(res: res)) * 1.5)) + 2
+        let centre = try H3.latLngToCell(LatLng(latDegrees: north ? 90 : -90, lngDegrees: 0), res: res)
+        func inside(_ q: Point, _ r: Ring) -> Bool {
+            var c = false, j = r.count - 1
+            for i in r.indices {
+                if (r[i].y > q.y) != (r[j].y > q.y), q.x < (r[j].x - r[i].x) * (q.y - r[i].y) / (r[j].y - r[i].y) + r[i].x { c.toggle() }
+                j = i
+            }
+            return c
+        }
+        return try H3.gridDisk(centre, k: k).compactMap { cell in
+            let c = try H3.cellToLatLng(cell)
+            let q = plane(c.latDegrees, c.lngDegrees)
+            return inside(q, rings[0]) && !rings.dropFirst().contains { inside(q, $0) } ? cell.value : nil
+        }
+    }
+
+    /// A closed ring of fixes with longitudes made continuous: a step across ±180° keeps going
+    /// (179.99 → 180.01, not −179.99), and a ring that crosses is written eastwards (no longitude
+    /// below −180, some above 180). A ring that circles a pole (its longitudes run a whole turn)
+    /// is closed through that pole: after its last fix it goes to the pole and back along the
+    /// first fix's meridian — in the plane, the region between the ring and the pole. Any other
+    /// ring is returned as it is, so a night away from ±180° gives the same bytes as before.
+    static func continuous(_ ring: Ring) -> Ring {
+        guard ring.indices.dropFirst().contains(where: { abs(ring[$0].x - ring[$0 - 1].x) > 180 }) else { return ring }
+        var turns = [0.0], t = 0.0
+        for i in ring.indices.dropFirst() {
+            let d = ring[i].x - ring[i - 1].x
+            if d > 180 { t -= 360 } else if d < -180 { t += 360 }
+            turns.append(t)
+        }
+        let shift = zip(ring, turns).map { $0.x + $1 }.min()! < -180 ? 360.0 : 0
+        var out = zip(ring, turns).map { Point($0.x + ($1 + shift), $0.y) }
+        if t != 0 {
+            let pole = ring.reduce(0.0) { $0 + $1.y } >= 0 ? 90.0 : -90.0
+            let last = out.removeLast()
+            out += [Point(last.x, pole), Point(out[0].x, pole), out[0]]
+        }
+        return out
+    }
+
+    /// A polygon of the continuous plane back in −180…180 for H3 (whose own polygons cross
+    /// ±180° as a jump).
+    static func wrapped(_ r: Ring) -> Ring { r.map { $0.x > 180 ? Point($0.x - 360, $0.y) : $0 } }
+
+    /// Area (m²) of a loop: in a local plane scaled by WGS 84's radii of curvature at its mean
+    /// latitude — within 0.1 % of the geodesic area for a loop a few km across, and a thousand
+    /// times cheaper than the geodesic polygon area on a 1,000-vertex loop — except near the
+    /// poles or over many degrees of longitude, where the geodesic area (PROJ) is used. A ring
+    /// closed through a pole is measured without its pole points: the geodesic polygon area
+    /// counts the cap a ring circles.
+    static func area(_ p: Polygon) -> Double {
+        var minX = Double.infinity, maxX = -Double.infinity, maxLat = 0.0
+        for q in p.exterior { minX = min(minX, q.x); maxX = max(maxX, q.x); maxLat = max(maxLat, abs(q.y)) }
+        guard maxLat > 80 || maxX - minX > 1 else { return localArea(p) }
+        func ring(_ r: Ring) -> Double { abs(Geodesic.wgs84.ringArea(wrapped(r).filter { abs($0.y) < 90 })) }
+        return p.rings.enumerated().reduce(0.0) { $0 + ($1.offset == 0 ? 1 : -1) * ring($1.element) }
+    }
+
+    static func localArea(_ p: Polygon) -> Double {
+        let ring = p.exterior
+        guard ring.count >= 4 else { return 0 }
+        let lat0 = ring.reduce(0.0) { $0 + $1.y } / Double(ring.count) * .pi / 180
+        let e2 = 0.0066943799901413165, a = 6378137.0
+        let w = (1 - e2 * sin(lat0) * sin(lat0)).squareRoot()
+        let m = a * (1 - e2) / (w * w * w), n = a / w
+        let kx = n * cos(lat0) * .pi / 180, ky = m * .pi / 180
+        func shoelace(_ r: Ring) -> Double {
+            var s = 0.0
+            for (u, v) in zip(r, r.dropFirst()) { s += (u.x - r[0].x) * (v.y - r[0].y) - (v.x - r[0].x) * (u.y - r[0].y) }
+            return abs(s) / 2 * kx * ky
+        }
+        return p.rings.enumerated().reduce(0.0) { $0 + ($1.offset == 0 ? 1 : -1) * shoelace($1.element) }
+    }
+
     /// The resolution-`res` cells whose centre lies inside one of the polygons (H3's own
     /// containment, the same as h3-py's polygon_to_cells), sorted and without repeats.
     public static func cells(_ polygons: [Polygon], res: Int) throws -> [UInt64] {
         var out = Set<UInt64>()
         for p in polygons {
+            if p.exterior.contains(where: { abs($0.y) == 90 }) {
+                out.formUnion(try polarCells(p, res: res))
+                continue
+            }
             func loop(_ r: Ring) -> [LatLng] {
-                var pts = r
+                var pts = wrapped(r)
                 if pts.count > 1 && pts.first == pts.last { pts.removeLast() }
                 return pts.map { LatLng(latDegrees: $0.y, lngDegrees: $0.x) }
             }

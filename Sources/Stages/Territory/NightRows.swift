@@ -50,10 +50,16 @@ extension TerritoryStage {
                                                cells: cells, copyRow: copyRow(run, v, loop: loop)))
             }
         }
+        // The same quarantine rule as the stage: a few malformed runs are skipped, more stop the night.
+        let allowed = Options().allowedRejects(features: decoded.features)
+        if decoded.rejected.count > allowed {
+            throw InputError(file: input, "\(decoded.rejected.count) of \(decoded.features) runs are malformed, more than the \(allowed) a night may quarantine: nothing written; the first: \(decoded.rejected[0].error(file: input))")
+        }
+        for r in decoded.rejected.prefix(5) { log.info("quarantined: \(r.error(file: input))") }
         var runs: [NightRun] = []
-        runs.reserveCapacity(decoded.count)
+        runs.reserveCapacity(decoded.runs.count)
         var fixes = 0
-        for d in decoded {
+        for d in decoded.runs {
             fixes += d.value.fixes
             if let r = d.value.run { runs.append(r) }
         }

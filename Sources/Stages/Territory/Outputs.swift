@@ -14,6 +14,8 @@ struct TerritoryOutputs {
     var resolution: Int
     var input: String
     var shard: Shard?
+    /// The malformed runs quarantined tonight (the whole file's, in every shard).
+    var rejected: [RejectedRun] = []
 
     static let rowsPerInsert = 500
 
@@ -27,7 +29,7 @@ struct TerritoryOutputs {
 
     /// The file's parts, in order: the header and users, each runs insert (its rows as the
     /// workers formatted them, moved here, not copied), each territory_hex insert, the commit.
-    mutating func sqlParts() -> [[UInt8]] {
+    mutating func sqlParts() throws -> [[UInt8]] {
         var parts: [[UInt8]] = [sqlHead()]
         for chunk in stride(from: 0, to: records.count, by: Self.rowsPerInsert) {
             let rows = chunk..<min(chunk + Self.rowsPerInsert, records.count)
@@ -41,7 +43,7 @@ struct TerritoryOutputs {
             parts.append(Array(Self.runsConflict.utf8))
         }
         for chunk in stride(from: 0, to: won.count, by: Self.rowsPerInsert) {
-            parts.append(sqlCells(chunk..<min(chunk + Self.rowsPerInsert, won.count)))
+            parts.append(try sqlCells(chunk..<min(chunk + Self.rowsPerInsert, won.count)))
         }
         parts.append(Array("commit;\n".utf8))
         return parts
@@ -52,6 +54,7 @@ struct TerritoryOutputs {
         let validCount = records.filter { $0.verdict.valid }.count
         w.raw(SQL.comment("territory_hex.sql, written by geo-territory from \(input)\(shard.map { " (shard \($0))" } ?? "")") + "\n")
         w.raw(SQL.comment("\(records.count) runs (\(validCount) valid loops), \(won.count) cells won; idempotent, load with psql -v ON_ERROR_STOP=1") + "\n")
+        w.raw(SQL.comment("needs the game's migration \(GameMigration.name) (territory_hex.cell) applied first") + "\n")
         w.raw("begin;\n")
 
         let users = Array(Set(records.map(\.userID))).sorted()
@@ -108,19 +111,28 @@ struct TerritoryOutputs {
         return w.bytes
     }
 
-    func sqlCells(_ rows: Range<Int>) -> [UInt8] {
-        var w = JSONWriter(reserve: 1 << 16)
-        do {
-            w.raw("insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at) values\n")
-            for (k, c) in won[rows].enumerated() {
-                if k > 0 { w.raw(",\n") }
-                w.raw("  ('\(H3Cell.hex(c.cell))', '\(c.owner)', '\(c.run)', '\(Timestamp.iso(c.claimedAt))')")
-            }
-            w.raw("\non conflict (hex_id) do update set owner_user_id = excluded.owner_user_id,\n")
-            w.raw("  last_run_id = excluded.last_run_id, claimed_at = excluded.claimed_at\n")
-            w.raw("  where territory_hex.claimed_at is null\n")
-            w.raw("     or (excluded.claimed_at, excluded.last_run_id) > (territory_hex.claimed_at, territory_hex.last_run_id);\n")
+    /// The cells won tonight with their boundary (`cell`, CONTRACTS §8a; the game's migration
+    /// adds the column). A claim replaces the stored one only when it beats it by (claimed_at,
+    /// last_run_id); a row without its boundary yet (written before the migration) gets it
+    /// whatever the claim, since a cell's boundary never changes.
+    func sqlCells(_ rows: Range<Int>) throws -> [UInt8] {
+        var w = JSONWriter(reserve: 1 << 17)
+        w.raw("insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell) values\n")
+        for (k, c) in won[rows].enumerated() {
+            if k > 0 { w.raw(",\n") }
+            w.raw("  ('\(H3Cell.hex(c.cell))', '\(c.owner)', '\(c.run)', '\(Timestamp.iso(c.claimedAt))', 'SRID=4326;POLYGON((")
+            let ring = Loop.continuous(try cellPolygon(c.cell).exterior)
+            w.wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
+            w.raw("))')")
         }
+        let beats = "(excluded.claimed_at, excluded.last_run_id) > (territory_hex.claimed_at, territory_hex.last_run_id)"
+        let newer = "territory_hex.claimed_at is null or \(beats)"
+        w.raw("\non conflict (hex_id) do update set\n")
+        for col in ["owner_user_id", "last_run_id", "claimed_at"] {
+            w.raw("  \(col) = case when \(newer) then excluded.\(col) else territory_hex.\(col) end,\n")
+        }
+        w.raw("  cell = excluded.cell\n")
+        w.raw("  where \(newer) or territory_hex.cell is null;\n")
         return w.bytes
     }
 
@@ -217,23 +229,13 @@ struct TerritoryOutputs {
         return s
     }
 
-    /// Area (m²) of a loop a few km across, in a local plane scaled by WGS 84's radii of
-    /// curvature at its mean latitude: within 0.1 % of the geodesic area at these sizes, and
-    /// a thousand times cheaper than PROJ's polygon area on a 1,000-vertex loop.
-    static func localArea(_ p: Polygon) -> Double {
-        let ring = p.exterior
-        guard ring.count >= 4 else { return 0 }
-        let lat0 = ring.reduce(0.0) { $0 + $1.y } / Double(ring.count) * .pi / 180
-        let e2 = 0.0066943799901413165, a = 6378137.0
-        let w = (1 - e2 * sin(lat0) * sin(lat0)).squareRoot()
-        let m = a * (1 - e2) / (w * w * w), n = a / w
-        let kx = n * cos(lat0) * .pi / 180, ky = m * .pi / 180
-        func shoelace(_ r: Ring) -> Double {
-            var s = 0.0
-            for (u, v) in zip(r, r.dropFirst()) { s += (u.x - r[0].x) * (v.y - r[0].y) - (v.x - r[0].x) * (u.y - r[0].y) }
-            return abs(s) / 2 * kx * ky
-        }
-        return p.rings.enumerated().reduce(0.0) { $0 + ($1.offset == 0 ? 1 : -1) * shoelace($1.element) }
+    /// One row per malformed run, in file order: its feature index, its id when it has one, and
+    /// the reason naming the field (the header alone on a night without any).
+    func rejectsTSV() -> String {
+        func field(_ t: String) -> String { String(t.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 }) }
+        var s = "feature\trun_id\treason\n"
+        for r in rejected { s += "\(r.index)\t\(field(r.id ?? ""))\t\(field(r.reason))\n" }
+        return s
     }
 
     /// Per runner: runs, valid loops, cells owned and their area (km², H3's exact cell areas).

@@ -24,44 +24,76 @@ public struct Run: Sendable {
     public var startedAt: Int64 { time.first ?? 0 }
 }
 
+/// A run the reader refused (a field missing, malformed or inconsistent): quarantined with the
+/// reason naming the field, while the night goes on without it.
+public struct RejectedRun: Sendable, Equatable {
+    /// 0-based position of the feature in its file.
+    public var index: Int
+    /// The run's id when it has one (canonical when it is a UUID).
+    public var id: String?
+    public var reason: String
+    public init(index: Int, id: String?, reason: String) { self.index = index; self.id = id; self.reason = reason }
+
+    /// The error the plain reader gives for it (file, feature, id, problem).
+    public func error(file: String) -> InputError { InputError(file: file, feature: FeatureRef(index: index, name: nil, id: id), reason) }
+}
+
+/// A problem with one feature's fields (as opposed to the file's JSON): that run is malformed,
+/// the features after it can still be read.
+struct MalformedRun: Error, CustomStringConvertible {
+    var error: InputError
+    var description: String { error.description }
+    func rejected(index: Int) -> RejectedRun { RejectedRun(index: index, id: error.feature?.id, reason: error.problem) }
+}
+
 /// Reads the runs FeatureCollection. A nightly file holds millions of fixes with a time string
 /// each, so this is a typed reader over the bytes: one pass finds the features, then they are
 /// decoded in parallel straight into arrays of numbers (no JSON tree, no String per time).
-/// A file that breaks the format (a run without a user, times that do not parse or do not
-/// match the fixes, a number that is NaN) stops the stage with the file, the feature and the
-/// problem: such a file did not come from the game's API and its runs cannot be judged.
+/// A feature that breaks the format (a run without a user, times that do not parse or do not
+/// match the fixes, a number that is NaN, an id seen before) is a malformed run: it is
+/// quarantined with the file, the feature and the problem (`RejectedRun`). A file that is not
+/// JSON or not a FeatureCollection stops the reading at once.
 public enum RunsReader {
+    /// The runs, throwing the first malformed run's error (for callers that take no rejects).
     public static func read(path: String, workers: Int = Parallel.defaultWorkers) throws -> [Run] {
         try parse(try FileIO.readBytes(path), file: path, workers: workers)
     }
 
     public static func parse(_ bytes: [UInt8], file: String, workers: Int = Parallel.defaultWorkers) throws -> [Run] {
-        try bytes.withUnsafeBufferPointer { try parse(buffer: $0, file: file, workers: workers) }
+        let (runs, rejected) = try bytes.withUnsafeBufferPointer { try parse(buffer: $0, file: file, workers: workers) }
+        if let first = rejected.first { throw first.error(file: file) }
+        return runs
     }
 
-    /// The plain reader: one pass finds the features, a second decodes them in parallel.
-    static func parse(buffer buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int) throws -> [Run] {
+    /// The plain reader: one pass finds the features, a second decodes them in parallel. The
+    /// runs and the malformed features, each in file order.
+    static func parse(buffer buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int) throws -> ([Run], [RejectedRun]) {
         var c = Cursor(buf: buf, file: file)
         let ranges = try c.featureRanges()
         let base = UInt(bitPattern: buf.baseAddress)
         let count = buf.count
-        let runs = try Parallel.map(Array(ranges.enumerated()), workers: workers, makeState: { () }) { item, _ -> Run in
+        let decoded = try Parallel.map(Array(ranges.enumerated()), workers: workers, makeState: { () }) { item, _ -> Result<Run, MalformedRun> in
             let (index, range) = item
             let b = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: base), count: count)
             var fc = Cursor(buf: b, file: file)
             fc.pos = range.lowerBound
-            return try fc.feature(index: index)
+            do { return .success(try fc.feature(index: index)) } catch let m as MalformedRun { return .failure(m) }
         }
+        var runs: [Run] = [], rejected: [RejectedRun] = []
         var seen: [String: Int] = [:]
-        for r in runs {
-            if let first = seen[r.id] {
-                throw InputError(file: file, feature: FeatureRef(index: r.index, name: nil, id: r.id),
-                                 "the run id appears twice (also feature #\(first))")
+        for (i, d) in decoded.enumerated() {
+            switch d {
+            case .failure(let m): rejected.append(m.rejected(index: i))
+            case .success(let r):
+                if let first = seen[r.id] { rejected.append(RejectedRun(index: i, id: r.id, reason: duplicate(first))); continue }
+                seen[r.id] = i
+                runs.append(r)
             }
-            seen[r.id] = r.index
         }
-        return runs
+        return (runs, rejected)
     }
+
+    static func duplicate(_ first: Int) -> String { "the run id appears twice (also feature #\(first))" }
 
     /// A canonical lower-case UUID, or nil when `s` is not one (8-4-4-4-12 hex digits).
     public static func canonicalUUID(_ s: String) -> String? {
@@ -91,6 +123,8 @@ public enum RunsReader {
         func fail(_ problem: String) -> InputError {
             InputError(file: file, feature: featureIndex.map { FeatureRef(index: $0, name: nil, id: featureID) }, problem)
         }
+        /// A problem with one run's fields: the run is malformed, the file around it is not.
+        func reject(_ problem: String) -> MalformedRun { MalformedRun(error: fail(problem)) }
         func syntax(_ message: String) -> InputError {
             var line = 1, col = 1, i = 0
             while i < min(pos, buf.count) { if buf[i] == 0x0A { line += 1; col = 1 } else { col += 1 }; i += 1 }
@@ -205,10 +239,10 @@ public enum RunsReader {
         mutating func number(_ what: @autoclosure () -> String) throws -> Double {
             let c = try peek()
             if c == 0x4E || c == 0x49 || (c == 0x2D && pos + 1 < buf.count && buf[pos + 1] == 0x49) {
-                throw fail("\(what()) is \(c == 0x4E ? "NaN" : "infinite"), not a finite number")
+                throw reject("\(what()) is \(c == 0x4E ? "NaN" : "infinite"), not a finite number")
             }
-            if c == 0x6E, pos + 4 <= buf.count, buf[pos + 1] == 0x75 { throw fail("\(what()) is null, not a number") }
-            if c == 0x22 { throw fail("\(what()) is a string, not a number") }
+            if c == 0x6E, pos + 4 <= buf.count, buf[pos + 1] == 0x75 { throw reject("\(what()) is null, not a number") }
+            if c == 0x22 { throw reject("\(what()) is a string, not a number") }
             let start = pos
             var neg = false
             if buf[pos] == 0x2D { neg = true; pos += 1 }
@@ -227,7 +261,7 @@ public enum RunsReader {
                 }
                 guard fr else { throw syntax("a number with no digits after '.'") }
             }
-            guard any else { throw fail("\(what()) is not a number") }
+            guard any else { throw reject("\(what()) is not a number") }
             var slow = digits > 15
             if pos < buf.count, buf[pos] == 0x65 || buf[pos] == 0x45 { slow = true; pos += 1
                 if pos < buf.count, buf[pos] == 0x2B || buf[pos] == 0x2D { pos += 1 }
@@ -242,8 +276,8 @@ public enum RunsReader {
                 v = exp10 < 0 ? v / PowersOfTen.table[-exp10] : v * PowersOfTen.table[exp10]
                 return neg ? -v : v
             }
-            guard let v = Double(String(decoding: buf[start..<pos], as: UTF8.self)) else { throw fail("\(what()) is not a number") }
-            guard v.isFinite else { throw fail("\(what()) is out of range") }
+            guard let v = Double(String(decoding: buf[start..<pos], as: UTF8.self)) else { throw reject("\(what()) is not a number") }
+            guard v.isFinite else { throw reject("\(what()) is out of range") }
             return v
         }
 
@@ -341,7 +375,7 @@ public enum RunsReader {
                                     if n == 0 { lon.append(v) } else if n == 1 { lat.append(v) }
                                     n += 1
                                 }
-                                guard n >= 2 else { throw c.fail("coordinate \(k) has \(n) numbers, not [lon, lat]") }
+                                guard n >= 2 else { throw c.reject("coordinate \(k) has \(n) numbers, not [lon, lat]") }
                                 k += 1
                             }
                         default: try c.skip()
@@ -378,23 +412,23 @@ public enum RunsReader {
                 }
             }
             // Every problem below names the run; the id first, since everything else refers to it.
-            guard type == "Feature" else { throw fail("is not a GeoJSON Feature (type is \(type.map { "\"\($0)\"" } ?? "missing"))") }
-            guard let rawID = id else { throw fail("the run has no id") }
-            guard let runID = RunsReader.canonicalUUID(rawID) else { throw fail("the run id \(rawID.isEmpty ? "is not a string" : "\"\(rawID)\" is not a UUID")") }
+            guard type == "Feature" else { throw reject("is not a GeoJSON Feature (type is \(type.map { "\"\($0)\"" } ?? "missing"))") }
+            guard let rawID = id else { throw reject("the run has no id") }
+            guard let runID = RunsReader.canonicalUUID(rawID) else { throw reject("the run id \(rawID.isEmpty ? "is not a string" : "\"\(rawID)\" is not a UUID")") }
             featureID = runID
-            guard geomType == "LineString" else { throw fail("the geometry is \(geomType.map { "a \($0)" } ?? "missing"), not a LineString of fixes") }
-            guard let rawUser = user else { throw fail(hasUserKey ? "properties.user_id is not a string" : "the run has no properties.user_id") }
-            guard let userID = RunsReader.canonicalUUID(rawUser) else { throw fail("properties.user_id \"\(rawUser)\" is not a UUID") }
-            guard hasTimes else { throw fail("the run has no properties.times") }
-            guard hasAcc else { throw fail("the run has no properties.accuracy_m") }
-            if let (i, text) = badTime { throw fail("times[\(i)] \(text.debugDescription) is not an ISO 8601 time with a zone (e.g. 2026-11-21T07:02:11Z)") }
-            guard times.count == lon.count else { throw fail("properties.times has \(times.count) entries for \(lon.count) fixes") }
-            guard acc.count == lon.count else { throw fail("properties.accuracy_m has \(acc.count) entries for \(lon.count) fixes") }
+            guard geomType == "LineString" else { throw reject("the geometry is \(geomType.map { "a \($0)" } ?? "missing"), not a LineString of fixes") }
+            guard let rawUser = user else { throw reject(hasUserKey ? "properties.user_id is not a string" : "the run has no properties.user_id") }
+            guard let userID = RunsReader.canonicalUUID(rawUser) else { throw reject("properties.user_id \"\(rawUser)\" is not a UUID") }
+            guard hasTimes else { throw reject("the run has no properties.times") }
+            guard hasAcc else { throw reject("the run has no properties.accuracy_m") }
+            if let (i, text) = badTime { throw reject("times[\(i)] \(text.debugDescription) is not an ISO 8601 time with a zone (e.g. 2026-11-21T07:02:11Z)") }
+            guard times.count == lon.count else { throw reject("properties.times has \(times.count) entries for \(lon.count) fixes") }
+            guard acc.count == lon.count else { throw reject("properties.accuracy_m has \(acc.count) entries for \(lon.count) fixes") }
             for i in 0..<lon.count {
                 guard lon[i] >= -180, lon[i] <= 180, lat[i] >= -90, lat[i] <= 90 else {
-                    throw fail("fix \(i) [\(lon[i]), \(lat[i])] is outside longitude −180…180, latitude −90…90")
+                    throw reject("fix \(i) [\(lon[i]), \(lat[i])] is outside longitude −180…180, latitude −90…90")
                 }
-                guard acc[i] >= 0 else { throw fail("accuracy_m[\(i)] is \(acc[i]), a negative accuracy") }
+                guard acc[i] >= 0 else { throw reject("accuracy_m[\(i)] is \(acc[i]), a negative accuracy") }
             }
             run.index = index; run.id = runID; run.userID = userID
             run.lon = lon; run.lat = lat; run.time = times; run.accuracy = acc

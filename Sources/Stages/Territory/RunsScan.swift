@@ -57,18 +57,30 @@ extension RunsReader {
         init(_ s: S) { state = s }
     }
 
-    /// What one byte range of the features array gave.
+    /// What one byte range of the features array gave: its runs' results and its malformed
+    /// features, each with its index counted from the range's first feature.
     struct Chunk<R> {
         var start: Int?
-        var items: [(id: String, value: R)] = []
+        var items: [(local: Int, id: String, value: R)] = []
+        var rejected: [RejectedRun] = []
+        var features = 0
         /// Where the first feature after the range starts, or just past the array's `]`.
         var next: Int? = nil
         var arrayEnd: Int? = nil
         var failed = false
     }
 
+    /// The night as read: each run's result with its feature index and id, and the features
+    /// that were quarantined, both in file order.
+    public struct Read<R> {
+        public var runs: [(index: Int, id: String, value: R)] = []
+        public var rejected: [RejectedRun] = []
+        public var features: Int { runs.count + rejected.count }
+    }
+
     /// Decodes every run of the FeatureCollection and hands each to `body` as soon as it is
-    /// decoded, on all workers at once; results in file order, with each run's id.
+    /// decoded, on all workers at once; results in file order, with each run's id. A malformed
+    /// feature is skipped and listed in `rejected` (a later feature with an id seen before too).
     ///
     /// The features array is cut into byte ranges that workers take in turn. A range starts at
     /// the first `{` after its first byte that looks like a feature's start (`},` before it, a
@@ -76,26 +88,26 @@ extension RunsReader {
     /// starts past its end. A range is kept only when its start is exactly where the range
     /// before it stopped — the sequence a single reader from the file's first byte finds — so a
     /// look-alike inside a string is caught and that range decoded again from the right place.
-    /// Anything wrong (a syntax error, a bad run, an error from `body`) sends the file through
-    /// the plain two-pass reader, whose first error is the one reported, whatever the ranges.
+    /// Anything else wrong (a syntax error, an error from `body`) sends the file through the
+    /// plain two-pass reader, whose first error is the one reported, whatever the ranges.
     public static func eachRun<S, R>(
         _ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int, makeState: () -> S,
         released: ((Range<Int>) -> Void)? = nil, _ body: (inout Run, S) throws -> R
-    ) throws -> [(id: String, value: R)] {
+    ) throws -> Read<R> {
         var c = Cursor(buf: buf, file: file)
         if buf.count >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF { c.pos = 3 }
         var type: String? = nil
-        var items: [(id: String, value: R)]? = nil
+        var read: Read<R>? = nil
         var problem = false
         do { try c.object { c, key in
             switch key {
             case "type": type = try c.string()
             case "features":
                 try c.expect(0x5B)
-                if try c.peek() == 0x5D { c.pos += 1; items = []; return }
+                if try c.peek() == 0x5D { c.pos += 1; read = Read(); return }
                 guard let (got, end) = try features(buf, file: file, from: c.pos, workers: workers, makeState: makeState,
                                                     released: released, body) else { throw ChunkFailed() }
-                items = got
+                read = got
                 c.pos = end
             default: try c.skip()
             }
@@ -104,28 +116,31 @@ extension RunsReader {
             c.ws()
             guard c.pos == buf.count else { throw c.syntax("unexpected characters after the FeatureCollection") }
             guard type == "FeatureCollection" else { throw c.fail("is not a GeoJSON FeatureCollection (type is \(type.map { "\"\($0)\"" } ?? "missing"))") }
-            guard let all = items else { throw c.fail("the FeatureCollection has no features array") }
-            try checkDuplicates(all.lazy.map(\.id), file: file)
+            guard var all = read else { throw c.fail("the FeatureCollection has no features array") }
+            quarantineDuplicates(&all)
             return all
         }
-        // Something failed: the plain reader names the file's first problem (syntax, a bad run,
-        // a repeated id) exactly as it always has; when the runs are all fine the error came
-        // from `body`, and one worker redoes the runs in order to throw it for the right run.
-        let runs = try parse(buffer: buf, file: file, workers: workers)
+        // Something failed: the plain reader names the file's first problem (syntax) exactly as
+        // it always has; when the file is fine the error came from `body`, and one worker redoes
+        // the runs in order to throw it for the right run.
+        let (runs, rejected) = try parse(buffer: buf, file: file, workers: workers)
         let state = makeState()
-        var out: [(id: String, value: R)] = []
-        for var r in runs { out.append((r.id, try body(&r, state))) }
+        var out = Read<R>()
+        out.rejected = rejected
+        for var r in runs { out.runs.append((r.index, r.id, try body(&r, state))) }
         return out
     }
 
-    static func checkDuplicates<C: Sequence>(_ ids: C, file: String) throws where C.Element == String {
+    /// A run whose id an earlier run has is quarantined (the first keeps it).
+    static func quarantineDuplicates<R>(_ read: inout Read<R>) {
         var seen: [String: Int] = [:]
-        for (i, id) in ids.enumerated() {
-            if let first = seen[id] {
-                throw InputError(file: file, feature: FeatureRef(index: i, name: nil, id: id), "the run id appears twice (also feature #\(first))")
-            }
-            seen[id] = i
+        var dup: [RejectedRun] = []
+        read.runs.removeAll { r in
+            if let first = seen[r.id] { dup.append(RejectedRun(index: r.index, id: r.id, reason: duplicate(first))); return true }
+            seen[r.id] = r.index
+            return false
         }
+        if !dup.isEmpty { read.rejected = (read.rejected + dup).sorted { $0.index < $1.index } }
     }
 
     /// The features from `start` (the first feature's `{`) to the array's end: the runs' results
@@ -133,7 +148,7 @@ extension RunsReader {
     static func features<S, R>(
         _ buf: UnsafeBufferPointer<UInt8>, file: String, from start: Int, workers: Int, makeState: () -> S,
         released: ((Range<Int>) -> Void)?, _ body: (inout Run, S) throws -> R
-    ) throws -> ([(id: String, value: R)], Int)? {
+    ) throws -> (Read<R>, Int)? {
         let length = buf.count - start
         // Many small ranges: the last one a worker takes ends the phase, so it should be short.
         let size = max(1 << 16, length / max(1, workers * 64))
@@ -149,7 +164,7 @@ extension RunsReader {
             released?(range)
             return chunk
         }
-        var out: [(id: String, value: R)] = []
+        var out = Read<R>()
         var expected = start
         let scratch = Scratch(makeState())
         for (k, range) in ranges.enumerated() {
@@ -159,7 +174,9 @@ extension RunsReader {
                 chunk = decode(buf, file: file, from: expected, until: range.upperBound, scratch: scratch, body)
             }
             if chunk.failed { return nil }
-            out += chunk.items
+            let offset = out.features
+            out.runs += chunk.items.map { (offset + $0.local, $0.id, $0.value) }
+            out.rejected += chunk.rejected.map { var r = $0; r.index += offset; return r }
             if let end = chunk.arrayEnd { return (out, end) }
             guard let next = chunk.next else { return nil }
             expected = next
@@ -201,13 +218,20 @@ extension RunsReader {
         var local = 0
         while true {
             guard c.pos < b.count, b[c.pos] == 0x7B else { chunk.failed = true; return chunk }
+            let featureStart = c.pos
             do {
                 try c.feature(index: local, into: &scratch.run)
-                chunk.items.append((scratch.run.id, try body(&scratch.run, scratch.state)))
+                chunk.items.append((local, scratch.run.id, try body(&scratch.run, scratch.state)))
+            } catch let m as MalformedRun {
+                // Quarantined; the reader goes on after the feature's closing brace.
+                c.pos = featureStart
+                do { try c.skip() } catch { chunk.failed = true; return chunk }
+                chunk.rejected.append(m.rejected(index: local))
             } catch {
                 chunk.failed = true; return chunk
             }
             local += 1
+            chunk.features = local
             c.ws()
             guard c.pos < b.count else { chunk.failed = true; return chunk }
             switch b[c.pos] {

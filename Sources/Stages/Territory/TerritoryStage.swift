@@ -25,11 +25,21 @@ public enum TerritoryStage: PipelineStage {
         /// consumer check recomputes with h3-py). Off for a nightly job: no contract reader
         /// needs it and it is a third of a night's bytes.
         public var loopsGeoJSON = false
+        /// More malformed runs than this stops the night (nothing written): a broken app
+        /// release, not a bad phone. nil: 10 runs or 1 % of the night, whichever is larger.
+        public var maxRejects: Int? = nil
+        /// Also write the game's migration (`GameMigration`) into this directory (the Supabase
+        /// CLI's `supabase/migrations`); nil: not.
+        public var migrationDir: String? = nil
         public init() {}
+
+        /// The malformed runs a night of `features` runs may quarantine and still go on.
+        public func allowedRejects(features: Int) -> Int { maxRejects ?? max(10, features / 100) }
 
         public func validate() throws {
             guard threads >= 1 else { throw OptionsError("--threads must be ≥ 1 (got \(threads))") }
             if let s = shard { _ = try Shard(parsing: s) }
+            if let m = maxRejects, m < 0 { throw OptionsError("--max-rejects must be ≥ 0 (got \(m))") }
         }
     }
 
@@ -39,9 +49,11 @@ public enum TerritoryStage: PipelineStage {
         public var cells = 0
         public var newCells = 0
         public var users = 0
+        public var rejected = 0
         public var shard: Shard? = nil
         public var summary: String {
             "\(formatCount(runs)) runs, \(formatCount(valid)) valid loops; \(formatCount(cells)) cells owned by \(formatCount(users)) runners"
+                + (rejected > 0 ? "; \(formatCount(rejected)) malformed runs quarantined in rejects.tsv" : "")
                 + (newCells != cells ? " (\(formatCount(newCells)) won tonight)" : "")
                 + (shard.map { " [shard \($0)]" } ?? "")
         }
@@ -108,7 +120,7 @@ public enum TerritoryStage: PipelineStage {
         var verdict: Verdict
         var keptCount: Int
         var loopParts: Int
-        /// Sum of `TerritoryOutputs.localArea` over the loop's parts (m²).
+        /// Sum of `Loop.area` over the loop's parts (m²).
         var loopArea: Double
         var cells: [UInt64]
         /// The kept fixes, in order (the preview draws them).
@@ -121,7 +133,7 @@ public enum TerritoryStage: PipelineStage {
             startedAt = run.startedAt; endedAt = run.endedAt
             verdict = v; keptCount = v.kept.count
             loopParts = loop.count
-            loopArea = loop.reduce(0.0) { $0 + TerritoryOutputs.localArea($1) }
+            loopArea = loop.reduce(0.0) { $0 + Loop.area($1) }
             self.cells = cells
             path = v.kept.map { Point(run.lon[$0], run.lat[$0]) }
             sqlRow = TerritoryOutputs.sqlRow(run, v, loop: loop)
@@ -148,13 +160,19 @@ public enum TerritoryStage: PipelineStage {
                 return (run.fixCount, RunRecord(run: run, verdict: v, loop: loop, cells: cells, resolution: resolution, loopsGeoJSON: loops))
             }
         }
-        var records: [RunRecord] = []
-        records.reserveCapacity(decoded.count)
-        for (i, d) in decoded.enumerated() {
-            fixes += d.value.fixes
-            if var r = d.value.record { r.index = i; records.append(r) }
+        let allowed = o.allowedRejects(features: decoded.features)
+        if decoded.rejected.count > allowed {
+            let first = decoded.rejected[0].error(file: o.input)
+            throw InputError(file: o.input, "\(formatCount(decoded.rejected.count)) of \(formatCount(decoded.features)) runs are malformed, more than the \(formatCount(allowed)) a night may quarantine (--max-rejects): nothing written; the first: \(first)")
         }
-        log.info("\(formatCount(decoded.count)) runs, \(formatCount(fixes)) fixes")
+        for r in decoded.rejected.prefix(5) { log.info("quarantined: \(r.error(file: o.input))") }
+        var records: [RunRecord] = []
+        records.reserveCapacity(decoded.runs.count)
+        for d in decoded.runs {
+            fixes += d.value.fixes
+            if var r = d.value.record { r.index = d.index; records.append(r) }
+        }
+        log.info("\(formatCount(decoded.features)) runs, \(formatCount(fixes)) fixes" + (decoded.rejected.isEmpty ? "" : ", \(formatCount(decoded.rejected.count)) malformed (rejects.tsv)"))
         if let s = shard { log.info("shard \(s): \(formatCount(records.count)) runs, \(formatCount(existing.count)) existing cells") }
 
         let territory = territory(existing: existing, records: records)
@@ -168,13 +186,15 @@ public enum TerritoryStage: PipelineStage {
         // small ones are formatted, and every file takes its name only once all are made: a
         // failure leaves none behind.
         try log.step("format and write outputs in \(o.outDir)") {
-            var out = TerritoryOutputs(records: records, owned: owned, won: won, resolution: o.resolution, input: o.input, shard: shard)
+            var out = TerritoryOutputs(records: records, owned: owned, won: won, resolution: o.resolution, input: o.input, shard: shard,
+                                       rejected: decoded.rejected)
             records = []  // the rows move into the files' parts, not copied
-            var big = [("territory_hex.sql", out.sqlParts())]
+            var big = [("territory_hex.sql", try out.sqlParts())]
             if o.loopsGeoJSON { big.append(("loops.geojson", out.loopsParts())) }
             let small: [(String, (TerritoryOutputs) throws -> [UInt8])] = [
                 ("territory.geojson", { try $0.territoryGeoJSON() }), ("preview.svg", { Array(try $0.previewSVG().utf8) }),
                 ("runs.tsv", { Array($0.runsTSV().utf8) }), ("users.tsv", { Array(try $0.usersTSV().utf8) }),
+                ("rejects.tsv", { Array($0.rejectsTSV().utf8) }),
             ]
             for (name, parts) in big { log.info("  \(name): \(formatCount(parts.reduce(0) { $0 + $1.count })) bytes") }
             let staged = big.map { StagedFile(dir: o.outDir, name: $0.0) }
@@ -192,6 +212,10 @@ public enum TerritoryStage: PipelineStage {
                 log.info("  \(m.0): \(formatCount(made[big.count + i].count)) bytes")
                 try FileIO.writeAtomically(made[big.count + i], to: "\(o.outDir)/\(m.0)")
             }
+            if let dir = o.migrationDir {
+                try FileIO.writeAtomically(GameMigration.sql, to: "\(dir)/\(GameMigration.name)")
+                log.info("  \(dir)/\(GameMigration.name)")
+            }
             for f in staged { try f.commit() }
         }
         var r = Report()
@@ -200,6 +224,7 @@ public enum TerritoryStage: PipelineStage {
         r.cells = owned.count
         r.newCells = won.count
         r.users = users
+        r.rejected = decoded.rejected.count
         r.shard = shard
         return r
     }

@@ -15,8 +15,13 @@ extension WorldStage {
         /// keeps every vertex. Throws `OptionsError` for a negative value.
         public init(targetVertices: Int, toleranceKm: Double?) throws {
             guard targetVertices >= 0 else { throw OptionsError("--target-vertices must be 0 or more") }
+            if let t = toleranceKm { guard t >= 0 else { throw OptionsError("--tolerance-km must be 0 or more") } }
+            self.init(reading: targetVertices, toleranceKm)
+        }
+
+        /// The same reading without the checks (`Options.validate()` makes them).
+        init(reading targetVertices: Int, _ toleranceKm: Double?) {
             if let t = toleranceKm {
-                guard t >= 0 else { throw OptionsError("--tolerance-km must be 0 or more") }
                 self = t == 0 ? .keepAll : .toleranceKm(t)
             } else {
                 self = targetVertices == 0 ? .keepAll : .vertexBudget(targetVertices)
@@ -27,14 +32,6 @@ extension WorldStage {
         public var vertexBudget: Int? { if case .vertexBudget(let n) = self { return n } else { return nil } }
         /// The fixed tolerance, when one drives the run.
         public var toleranceKm: Double? { if case .toleranceKm(let t) = self { return t } else { return nil } }
-
-        func validate() throws {
-            switch self {
-            case .keepAll: break
-            case .vertexBudget(let n): guard n >= 0 else { throw OptionsError("--target-vertices must be 0 or more") }
-            case .toleranceKm(let t): guard t >= 0 else { throw OptionsError("--tolerance-km must be 0 or more") }
-            }
-        }
 
         /// The same mode once `positions` of the budget are spent elsewhere (the point countries):
         /// what the arcs may use.

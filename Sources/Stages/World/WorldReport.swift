@@ -119,6 +119,9 @@ extension WorldStage {
         if let t = r.targetVertices { s += "# target_vertices\t\(t)\n" }
         if let n = r.reachableVertices { s += "# budget_unreachable\t\(n)\t\(r.budgetNote ?? "")\n" }
         s += "# tolerance_km\t" + String(format: "%.4f", r.toleranceKm) + "\n"
+        // The same tolerance to the last bit (Swift's shortest round-trip form): a release passes it
+        // back with --tolerance-km, so that arcs an edit does not touch come out identical.
+        s += "# tolerance_km_exact\t\(r.toleranceKm)\n"
         s += "# min_island_km2\t\(r.minIslandKm2)\n# point_area_km2\t\(r.pointAreaKm2)\n# fill_point_gaps\t\(r.fillPointGaps ? "yes" : "no")\n"
         s += "# total\t\t\t\(r.verticesBefore)\t\(r.verticesAfter)\tp95 " + String(format: "%.3f max %.3f", r.p95HausdorffKm, r.maxHausdorffKm) + "\n"
         for f in r.fills {

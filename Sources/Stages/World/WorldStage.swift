@@ -7,31 +7,52 @@ import GeoModel
 public enum WorldStage: PipelineStage {
     public static let name = "world"
 
-    public struct Options: StageOptions {
-        /// The ingest stage's countries GeoJSON.
+    public struct Options: DeclaredOptions {
         public var input = "build/ingest/countries.geojson"
         public var output = "dist/world.geojson"
-        /// The per-country report (TSV), when wanted.
         public var report: String?
-        /// Also log one line per country.
         public var perCountry = false
-        /// How far the coverage is simplified.
-        public var simplification = Simplification.vertexBudget(175_000)
-        /// Islands and empty holes below this geodesic area (km²) are dropped.
+        /// How far the coverage is simplified, as the command line says it: a tolerance, when
+        /// given, wins over the vertex budget; 0 for either keeps every vertex. `simplification`
+        /// reads the two as one mode, once.
+        public var targetVertices = 175_000
+        public var toleranceKm: Double?
         public var minIslandKm2 = 10.0
-        /// Countries whose largest drawable part (km², geodesic) is below this become points.
         public var pointAreaKm2 = 2_500.0
-        /// Give point countries' parts that share a border with drawn countries to the neighbour
-        /// with the longest shared border, so no hole opens in the land (PointGaps).
+        /// PointGaps: no hole opens in the land where a point country was.
         public var fillPointGaps = true
         public var threads = 2
         public var decimals = 6
         public init() {}
 
-        public func validate() throws {
-            try simplification.validate()
-            guard minIslandKm2 >= 0, pointAreaKm2 >= 0 else { throw OptionsError("areas must be 0 or more") }
-            guard threads >= 1 else { throw OptionsError("--threads must be at least 1") }
+        public static let declared: [StageOption<Options>] = [
+            .argument("input", \.input, help: "The ingest stage's countries GeoJSON."),
+            .option("output", short: "o", \.output, help: "Output GeoJSON file."),
+            .option("target-vertices", \.targetVertices, .atLeast(0),
+                    help: "Total positions in the output (closing points included, one per point country). 0 keeps every vertex."),
+            .option("tolerance-km", \.toleranceKm, .atLeast(0),
+                    help: "Use this Douglas–Peucker tolerance (km on the sphere) instead of the vertex budget (0 keeps every vertex)."),
+            .option("min-island-km2", \.minIslandKm2, .atLeast(0), help: "Islands and empty holes smaller than this (km², geodesic) are dropped."),
+            .option("point-area-km2", \.pointAreaKm2, .atLeast(0),
+                    help: "Countries whose largest drawable part (km², geodesic) is below this become renderAs \"point\"."),
+            .flag("fill-point-gaps", \.fillPointGaps, inversion: true,
+                  help: "Give point countries' bordering parts to the neighbour with the longest shared border, so no hole opens in the land."),
+            .option("threads", \.threads, .atLeast(1), help: "Worker threads (one GEOS context each)."),
+            .option("report", \.report, help: "Write the per-country report (TSV) here."),
+            .flag("per-country", \.perCountry,
+                  help: "Also print one progress line per country (vertices before → after, Hausdorff, p95 distance, drops)."),
+        ]
+
+        /// The one simplification mode the two options make.
+        public var simplification: Simplification {
+            get { Simplification(reading: targetVertices, toleranceKm) }
+            set {
+                switch newValue {
+                case .keepAll: targetVertices = 0; toleranceKm = nil
+                case .vertexBudget(let n): targetVertices = n; toleranceKm = nil
+                case .toleranceKm(let t): toleranceKm = t
+                }
+            }
         }
     }
 

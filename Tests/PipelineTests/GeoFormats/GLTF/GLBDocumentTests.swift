@@ -26,7 +26,9 @@ func makeGLB(json: String, bin: [UInt8]) -> [UInt8] {
         let input = try GlobeTests().world(in: dir)
         var o = GlobeStage.Options(input: input, output: dir + "/globe.glb")
         o.manifest = dir + "/globe.manifest.json"
-        let r = try GlobeStage.run(o, log: StageLog(stage: "test", quiet: true))
+        let log = StageLog(stage: "test", quiet: true)
+        let r = try GlobeStage.build(o, log: log)
+        _ = try GlobeStage.write(r, o, log: log)
         let doc = try GLBDocument.read(path: o.output)
 
         // Node names: exactly the builder's, in the builder's order.

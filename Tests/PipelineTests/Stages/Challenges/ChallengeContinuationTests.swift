@@ -210,6 +210,11 @@ import Testing
         o.dryRun = true
         let r = try ChallengesStage.run(o, log: StageLog(stage: "test", quiet: true))
         #expect(r.schedule.rules.start == Day(iso: "2026-11-23")!)
+        // The clock is passed in: without `today` in the options, the clock's day counts.
+        o.today = nil
+        let c = try ChallengesStage.run(o, log: StageLog(stage: "test", quiet: true), today: Day(iso: "2030-06-30")!)
+        #expect(c.schedule.rules.start == Day(iso: "2030-07-01")!)
+        #expect(Day(date: Date(timeIntervalSince1970: 86_400 * 3 - 1)) == Day(iso: "1970-01-03")!)
     }
 
     @Test func replanNeverStartsOnOrBeforeToday() throws {

@@ -193,19 +193,19 @@ import Testing
         o.admin1 = Repo.path("data/geonames/admin1_names.tsv")
         o.countryTable = Repo.path("data/geonames/country_population.tsv")
         o.territories = Repo.path("data/territories.tsv")
-        o.world = world; o.outDir = dir + "/out"; o.report = dir + "/report.tsv"
+        o.world = world; o.outputDir = dir + "/out"; o.report = dir + "/report.tsv"
         try o.validate()
         let r = try CitiesStage.run(o, log: StageLog(stage: "cities", quiet: true))
         #expect(r.cities == 3 && r.countries == 4)
         #expect(r.byResolution == [.agree: 1, .pointCountry: 1, .territory: 1, .dropped: 1])
         #expect(r.withoutAdmin == 0)
         #expect(r.byContinent == ["Europe": 3])
-        let seed = try String(contentsOfFile: o.outDir + "/seed.sql", encoding: .utf8)
+        let seed = try String(contentsOfFile: o.outputDir + "/seed.sql", encoding: .utf8)
         #expect(seed.contains("(2867714, 'Munich, Bavaria, Germany', 'Munich', 'Bavaria', 'Germany', 2921044,"))
         #expect(seed.contains("(1, 'Vaduz, Vaduz, Liechtenstein', 'Vaduz', 'Vaduz', 'Liechtenstein', 3042058,"))
         #expect(seed.contains("(2, 'Papeete, French Polynesia, France', 'Papeete', 'French Polynesia', 'France', 3017382,"))
         #expect(seed.contains(CitiesStage.attribution))
-        #expect(FileManager.default.fileExists(atPath: o.outDir + "/migrations/" + CitiesStage.migrationName))
+        #expect(FileManager.default.fileExists(atPath: o.outputDir + "/migrations/" + CitiesStage.migrationName))
         let report = try String(contentsOfFile: o.report, encoding: .utf8)
         #expect(report.contains("dropped\t3\tNowhere\tZZ\t\t\t\n"))
         #expect(report.contains("territory\t2\tPapeete\tPF\t\tFR\t\n"))
@@ -217,7 +217,7 @@ import Testing
         var o = CitiesStage.Options()
         o.coastalToleranceKm = -1
         #expect(throws: OptionsError.self) { try o.validate() }
-        o = CitiesStage.Options(); o.outDir = ""
+        o = CitiesStage.Options(); o.outputDir = ""
         #expect(throws: OptionsError.self) { try o.validate() }
         #expect(throws: Never.self) { try CitiesStage.Options().validate() }
     }

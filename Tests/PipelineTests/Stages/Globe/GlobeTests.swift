@@ -37,7 +37,8 @@ import Testing
         let input = try world(in: dir)
         var o = options(input, dir)
         let log = StageLog(stage: "test", quiet: true)
-        let r = try GlobeStage.run(o, log: log)
+        let r = try GlobeStage.build(o, log: log)
+        _ = try GlobeStage.write(r, o, log: log)
         let (json, _) = try splitGLB(try FileIO.readBytes(o.output))
         let nodes = json["nodes"]!.arrayValue!
         func kind(_ k: String) -> Set<String> {

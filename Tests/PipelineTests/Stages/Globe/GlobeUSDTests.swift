@@ -24,7 +24,8 @@ import Testing
         var o = GlobeTests().options(input, dir)
         o.usdz = dir + "/globe.usdz"
         let log = StageLog(stage: "test", quiet: true)
-        let r = try GlobeStage.run(o, log: log)
+        let r = try GlobeStage.build(o, log: log)
+        _ = try GlobeStage.write(r, o, log: log)
 
         // The package: one stored file, globe.usdc, a crate file, 64-byte aligned.
         let package = try FileIO.readBytes(o.usdz!)

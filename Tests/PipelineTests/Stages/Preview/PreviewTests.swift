@@ -91,9 +91,9 @@ func decodePNGWithPython(_ path: String) throws -> (Int, Int, [UInt8]) {
             return "other"
         }
         var images: [String: RGBImage] = [:]
-        for v in PreviewStage.views { images[v.name] = PreviewStage.render(scene, view: v, options: o) }
+        for v in PreviewStage.defaultViews { images[v.name] = PreviewStage.render(scene, view: v, options: o) }
         func at(_ view: String, _ p: Point, r: Double) -> String {
-            let v = PreviewStage.views.first { $0.name == view }!
+            let v = PreviewStage.defaultViews.first { $0.name == view }!
             guard let (x, y) = pixel(p, r: r, view: v, scene: scene, o: o) else { return "behind" }
             return kind(images[view]![x, y])
         }
@@ -112,7 +112,7 @@ func decodePNGWithPython(_ path: String) throws -> (Int, Int, [UInt8]) {
         func around(_ d: Double) -> [String] {
             stride(from: 0.0, to: 2 * Double.pi, by: Double.pi / 4).map { a in
                 let q = centre + fr.east * (d * cos(a)) + fr.north * (d * sin(a))
-                let v = PreviewStage.views[0], f = GlobeShapes.frame(v.center)
+                let v = PreviewStage.defaultViews[0], f = GlobeShapes.frame(v.center)
                 let scale = Double(o.size) * o.fill / 2 / scene.radius, c = Double(o.size) / 2
                 return kind(images["atlantic"]![Int(c + scale * q.dot(f.east)), Int(c - scale * q.dot(f.north))])
             }
@@ -143,17 +143,28 @@ func decodePNGWithPython(_ path: String) throws -> (Int, Int, [UInt8]) {
         for threads in [3, 1, 2] {
             o.threads = threads
             let out = dir + "/preview-\(threads)"
-            let s = try PreviewStage.run(input: go.output, outputDir: out, options: o, log: StageLog(stage: "test", quiet: true))
+            o.input = go.output; o.outputDir = out
+            let s = try PreviewStage.run(o, log: StageLog(stage: "test", quiet: true))
             #expect(s.files.map { ($0.path as NSString).lastPathComponent } == ["atlantic.png", "pacific.png", "south_pole.png"])
             runs.append(try s.files.map { try FileIO.readBytes($0.path) })
         }
         #expect(runs[0] == runs[1] && runs[1] == runs[2])
         #expect(Set(runs[0]).count == 3, "the three views differ")
+        // The views are options: one view of the defaults gives that picture, byte for byte.
+        o.views = [PreviewStage.defaultViews[1]]
+        o.outputDir = dir + "/preview-one"
+        let one = try PreviewStage.run(o, log: StageLog(stage: "test", quiet: true))
+        #expect(one.files.map { ($0.path as NSString).lastPathComponent } == ["pacific.png"])
+        #expect(try FileIO.readBytes(one.files[0].path) == runs[0][1])
+        o.views = []
+        #expect(throws: OptionsError.self) { try o.validate() }
+        o.views = PreviewStage.defaultViews
         // A truncated .glb is an error naming the file, and writes nothing.
         let bad = dir + "/bad.glb"
         try FileIO.writeAtomically(Array(try FileIO.readBytes(go.output).prefix(100)), to: bad)
+        o.input = bad; o.outputDir = dir + "/none"
         #expect {
-            _ = try PreviewStage.run(input: bad, outputDir: dir + "/none", options: o, log: StageLog(stage: "test", quiet: true))
+            _ = try PreviewStage.run(o, log: StageLog(stage: "test", quiet: true))
         } throws: { "\($0)".contains("bad.glb") }
         #expect(!FileManager.default.fileExists(atPath: dir + "/none"))
     }

@@ -10,9 +10,9 @@ import GeoSQLite
 @Suite struct RoutesStageTests {
     func run(_ tsv: String, rewards: String = Repo.path("data/rewards.tsv")) throws -> (RoutesStage.Report, String) {
         var o = RoutesStage.Options()
-        o.routesPath = tsv; o.rewardsPath = rewards; o.indexPath = LookupSlice.files.index
-        o.outDir = temporaryDirectory() + "/routes"
-        return (try RoutesStage.run(o, log: StageLog(stage: "routes", quiet: true)), o.outDir)
+        o.input = tsv; o.rewards = rewards; o.index = LookupSlice.files.index
+        o.outputDir = temporaryDirectory() + "/routes"
+        return (try RoutesStage.run(o, log: StageLog(stage: "routes", quiet: true)), o.outputDir)
     }
 
     /// data/routes.tsv without the Canada rows.

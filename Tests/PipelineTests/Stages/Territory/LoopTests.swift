@@ -1,6 +1,8 @@
 import Foundation
 import GeoGEOS
 import GeoModel
+import GeoPROJ
+import H3
 import Testing
 @testable import TerritoryStage
 
@@ -87,5 +89,59 @@ import Testing
         let lap: Ring = [Point(0, 0.1), Point(0, 1), Point(1, 1), Point(1, 0), Point(-0.2, 0), Point(0.3, 0.4), Point(0, 0.1)]
         #expect(Loop.shape(lap) == .oneSided)
         #expect(try Loop.madeValid(lap, geos: geos).map(\.rings) == Loop.madeValid(lap, geos: geos, oneSided: true).map(\.rings))
+    }
+}
+
+/// Loops where a plane of longitude and latitude breaks: across ±180° and at the poles.
+@Suite struct LoopEdgeTests {
+    /// A lap of `n` fixes 1 s apart on an ellipse of semi-axes a (east) and b (north) metres
+    /// about `centre` (PROJ's geodesic direct problem), closed.
+    func lap(_ centre: Point, a: Double, b: Double, n: Int = 600) -> Run {
+        var pts = (0..<n).map { i -> Point in
+            let t = Double(i) / Double(n) * 2 * .pi, x = a * sin(t), y = b * cos(t)
+            return RunBuilder.direct(centre, atan2(x, y) * 180 / .pi, (x * x + y * y).squareRoot())
+        }
+        pts = pts.map { Point($0.x > 180 ? $0.x - 360 : $0.x < -180 ? $0.x + 360 : $0.x, $0.y) }
+        pts.append(pts[0])
+        return RunBuilder.run(pts, (0...n).map { Int64($0) * 1_000_000 })
+    }
+
+    /// One part, the geodesic area of the fixes' own ring (PROJ) within 1 %, valid in GEOS, and
+    /// the cells inside it.
+    func check(_ run: Run, cells expected: ClosedRange<Int>, _ name: String) throws {
+        let v = Rules().judge(run)
+        #expect(v.valid, "\(name): \(v.reasons)")
+        let loop = try Loop.polygons(run, kept: v.kept, geos: GEOSContext())
+        #expect(loop.count == 1, "\(name): \(loop.count) parts")
+        let truth = abs(Geodesic.wgs84.ringArea((0..<run.fixCount).map { Point(run.lon[$0], run.lat[$0]) }))
+        let area = loop.reduce(0.0) { $0 + Loop.area($1) }
+        #expect(abs(area - truth) < 0.01 * truth, "\(name): \(area) m² against \(truth) m²")
+        #expect(try GEOSContext().polygon(loop[0]).isValid(), "\(name)")
+        let cells = try Loop.cells(loop, res: 9)
+        #expect(expected.contains(cells.count), "\(name): \(cells.count) cells")
+        #expect(cells.allSatisfy { H3.getResolution(H3Index($0)) == 9 })
+    }
+
+    @Test func taveuniAcrossTheAntimeridian() throws {
+        let run = lap(Point(179.9995, -16.805), a: 330, b: 330)
+        #expect(run.lon.contains { $0 < 0 } && run.lon.contains { $0 > 0 })
+        try check(run, cells: 2...5, "Taveuni")
+    }
+
+    @Test func chukotkaAcrossTheAntimeridian() throws {
+        try check(lap(Point(-179.998, 67.5), a: 500, b: 300, n: 900), cells: 3...7, "Chukotka")
+    }
+
+    @Test func nearTheNorthPole() throws {
+        try check(lap(Point(45, 89.99), a: 400, b: 400, n: 900), cells: 3...7, "1 km from the North Pole")
+    }
+
+    /// A lap around the South Pole: closed through the pole, the cap it circles, its cells.
+    @Test func aroundTheSouthPole() throws {
+        let pts = (0...1000).map { Point(-180 + 360 * Double($0 % 1000) / 1000, -89.9946) }
+        let run = RunBuilder.run(pts, (0...1000).map { Int64($0) * 1_000_000 })
+        try check(run, cells: 9...13, "around the South Pole")
+        let loop = try Loop.polygons(run, kept: Array(0...1000), geos: GEOSContext())
+        #expect(loop[0].exterior.contains { $0.y == -90 })
     }
 }

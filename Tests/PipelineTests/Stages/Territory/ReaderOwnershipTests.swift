@@ -38,14 +38,14 @@ import Testing
     /// A FeatureCollection of `count` runs, big enough to be cut into many ranges; every run has
     /// two look-alikes of a feature's start (`},{"` in an array of objects and across the end
     /// of a string), and run `bad` (if any) has a time that does not parse.
-    func manyRuns(_ count: Int, bad: Int? = nil) -> [UInt8] {
+    func manyRuns(_ count: Int, bad: Set<Int> = []) -> [UInt8] {
         let fixes = (0..<40).map { "[4.\(860 + $0),52.35]" }.joined(separator: ",")
         let times = (0..<40).map { "\"2026-11-21T07:\(String(format: "%02d", $0)):00Z\"" }
         let acc = Array(repeating: "5", count: 40).joined(separator: ",")
         var s = "{\"type\": \"FeatureCollection\", \"features\": [\n"
         for i in 0..<count {
             let id = String(format: "7f0c1a52-3b4d-4e5f-8a9b-%012x", i)
-            let t = (i == bad ? ["\"soon\""] + times.dropFirst() : times).joined(separator: ",")
+            let t = (bad.contains(i) ? ["\"soon\""] + times.dropFirst() : times).joined(separator: ",")
             s += (i > 0 ? ",\n" : "") + "{\"type\":\"Feature\",\"id\":\"\(id)\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\(fixes)]},"
             s += "\"properties\":{\"laps\":[{\"a\":1},\n{\"a\":2}],\"note\":\"x} ,{\",\"user_id\":\"\(Self.user)\",\"times\":[\(t)],\"accuracy_m\":[\(acc)]}}"
         }
@@ -63,16 +63,23 @@ import Testing
             let got = try bytes.withUnsafeBufferPointer { b in
                 try RunsReader.eachRun(b, file: "f", workers: workers, makeState: { () }) { run, _ in (run.lon, run.time, run.userID) }
             }
-            #expect(got.map(\.id) == plain.map(\.id))
-            #expect(got.map(\.value.0) == plain.map(\.lon) && got.map(\.value.1) == plain.map(\.time))
+            #expect(got.runs.map(\.id) == plain.map(\.id) && got.rejected.isEmpty)
+            #expect(got.runs.map(\.index) == Array(0..<3000))
+            #expect(got.runs.map(\.value.0) == plain.map(\.lon) && got.runs.map(\.value.1) == plain.map(\.time))
         }
-        let broken = manyRuns(3000, bad: 2345)
+        // A malformed run in the middle is quarantined with its index, id and reason, and every
+        // other run is read, whatever the ranges; the plain reader throws it.
+        let broken = manyRuns(3000, bad: [2345])
         let expected = error(broken)
         #expect(expected.hasPrefix("runs.geojson: feature #2345 "))
-        let got: String = broken.withUnsafeBufferPointer { b in
-            do { _ = try RunsReader.eachRun(b, file: "runs.geojson", workers: 2, makeState: { () }) { run, _ in run.id }; return "no error" } catch { return "\(error)" }
+        for workers in [1, 2, 3] {
+            let got = try broken.withUnsafeBufferPointer { b in
+                try RunsReader.eachRun(b, file: "runs.geojson", workers: workers, makeState: { () }) { run, _ in run.id }
+            }
+            #expect(got.rejected.count == 1 && got.runs.count == 2999 && got.features == 3000)
+            #expect(got.rejected.first.map { "\($0.error(file: "runs.geojson"))" } == expected)
+            #expect(got.runs.map(\.index) == Array(0..<2345) + Array(2346..<3000))
         }
-        #expect(got == expected)
         // An error from the work done on each run names that run too.
         struct Boom: Error {}
         let thrown: String = bytes.withUnsafeBufferPointer { b in
@@ -84,6 +91,43 @@ import Testing
             } catch { return "\(error)" }
         }
         #expect(thrown.hasPrefix("f: feature #2000 (id 7f0c1a52-3b4d-4e5f-8a9b-0000000007d0)"), "\(thrown)")
+    }
+
+    /// The night goes on with up to 10 malformed runs or 1 % of the night (whichever is larger),
+    /// listing them in rejects.tsv; one more stops it, and nothing is written.
+    @Test func quarantineThreshold() throws {
+        let dir = NSTemporaryDirectory() + "territory-quarantine-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        func night(_ n: Int, bad: Int, maxRejects: Int? = nil) throws -> (TerritoryStage.Report?, String) {
+            let input = "\(dir)/runs-\(n)-\(bad).geojson", out = "\(dir)/out-\(n)-\(bad)-\(maxRejects ?? -1)"
+            try Data(manyRuns(n, bad: Set(stride(from: 3, to: n, by: n / bad).prefix(bad)))).write(to: URL(fileURLWithPath: input))
+            var o = TerritoryStage.Options()
+            o.input = input; o.outDir = out; o.threads = 2; o.maxRejects = maxRejects
+            do { return (try TerritoryStage.run(o, log: StageLog(stage: "test", quiet: true)), out) } catch { return (nil, "\(error)") }
+        }
+        let (ok, out) = try night(1500, bad: 15)
+        #expect(ok?.rejected == 15 && ok?.runs == 1485)
+        let rows = try String(contentsOfFile: out + "/rejects.tsv", encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 16 && rows[0] == "feature\trun_id\treason")
+        #expect(rows[1] == "3\t7f0c1a52-3b4d-4e5f-8a9b-000000000003\ttimes[0] \"soon\" is not an ISO 8601 time with a zone (e.g. 2026-11-21T07:02:11Z)")
+        let (stopped, message) = try night(1500, bad: 16)
+        #expect(stopped == nil && message.contains("16 of 1,500 runs are malformed, more than the 15 a night may quarantine"))
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/out-1500-16--1"))
+        #expect(try night(200, bad: 10).0?.rejected == 10)   // the floor of 10
+        #expect(try night(200, bad: 11).0 == nil)
+        #expect(try night(200, bad: 3, maxRejects: 2).0 == nil)
+    }
+
+    /// A second run with an id seen before is quarantined; the first keeps it.
+    @Test func aRepeatedIdIsQuarantined() throws {
+        var s = String(decoding: manyRuns(300), as: UTF8.self)
+        s = s.replacingOccurrences(of: "7f0c1a52-3b4d-4e5f-8a9b-000000000100", with: "7f0c1a52-3b4d-4e5f-8a9b-000000000007")
+        let got = try Array(s.utf8).withUnsafeBufferPointer { b in
+            try RunsReader.eachRun(b, file: "f", workers: 2, makeState: { () }) { run, _ in run.id }
+        }
+        #expect(got.rejected == [RejectedRun(index: 256, id: "7f0c1a52-3b4d-4e5f-8a9b-000000000007", reason: "the run id appears twice (also feature #7)")])
+        #expect(got.runs.count == 299)
     }
 
     @Test func upperCaseIdsAreCanonicalised() throws {

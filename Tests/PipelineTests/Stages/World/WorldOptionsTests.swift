@@ -33,7 +33,7 @@ import GeoModel
         o.simplification = .vertexBudget(-5)
         #expect(message { try o.validate() } == "--target-vertices must be 0 or more")
         o = WorldStage.Options(); o.minIslandKm2 = -1
-        #expect(message { try o.validate() } == "areas must be 0 or more")
+        #expect(message { try o.validate() } == "--min-island-km2 must be 0 or more")
         o = WorldStage.Options(); o.threads = 0
         #expect(message { try o.validate() } == "--threads must be at least 1")
     }

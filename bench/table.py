@@ -1,4 +1,4 @@
-"""Formats the benchmark's raw records (scripts/bench.sh) as tables of medians."""
+"""Formats the benchmark's raw records (bench/run.sh) as tables of medians."""
 import sys, statistics
 from collections import defaultdict
 

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 unset MAKEFLAGS MFLAGS MAKELEVEL
-make --no-print-directory lookup >/dev/null 2>&1 || { echo "bench_lookup: make lookup failed"; exit 1; }
+make --no-print-directory lookup >/dev/null 2>&1 || { echo "bench/lookup.sh: make lookup failed"; exit 1; }
 out=$(.build/release/geo-lookup bench --index "${LOOKUP_INDEX:-dist/lookup/lookup.bin}" --points "${BENCH_LOOKUP_POINTS:-1000000}")
 echo "Offline lookup (dist/lookup/lookup.bin), one core:"
 echo "$out" | awk -F'\t' '{ printf "  %-85s %s\n", $1, $2 }'

@@ -15,13 +15,13 @@
 # budget first (bisection, not timed).
 set -euo pipefail
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKE_RUN_ID
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 SCALE=${BENCH_SCALE:-10m}
 RUNS=${BENCH_COMPARE_RUNS:-5}
 PY=${PYTHON:-python3}
 out=build/bench
 mkdir -p "$out"
-if ! $PY -c "import shapely, pyproj, mapbox_earcut, pygltflib, numpy, PIL, h3, pxr" 2>/dev/null; then
+if ! $PY -c "import shapely, pyproj, mapbox_earcut, numpy, orjson, cv2, h3, pxr" 2>/dev/null; then
   echo "bench: installing the Python reference stack (bench/reference/requirements.txt)" >&2
   $PY -m pip install -q -r bench/reference/requirements.txt 2>/dev/null \
     || $PY -m pip install -q --break-system-packages -r bench/reference/requirements.txt

@@ -3,14 +3,14 @@
 # (JOBS=1, so every stage has the machine to itself) into build/growth/<input>/ for
 #   110m, 50m, 10m            Natural Earth at its three scales (default vertex budgets)
 #   10m-all                   1:10m keeping every vertex (WORLD_TARGET_VERTICES=0)
-#   10m-x4                    1:10m with every edge split into four (scripts/bench/split_edges.py,
+#   10m-x4                    1:10m with every edge split into four (bench/split_edges.py,
 #                             ~2.2 M input vertices), default budget
 #   10m-x4-all                the same keeping every vertex (every stage sees ~4× 10m-all)
 # and prints, per stage, wall and CPU seconds, peak memory, the vertices it read, and CPU
 # microseconds per 1,000 vertices (flat = linear). BENCH_GROWTH_INPUTS picks a subset.
 set -euo pipefail
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKE_RUN_ID
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 INPUTS=${BENCH_GROWTH_INPUTS:-110m 50m 10m 10m-all 10m-x4 10m-x4-all}
 root=build/growth
@@ -19,7 +19,7 @@ make --no-print-directory setup >/dev/null
 swift build -c release >/dev/null
 x4=$root/ne_10m_x4_map_units.geojson
 if [[ " $INPUTS " == *" 10m-x4"* ]] && [ ! -s "$x4" ]; then
-  $PY scripts/bench/split_edges.py data/natural-earth/ne_10m_admin_0_map_units.geojson "$x4"
+  $PY bench/split_edges.py data/natural-earth/ne_10m_admin_0_map_units.geojson "$x4"
 fi
 log=$PWD/$root/stages.tsv; touch "$log"
 # Rerunning some inputs replaces their rows and keeps the others' (the report covers all).

@@ -69,10 +69,10 @@ if [ "${BENCH_TERRITORY:-1}" = 1 ]; then
     printf 'territory\t%s\t%s\n' "geo-territory, $(du -m "$truns" | cut -f1) MB of runs, nightly outputs" "$(secs "$t0" "$t1")" >> "$totals"
   done
 fi
-${PYTHON:-python3} scripts/bench_table.py "$log" "$totals" | tee "$out/report.txt"
+${PYTHON:-python3} bench/table.py "$log" "$totals" | tee "$out/report.txt"
 # The pure-Swift H3 library next to the Python reference (issue #13 targets).
 echo
-${PYTHON:-python3} scripts/bench_h3.py | tee "$out/h3.txt" || echo "H3: a speed target was missed (see above)"
+${PYTHON:-python3} bench/h3.py | tee "$out/h3.txt" || echo "H3: a speed target was missed (see above)"
 # The offline lookup library: size, load time, lookups per second (issue #16 budgets: 5 MB, 50 ms, 1 M/s).
 echo
-bash scripts/bench_lookup.sh | tee -a "$out/report.txt"
+bash bench/lookup.sh | tee -a "$out/report.txt"

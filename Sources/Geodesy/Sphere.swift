@@ -1,49 +1,42 @@
 import Foundation
 
-/// A position in degrees (WGS84 latitude and longitude, treated on a sphere).
-public struct Coordinate: Hashable, Sendable {
-    public var latitude: Double
-    public var longitude: Double
-    public init(latitude: Double, longitude: Double) {
-        self.latitude = latitude
-        self.longitude = longitude
-    }
-}
-
-/// Distances and paths on the sphere of the mean Earth radius (IUGG, 6371.0088 km). The
-/// 12-nautical-mile rule and the nearest city use these, not the ellipsoid: the difference
-/// at 22 km is under 0.5 %, the same on every platform, and needs no C library.
+/// Distances and paths on the sphere of the mean Earth radius (`Earth.meanRadiusKm`). The
+/// lookup's 12-nautical-mile rule, the nearest city and the routes use these, not the
+/// ellipsoid: the difference at 22 km is under 0.5 %, the same on every platform, and needs
+/// no C library.
 public enum Sphere {
-    public static let earthRadiusKm = 6371.0088
-    static let degrees = Double.pi / 180
+    public static let earthRadiusKm = Earth.meanRadiusKm
+    /// Radians per degree.
+    public static let degrees = Double.pi / 180
 
-    struct Vector { var x, y, z: Double }
-
-    static func vector(latitude: Double, longitude: Double) -> Vector {
+    /// The geocentric unit vector of a position (z to the north pole, x to longitude 0).
+    @inlinable public static func vector(latitude: Double, longitude: Double) -> Vec3 {
         let la = latitude * degrees, lo = longitude * degrees
         let c = cos(la)
-        return Vector(x: c * cos(lo), y: c * sin(lo), z: sin(la))
+        return Vec3(c * cos(lo), c * sin(lo), sin(la))
     }
 
-    static func dot(_ a: Vector, _ b: Vector) -> Double { a.x * b.x + a.y * b.y + a.z * b.z }
-    static func cross(_ a: Vector, _ b: Vector) -> Vector {
-        Vector(x: a.y * b.z - a.z * b.y, y: a.z * b.x - a.x * b.z, z: a.x * b.y - a.y * b.x)
+    @inlinable public static func vector(_ p: Point) -> Vec3 { vector(latitude: p.y, longitude: p.x) }
+
+    @inlinable public static func dot(_ a: Vec3, _ b: Vec3) -> Double { a.x * b.x + a.y * b.y + a.z * b.z }
+    @inlinable public static func cross(_ a: Vec3, _ b: Vec3) -> Vec3 {
+        Vec3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
     }
-    static func norm(_ a: Vector) -> Double { sqrt(dot(a, a)) }
+    @inlinable public static func norm(_ a: Vec3) -> Double { sqrt(dot(a, a)) }
 
     /// Angle between two unit vectors in radians, accurate at every size (atan2, not acos).
-    static func angle(_ a: Vector, _ b: Vector) -> Double { atan2(norm(cross(a, b)), dot(a, b)) }
+    @inlinable public static func angle(_ a: Vec3, _ b: Vec3) -> Double { atan2(norm(cross(a, b)), dot(a, b)) }
 
     /// Angular distance (radians) from p to the great-circle arc a–b (the shorter arc).
-    static func angleToArc(_ p: Vector, _ a: Vector, _ b: Vector) -> Double {
+    @inlinable public static func angleToArc(_ p: Vec3, _ a: Vec3, _ b: Vec3) -> Double {
         let n = cross(a, b)
         let len = norm(n)
         if len < 1e-15 { return min(angle(p, a), angle(p, b)) }
-        let nu = Vector(x: n.x / len, y: n.y / len, z: n.z / len)
+        let nu = Vec3(n.x / len, n.y / len, n.z / len)
         let s = dot(p, nu)
         // p projected onto the arc's plane lies between a and b ⇔ it is on the inner side
         // of both planes through the origin and an endpoint (normal to the arc's plane).
-        let q = Vector(x: p.x - s * nu.x, y: p.y - s * nu.y, z: p.z - s * nu.z)
+        let q = Vec3(p.x - s * nu.x, p.y - s * nu.y, p.z - s * nu.z)
         if dot(cross(a, q), nu) >= 0 && dot(cross(q, b), nu) >= 0 {
             return asin(min(1, abs(s)))
         }
@@ -51,7 +44,7 @@ public enum Sphere {
     }
 
     /// Great-circle distance in km (haversine).
-    public static func distanceKm(_ a: Coordinate, _ b: Coordinate) -> Double {
+    @inlinable public static func distanceKm(_ a: Point, _ b: Point) -> Double {
         let p1 = a.latitude * degrees, p2 = b.latitude * degrees
         let dp = p2 - p1, dl = (b.longitude - a.longitude) * degrees
         let h = sin(dp / 2) * sin(dp / 2) + cos(p1) * cos(p2) * sin(dl / 2) * sin(dl / 2)
@@ -62,30 +55,30 @@ public enum Sphere {
     /// (spherical linear interpolation): equal steps of `t` are equal distances, so a figure
     /// moved by elapsed time advances at constant speed along the leg. Antipodal endpoints
     /// have no unique great circle; the path then goes through the meridian of `a`'s pole side.
-    public static func position(from a: Coordinate, to b: Coordinate, fraction t: Double) -> Coordinate {
+    public static func position(from a: Point, to b: Point, fraction t: Double) -> Point {
         let t = min(1, max(0, t))
         let va = vector(latitude: a.latitude, longitude: a.longitude)
         let vb = vector(latitude: b.latitude, longitude: b.longitude)
         let omega = angle(va, vb)
         if omega < 1e-12 { return a }
-        var v: Vector
+        var v: Vec3
         let so = sin(omega)
         if so < 1e-12 {
             // Antipodes: any great circle works; pick the one through the pole nearest a.
-            let pole = Vector(x: 0, y: 0, z: a.latitude >= 0 ? 1 : -1)
+            let pole = Vec3(0, 0, a.latitude >= 0 ? 1 : -1)
             var m = cross(cross(va, pole), va)
             let l = norm(m)
-            m = l < 1e-12 ? Vector(x: 1, y: 0, z: 0) : Vector(x: m.x / l, y: m.y / l, z: m.z / l)
+            m = l < 1e-12 ? Vec3(1, 0, 0) : Vec3(m.x / l, m.y / l, m.z / l)
             let th = t * Double.pi
-            v = Vector(x: va.x * cos(th) + m.x * sin(th), y: va.y * cos(th) + m.y * sin(th), z: va.z * cos(th) + m.z * sin(th))
+            v = Vec3(va.x * cos(th) + m.x * sin(th), va.y * cos(th) + m.y * sin(th), va.z * cos(th) + m.z * sin(th))
         } else {
             let wa = sin((1 - t) * omega) / so, wb = sin(t * omega) / so
-            v = Vector(x: wa * va.x + wb * vb.x, y: wa * va.y + wb * vb.y, z: wa * va.z + wb * vb.z)
+            v = Vec3(wa * va.x + wb * vb.x, wa * va.y + wb * vb.y, wa * va.z + wb * vb.z)
         }
         if t == 0 { return a }
         if t == 1 { return b }
         let lat = atan2(v.z, sqrt(v.x * v.x + v.y * v.y)) / degrees
         let lon = atan2(v.y, v.x) / degrees
-        return Coordinate(latitude: lat, longitude: lon)
+        return Point(latitude: lat, longitude: lon)
     }
 }

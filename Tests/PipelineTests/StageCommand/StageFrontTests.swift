@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import GeoModel
+import StageCommand
+import WorldStage
+import MapStage
+import SilhouettesStage
+import CitiesStage
+import RoutesStage
+
+/// The fronts parse the command line from the stages' declared options, as swift-argument-parser
+/// did, and every numeric option is range-checked by `validate()`.
+@Suite struct StageFrontTests {
+    let world = StageFront<WorldStage>(name: "geo-world", abstract: "World.", discussion: "")
+
+    func parsed<S>(_ front: StageFront<S>, _ arguments: [String]) throws -> (S.Options, quiet: Bool, notes: [String]) {
+        switch front.parse(arguments) {
+        case .parsed(let o, let quiet, let notes): return (o, quiet, notes)
+        case .help: throw OptionsError("help")
+        case .usageError(let message, _): throw OptionsError(message)
+        }
+    }
+
+    func usageError<S>(_ front: StageFront<S>, _ arguments: [String]) -> String? {
+        if case .usageError(let message, _) = front.parse(arguments) { return message }
+        return nil
+    }
+
+    @Test func readsTheCommandLineAsBefore() throws {
+        let (o, quiet, _) = try parsed(world, ["in.geojson", "-o", "out.geojson", "--target-vertices=0", "--no-fill-point-gaps",
+                                               "--min-island-km2", "5", "-q", "--report", "r.tsv", "--per-country"])
+        #expect(o.input == "in.geojson" && o.output == "out.geojson" && o.simplification == .keepAll)
+        #expect(!o.fillPointGaps && o.minIslandKm2 == 5 && o.report == "r.tsv" && o.perCountry && quiet)
+        // Defaults come from Options(); grouped short flags; "--" before an argument with a dash.
+        let (d, q, _) = try parsed(world, ["-qo", "x.geojson", "--", "-odd.geojson"])
+        #expect(d.output == "x.geojson" && d.input == "-odd.geojson" && q && d.simplification == .vertexBudget(175_000) && d.threads == 2)
+        // A tolerance wins over the budget whatever their order; the last of a repeated option wins.
+        #expect(try parsed(world, ["--tolerance-km", "3", "--target-vertices", "5"]).0.simplification == .toleranceKm(3))
+        #expect(try parsed(world, ["--threads", "3", "--threads", "4"]).0.threads == 4)
+    }
+
+    @Test func refusesWhatItCannotRead() {
+        #expect(usageError(world, ["--bogus"]) == "Unknown option '--bogus'")
+        #expect(usageError(world, ["-x"]) == "Unknown option '-x'")
+        #expect(usageError(world, ["--threads"]) == "Missing value for '--threads <threads>'")
+        #expect(usageError(world, ["--threads", "abc"]) == "The value 'abc' is invalid for '--threads <threads>'")
+        #expect(usageError(world, ["a", "b"]) == "Unexpected argument 'b'")
+        #expect(usageError(world, ["--per-country=1"]) == "The option '--per-country' does not take any value, but '1' was specified.")
+        let map = StageFront<MapStage>(name: "geo-map", abstract: "", discussion: "")
+        #expect(usageError(map, []) == "Missing expected argument '<input>'")
+        if case .help = world.parse(["x", "--help"]) {} else { Issue.record("--help is not help") }
+    }
+
+    @Test func aNegativeNumberIsAValueAndItsRangeNamesTheOption() throws {
+        let (o, _, _) = try parsed(world, ["--threads", "-5"])
+        #expect(o.threads == -5)
+        #expect(throws: OptionsError.self) { try o.validate() }
+        do { try o.validate() } catch let e as OptionsError { #expect(e.message == "--threads must be at least 1") }
+    }
+
+    @Test func oldSpellingsStillWork() throws {
+        let silhouettes = StageFront<SilhouettesStage>(name: "geo-silhouettes", abstract: "", discussion: "")
+        #expect(try parsed(silhouettes, ["w.geojson", "--output", "/tmp/a"]).0.outputDir == "/tmp/a")
+        #expect(try parsed(silhouettes, ["w.geojson", "-o", "/tmp/b"]).0.outputDir == "/tmp/b")
+        let cities = StageFront<CitiesStage>(name: "geo-cities", abstract: "", discussion: "")
+        #expect(try parsed(cities, ["--out-dir", "/tmp/c"]).0.outputDir == "/tmp/c")
+        let routes = StageFront<RoutesStage>(name: "geo-routes", abstract: "", discussion: "")
+        #expect(try parsed(routes, ["r.tsv", "--out-dir", "/tmp/d"]).0.outputDir == "/tmp/d")
+    }
+
+    @Test func helpShowsEveryOptionWithItsDefault() {
+        let help = world.help
+        for o in WorldStage.Options.declared { #expect(help.contains(o.spelling == "<input>" ? "<input>" : "--" + o.name)) }
+        #expect(help.contains("(default: 175000)") && help.contains("(default: --fill-point-gaps)") && help.contains("-q, --quiet"))
+        #expect(help.split(separator: "\n").allSatisfy { $0.count < 80 || $0.hasPrefix("USAGE:") })
+    }
+
+    @Test func rangesReadAsSentences() {
+        #expect(OptionRange<Int>.atLeast(0).contains(0) && !OptionRange<Int>.atLeast(1).contains(0))
+        #expect(OptionRange<Double>.above(0.05, atMost: 1).contains(1) && !OptionRange<Double>.above(0.05, atMost: 1).contains(0.05))
+        #expect(OptionRange<Double>.within(0..<1).contains(0) && !OptionRange<Double>.within(0..<1).contains(1))
+    }
+
+    /// Every numeric option has a range: a value outside every range (NaN, a huge negative
+    /// number) makes `validate()` name it.
+    func everyNumberIsChecked<O: DeclaredOptions>(_: O.Type) {
+        #expect(throws: Never.self) { try O().validate() }
+        for option in O.declared {
+            guard case .option = option.kind else { continue }
+            var probe = O()
+            guard !option.apply(&probe, "not a number") else { continue }   // text: no range
+            var o = O()
+            guard option.apply(&o, "nan") || option.apply(&o, "-999999999") else { continue }  // a date
+            do { try o.validate(); Issue.record("\(O.self): --\(option.name) is not range-checked") } catch let e as OptionsError {
+                #expect(e.message.hasPrefix("--\(option.name) "), "\(e.message)")
+            } catch { Issue.record("\(error)") }
+        }
+    }
+
+    @Test func everyNumericOptionIsValidated() {
+        everyNumberIsChecked(WorldStage.Options.self)
+        everyNumberIsChecked(MapStage.Options.self)
+        everyNumberIsChecked(SilhouettesStage.Options.self)
+        everyNumberIsChecked(CitiesStage.Options.self)
+        everyNumberIsChecked(RoutesStage.Options.self)
+    }
+}
