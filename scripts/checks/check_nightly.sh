@@ -23,10 +23,11 @@ WORLD=${WORLD_OUT:-dist/world.geojson}
 RUNS=${TERRITORY_RUNS:-data/territory/runs.geojson}
 SEED=${CITIES_SEED:-dist/supabase/cities/seed.sql}
 TERRITORY_OUT=${TERRITORY_DIR:-dist/territory}
+GAME_MIGRATION=${GAME_MIGRATION:-dist/supabase/game/migrations/20261125120000_territory_viewport.sql}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PY=${PYTHON:-python3}
 
-for f in "$NIGHTLY" "$WORLD" "$RUNS" "$SEED" "$TERRITORY_OUT/territory.geojson"; do
+for f in "$NIGHTLY" "$WORLD" "$RUNS" "$SEED" "$TERRITORY_OUT/territory.geojson" "$TERRITORY_OUT/territory_hex.sql" "$GAME_MIGRATION"; do
   [ -e "$f" ] || { echo "check_nightly: $f is missing (run make all, and swift build -c release --product geo-nightly)"; exit 1; }
 done
 if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then bash scripts/setup.sh --test; fi
@@ -61,9 +62,10 @@ newdb() {
 }
 newdb base
 # The role the night needs (docs/OPERATIONS.md): it creates tables (the migrations) and the
-# schema geodata, and writes the apps' tables.
+# schema geodata, and owns the apps' tables (the game's migration alters territory_hex), as the
+# postgres role of a Supabase project does.
 sql base "grant create on database base to night_user; grant all on schema public to night_user;
-          grant select, insert, update on all tables in schema public to night_user"
+          alter table users owner to night_user; alter table runs owner to night_user; alter table territory_hex owner to night_user"
 
 # What an app's night may change, as text (no created_at: a row's time of insertion differs by
 # run); 'none' for a table its migration has not created yet. Row versions: a rewritten row gets
@@ -101,7 +103,7 @@ if [ $rc -eq 0 ] && grep -q "quiz: dry run on night_user@127.0.0.1:$PORT/base" "
 [ "$(snap_all base)" = "$before" ] && ok "nothing touched by the failures" || bad "a failed connection touched the database"
 
 # --- the full night, through make, as a password-authenticated role over TCP -------------------
-sql postgres "create database full_night template base; grant create on database full_night to night_user"
+sql postgres "create database full_night template base"; sql postgres "grant create on database full_night to night_user"
 t0=$(date +%s%N)
 make --no-print-directory nightly DATABASE_URL="postgresql://night_user:Sekr1t-pw@127.0.0.1:$PORT/full_night" NIGHTLY_TODAY=$TODAY >"$TMP/make.out" 2>&1 \
   && ok "make nightly: $(grep -cE '^(quiz|territory|cities): ok on ' "$TMP/make.out") apps ok in $(( ($(date +%s%N) - t0) / 1000000 )) ms" \
@@ -120,6 +122,14 @@ for f in sorted(json.load(open(sys.argv[1]))["features"], key=lambda f: f["prope
 OWNERS="select hex_id || ' ' || owner_user_id || ' ' || last_run_id || ' ' || to_char(claimed_at at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS') || 'Z' from territory_hex order by hex_id"
 sql full_night "$OWNERS" >"$TMP/db.txt"
 cmp -s "$TMP/geo.txt" "$TMP/db.txt" && ok "territory_hex = geo-territory's territory.geojson ($(wc -l <"$TMP/db.txt") cells)" || bad "territory_hex differs from territory.geojson: $(diff "$TMP/geo.txt" "$TMP/db.txt" | head -5)"
+# The same night through the stage's files (the game's migration, then territory_hex.sql by psql):
+# the same users, runs and territory_hex, cell boundaries included, byte for byte.
+sql postgres "create database by_file template base"
+"${PSQL[@]}" -d by_file -f "$GAME_MIGRATION" -f "$TERRITORY_OUT/territory_hex.sql" >/dev/null
+cells="select md5(string_agg(hex_id || st_asewkb(cell)::text, ',' order by hex_id)) from territory_hex"
+if [ "$(sql by_file "$snap_game") $(sql by_file "$cells")" = "$(sql full_night "$snap_game") $(sql full_night "$cells")" ]; then
+  ok "users, runs, territory_hex (with cell) = what territory_hex.sql loads by psql"
+else bad "the night's game rows differ from territory_hex.sql's"; fi
 expect full_night "runs: every run of the file, valid loops as the stage judged them" \
   "$(awk -F'\t' 'NR>1 { n++; if ($3 == "true") v++ } END { print n "|" v }' "$TERRITORY_OUT/runs.tsv")" \
   "select count(*) || '|' || count(*) filter (where valid_loop) from runs"

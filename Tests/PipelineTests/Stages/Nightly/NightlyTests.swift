@@ -19,15 +19,18 @@ import Testing
 
     @Test func refusesWhatCannotRun() {
         var o = NightlyStage.Options()
+        o.databaseURL = nil; o.appURLs = [:]
         #expect(throws: OptionsError.self) { try o.validate() }   // no database at all
         o.databaseURL = "host=x"
-        o.apps = ["quiz", "weather"]
+        o.apps = "quiz,weather"
         #expect(throws: OptionsError.self) { try o.validate() }
-        o.apps = ["quiz"]; o.today = "2026-13-01"
+        o.apps = "quiz territory"
+        #expect(o.appList == ["quiz", "territory"])
+        o.today = Day(iso: "2026-11-25")
+        #expect(o.day() == Day(iso: "2026-11-25"))
+        o.ahead = 5000
         #expect(throws: OptionsError.self) { try o.validate() }
-        o.today = "2026-11-25"
-        #expect(try o.day() == Day(iso: "2026-11-25"))
-        o.shard = "4/4"
+        o.ahead = 60; o.shard = "4/4"
         #expect(throws: OptionsError.self) { try o.validate() }
     }
 }
