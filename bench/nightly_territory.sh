@@ -8,7 +8,8 @@
 #
 # Compute alone: geo-territory RUNS in its nightly form (no loops.geojson). Night: geo-nightly
 # --apps territory into a throwaway PostgreSQL 15 + PostGIS (unix socket, fsync off as in every
-# check; the game's schema with territory_hex.cell and its GiST index), an empty database, then
+# check; the game's schema of CONTRACTS §8, to which the night adds its migration: territory_hex.cell
+# and its GiST index), an empty database, then
 # the same night again (a rerun: nothing to write). Pairs alternate; prints the ratio per pair.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,11 +23,11 @@ PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 source scripts/checks/lib/pg.sh
 pg_start bench_nightly C timezone=UTC shared_buffers=256MB max_wal_size=4GB
 out=$TMP/out; mkdir -p "$out"
+# Supabase's roles (the game's migration grants to them); the night applies that migration.
+pg_sql postgres "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls" >/dev/null
 newdb() {
   pg_sql postgres "create database $1" >/dev/null
   "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql >/dev/null
-  pg_sql "$1" "alter table territory_hex add column if not exists cell geometry(polygon, 4326);
-               create index if not exists territory_hex_cell on territory_hex using gist (cell)" >/dev/null
 }
 timed() {  # timed LABEL COMMAND… → "seconds peak_MB" on stdout
   local t0 t1 mem=$TMP/mem

@@ -2,7 +2,6 @@ import Foundation
 import GeoModel
 import Testing
 @testable import ChallengesStage
-@testable import CitiesStage
 @testable import NightlyStage
 @testable import TerritoryStage
 
@@ -66,10 +65,15 @@ import Testing
         #expect(again.won == night.won)
     }
 
-    @Test func citiesSeedWithoutItsTransaction() throws {
+    @Test func sqlFilesLoseTheirOwnTransaction() throws {
         let seed = "-- header\n\nbegin;\ninsert into x values (1);\ncommit;\n"
-        #expect(try CitiesStage.seedStatements(seed, source: "seed.sql") == "-- header\n\ninsert into x values (1);\n")
-        #expect(throws: InputError.self) { try CitiesStage.seedStatements("insert into x values (1);\n", source: "seed.sql") }
+        #expect(try SQLScript.withoutTransaction(seed, source: "seed.sql") == "-- header\n\ninsert into x values (1);\n")
+        #expect(try SQLScript.withoutTransaction("insert into x values (1);\n", source: "m.sql") == "insert into x values (1);\n")
+        #expect(throws: InputError.self) { try SQLScript.withoutTransaction("begin;\nselect 1;\n", source: "seed.sql") }
+        #expect(throws: InputError.self) { try SQLScript.withoutTransaction("commit;\nbegin;\n", source: "seed.sql") }
+        // The game's migration, as make territory writes it, loses exactly its two lines.
+        let game = try SQLScript.withoutTransaction(GameMigration.sql, source: GameMigration.name)
+        #expect(game.split(separator: "\n").count == GameMigration.sql.split(separator: "\n").count - 2)
     }
 
     @Test func quizLiveRowsReadLikeTheExport() throws {
