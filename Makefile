@@ -38,8 +38,9 @@ DATA := data
 NE := $(DATA)/natural-earth
 NE_PLACES := $(NE)/ne_10m_populated_places.geojson
 # The products one pipeline reads from another, defined here so that no pipelines/*.mk names
-# another's variables: a .mk file uses only its own variables and these, and the order in
-# which they are included does not matter (scripts/checks/check_include_order.sh).
+# another's variables while it is read (prerequisites, :=): only its own and these; another's
+# only where make expands them later (recipes, = variables, $$(…) prerequisites). So the order
+# in which they are included does not matter (scripts/checks/check_include_order.sh).
 # The ingest's countries (geo-ingest writes them, geo-world and geo-lookup read them).
 INGEST_OUT := $(BUILD)/ingest/countries.geojson
 # The same places compacted to the fields the stages read (a tenth of the 16 MB), written

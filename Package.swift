@@ -8,7 +8,10 @@ import PackageDescription
 //   GeoCompression                the only code that imports CZlib
 //   GeoSQLite                     the only code that imports CSQLite (the focus app's content database)
 //   GeoPostgres                   the only code that imports CLibPQ (the apps' live PostgreSQL, `make nightly`)
+//   Geodesy                       pure Swift, depends on nothing: Point, Vec3, the Earth's radii,
+//                                 great-circle and ellipsoidal distance (GeoModel, H3, GeoLookup use it)
 //   GeoLookup                     pure Swift (no C, no GeoModel): the offline lookup the apps embed
+//   Hexagons                      geo-hexagons' work over H3 and GeoModel
 //   GeoFormats                    glTF, SVG, PNG, SQL writers and readers
 //   Stages/<Name> → <Name>Stage   one target per pipeline stage: Options, validate(), run → Report
 //   geo-<name>                    one thin command-line front per stage (argument parsing only)
@@ -28,7 +31,7 @@ let stages: [StageTarget] = [
     .init(name: "Preview", front: "geo-preview", uses: ["GeoModel", "GeoFormats"]),                         // globe.glb → dist/preview/*.png
     .init(name: "Map", front: "geo-map", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"]),           // world.geojson → dist/map/ (PROJ flat maps)
     .init(name: "Silhouettes", front: "geo-silhouettes", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"]), // → dist/silhouettes/<ISO>.svg
-    .init(name: "Highlights", front: "geo-highlights", uses: ["GeoModel", "GeoGEOS", "GeoPROJ"]),           // curated highlights → dist/country_highlights.json
+    .init(name: "Highlights", front: "geo-highlights", uses: ["GeoModel", "GeoGEOS"]),                      // curated highlights → dist/country_highlights.json
     .init(name: "Challenges", front: "geo-challenges", uses: ["GeoModel", "GeoPROJ", "GeoFormats"]),        // world.geojson → dist/supabase/
     .init(name: "Lookup", front: "geo-lookup", uses: ["GeoModel", "GeoLookup"]),                            // countries.geojson + places → dist/lookup/lookup.bin
     .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite"]),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
@@ -78,7 +81,10 @@ let package = Package(
         // H3 grid in pure Swift (issue #13): standard library and Foundation only, for the iOS apps too.
         .target(name: "H3", dependencies: ["Geodesy"]),
         .testTarget(name: "H3Tests", dependencies: ["H3", "Geodesy"]),
-        .executableTarget(name: "geo-hexagons", dependencies: ["H3", argumentParser]),
+        // What geo-hexagons does, for scripts and apps: H3 over GeoModel's GeoJSON reader.
+        .target(name: "Hexagons", dependencies: ["H3", "GeoModel"]),
+        .testTarget(name: "HexagonsTests", dependencies: ["Hexagons", "H3", "GeoModel"]),
+        .executableTarget(name: "geo-hexagons", dependencies: ["Hexagons", "H3", argumentParser]),
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",

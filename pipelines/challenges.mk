@@ -53,10 +53,10 @@ challenges: $(CHALLENGES_OUT)
 
 # One run writes both files (grouped target).
 $(CHALLENGES_OUT) &: $(WORLD_OUT) $(CHALLENGE_EXISTING) $(BIN)/geo-challenges $(call params,challenges,$(WORLD_OUT) $(CHALLENGES_FLAGS)) pipelines/challenges.mk
-	$(STAGE) $(BIN)/geo-challenges $(WORLD_OUT) --out-dir $(CHALLENGES_DIR) --report $(CHALLENGES_REPORT) $(CHALLENGES_FLAGS)
+	$(STAGE) $(BIN)/geo-challenges $(WORLD_OUT) --output-dir $(CHALLENGES_DIR) --report $(CHALLENGES_REPORT) $(CHALLENGES_FLAGS)
 
 # What loading the seed would change (days added, days replanned, past rows touched); writes nothing.
 challenges-dry-run: $(WORLD_OUT) $(CHALLENGE_EXISTING) $(BIN)/geo-challenges
-	$(BIN)/geo-challenges $(WORLD_OUT) --out-dir $(CHALLENGES_DIR) --dry-run $(CHALLENGES_FLAGS)
+	$(BIN)/geo-challenges $(WORLD_OUT) --output-dir $(CHALLENGES_DIR) --dry-run $(CHALLENGES_FLAGS)
 
 ALL_PRODUCTS += $(CHALLENGES_OUT)

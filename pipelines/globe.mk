@@ -55,6 +55,6 @@ $(GLOBE_OUT) $(GLOBE_MANIFEST) $(GLOBE_USDZ) &: $(WORLD_OUT) $(BIN)/geo-globe $(
 
 # One run renders the three views from the .glb.
 $(GLOBE_PREVIEWS) &: $(GLOBE_OUT) $(BIN)/geo-preview $(call params,globe-preview,$(GLOBE_OUT) $(GLOBE_PREVIEW_FLAGS)) pipelines/globe.mk
-	$(STAGE) $(BIN)/geo-preview $(GLOBE_OUT) --out-dir $(GLOBE_PREVIEW_DIR) $(GLOBE_PREVIEW_FLAGS)
+	$(STAGE) $(BIN)/geo-preview $(GLOBE_OUT) --output-dir $(GLOBE_PREVIEW_DIR) $(GLOBE_PREVIEW_FLAGS)
 
 ALL_PRODUCTS += $(GLOBE_OUT) $(GLOBE_MANIFEST) $(GLOBE_USDZ) $(GLOBE_PREVIEWS)

@@ -25,8 +25,8 @@ INSPECT_FLAGS := $(call flag,--cities,$(INSPECT_CITIES)) $(call flag,--probe-poi
 inspect: $(INSPECT_OUT)
 
 # One run writes index.html, data.js and leaflet/ (index.html last).
-# ($$: the other pipelines' variables are defined after this file is read; make expands them later.)
-$(INSPECT_OUT): $(WORLD_OUT) $$(WORLD_REPORT) $(CITIES_SEED) $$(ROUTES_OUT) $$(TERRITORY_OUT) $$(LOOKUP_OUT) $$(SIL_INDEX) $(INSPECT_CHANGES) \
+# ($$: other pipelines' variables, expanded once every pipeline is read, so the include order does not matter.)
+$(INSPECT_OUT): $(WORLD_OUT) $$(WORLD_REPORT) $$(CITIES_SEED) $$(ROUTES_OUT) $$(TERRITORY_OUT) $$(LOOKUP_OUT) $$(SIL_INDEX) $(INSPECT_CHANGES) \
     $(BIN)/geo-inspect $(call params,inspect,$(INSPECT_FLAGS)) pipelines/inspect.mk
 	$(STAGE) $(BIN)/geo-inspect --world $(WORLD_OUT) --world-report $(WORLD_REPORT) --cities-seed $(CITIES_SEED) \
 	  --routes $(DIST)/routes/routes.geojson --territory $(TERRITORY_DIR)/territory.geojson --lookup $(LOOKUP_OUT) \

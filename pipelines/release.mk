@@ -7,7 +7,7 @@
 # The manifest lists every file (bytes, sha256), every input of $(DATA) (sha256, source and version
 # from $(DATA)/README.md), every stage's parameters (build/params/), the commit and the tolerance
 # the world's vertex budget decided. With RELEASE_PREVIOUS the world stage reuses that release's
-# tolerance (WORLD_TOLERANCE_KM), so borders no edit touched come out identical and the changelog
+# tolerance (WORLD_TOLERANCE_KM, see pipelines/world.mk), so borders no edit touched come out identical and the changelog
 # shows only what changed; without it the budget decides afresh. changes.json/CHANGES.md compare
 # with RELEASE_PREVIOUS: countries (largest border move in km, area %, fields), quiz days, cities,
 # a 100,000-point lookup probe, file sizes. A release that would change a quiz day before
@@ -28,16 +28,6 @@ ifneq ($(filter release,$(MAKECMDGOALS)),)
   ifneq ($(strip $(RELEASE_PREVIOUS)),)
     ifeq ($(wildcard $(RELEASE_PREVIOUS)/manifest.json),)
       $(error RELEASE_PREVIOUS=$(RELEASE_PREVIOUS) has no manifest.json: not a release directory)
-    endif
-    # The previous release's tolerance, when it was made at this scale (another scale's tolerance
-    # would not meet this scale's budget).
-    RELEASE_PREVIOUS_TOLERANCE := $(shell $(PYTHON) -c 'import json, sys; m = json.load(open(sys.argv[1])); \
-      t = m.get("world", {}).get("tolerance_km"); print(repr(t) if t is not None and m["release"]["scale"] == sys.argv[2] else "")' \
-      $(RELEASE_PREVIOUS)/manifest.json $(SCALE))
-    ifeq ($(RELEASE_PREVIOUS_TOLERANCE),)
-      $(warning RELEASE_PREVIOUS=$(RELEASE_PREVIOUS) was made at another scale or records no tolerance: the vertex budget decides afresh)
-    else
-      WORLD_TOLERANCE_KM ?= $(RELEASE_PREVIOUS_TOLERANCE)
     endif
   endif
 endif

@@ -32,7 +32,8 @@ TERRITORY_FLAGS = $(call flag,--existing,$(TERRITORY_EXISTING)) $(call flag,--sh
 .PHONY: territory
 territory: $(TERRITORY_OUT)
 
+$(TERRITORY_OUT): private STAGE_PRODUCT := $(TERRITORY_DIR)/territory_hex.sql
 $(TERRITORY_OUT) &: $(TERRITORY_RUNS) $(TERRITORY_EXISTING) $(BIN)/geo-territory $(call params,territory,$(TERRITORY_RUNS) $(TERRITORY_FLAGS)) pipelines/territory.mk
-	$(STAGE) $(BIN)/geo-territory $(TERRITORY_RUNS) --out-dir $(TERRITORY_DIR) $(TERRITORY_FLAGS)
+	$(STAGE) $(BIN)/geo-territory $(TERRITORY_RUNS) --output-dir $(TERRITORY_DIR) $(TERRITORY_FLAGS)
 
 ALL_PRODUCTS += $(TERRITORY_OUT)

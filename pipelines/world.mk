@@ -21,13 +21,22 @@ WORLD_POINT_AREA_KM2 ?=
 # yes, no, or empty (the stage's default: yes).
 WORLD_FILL_POINT_GAPS ?=
 WORLD_THREADS ?=
-# A fixed Douglas–Peucker tolerance (km) instead of the budget's: `make release RELEASE_PREVIOUS=…`
-# sets it to the previous release's (its manifest's world.tolerance_km), so that arcs an edit does
-# not touch come out identical. Empty: the budget decides (the report records what it decided).
-WORLD_TOLERANCE_KM ?=
+# A fixed Douglas–Peucker tolerance (km) instead of the budget's. Empty: the budget decides (the
+# report records what it decided, # tolerance_km_exact). With RELEASE_PREVIOUS (a command-line
+# variable of `make release`) it is that release's (its manifest's world.tolerance_km, when made at
+# this SCALE), so that arcs an edit does not touch come out identical.
+WORLD_TOLERANCE_KM ?= $(if $(strip $(RELEASE_PREVIOUS)),$(shell $(PYTHON) -c 'import json, sys; m = json.load(open(sys.argv[1])); \
+  t = m.get("world", {}).get("tolerance_km"); print(repr(t) if t is not None and m["release"]["scale"] == sys.argv[2] else "")' \
+  $(RELEASE_PREVIOUS)/manifest.json $(SCALE) 2>/dev/null))
+ifneq ($(strip $(RELEASE_PREVIOUS)),)
+  ifeq ($(strip $(WORLD_TOLERANCE_KM)),)
+    $(warning RELEASE_PREVIOUS=$(RELEASE_PREVIOUS) records no world tolerance at SCALE=$(SCALE): the vertex budget decides afresh)
+  endif
+endif
 
 WORLD_REPORT := $(BUILD)/world/report.tsv
-WORLD_FLAGS := $(call flag,--target-vertices,$(WORLD_TARGET_VERTICES)) $(call flag,--min-island-km2,$(WORLD_MIN_ISLAND_KM2)) \
+# Expanded when used (release.mk may set WORLD_TOLERANCE_KM after this file is read).
+WORLD_FLAGS = $(call flag,--target-vertices,$(WORLD_TARGET_VERTICES)) $(call flag,--min-island-km2,$(WORLD_MIN_ISLAND_KM2)) \
                $(call flag,--point-area-km2,$(WORLD_POINT_AREA_KM2)) $(call flag,--threads,$(WORLD_THREADS)) \
                $(if $(filter yes,$(WORLD_FILL_POINT_GAPS)),--fill-point-gaps) $(if $(filter no,$(WORLD_FILL_POINT_GAPS)),--no-fill-point-gaps) \
                $(call flag,--tolerance-km,$(WORLD_TOLERANCE_KM))
@@ -43,7 +52,7 @@ world: $(WORLD_OUT) $(WORLD_REPORT)
 # it; scripts/checks/check_world.py needs both). WORLD_OUT stays the product, and the name the
 # stage's time is logged under.
 $(WORLD_OUT) $(WORLD_REPORT): private STAGE_PRODUCT := $(WORLD_OUT)
-$(WORLD_OUT) $(WORLD_REPORT) &: $(INGEST_OUT) $(BIN)/geo-world $(call params,world,$(SCALE) $(INGEST_OUT) $(WORLD_FLAGS)) pipelines/world.mk
+$(WORLD_OUT) $(WORLD_REPORT) &: $(INGEST_OUT) $(BIN)/geo-world $$(call params,world,$(SCALE) $(INGEST_OUT) $$(WORLD_FLAGS)) pipelines/world.mk
 	$(STAGE) $(BIN)/geo-world $(INGEST_OUT) -o $(WORLD_OUT) --report $(WORLD_REPORT) $(WORLD_FLAGS)
 
 ALL_PRODUCTS += $(WORLD_OUT) $(WORLD_REPORT)

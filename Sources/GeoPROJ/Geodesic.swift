@@ -4,10 +4,10 @@ import GeoModel
 /// Geodesic measures on the WGS84 ellipsoid (Karney's algorithms, shipped in libproj).
 public struct Geodesic: Sendable {
     var g = geod_geodesic()
-    public static let wgs84 = Geodesic(equatorialRadius: 6378137, flattening: 1 / 298.257223563)
+    public static let wgs84 = Geodesic(equatorialRadius: Earth.wgs84EquatorialRadius, flattening: Earth.wgs84Flattening)
     /// The authalic (equal-area) sphere radius of WGS84, in metres: a sphere with this
     /// radius has the ellipsoid's surface area, so area on it scales to the unit sphere.
-    public static let authalicRadius = 6371007.180918
+    public static let authalicRadius = Earth.authalicRadiusKm * 1000
 
     public init(equatorialRadius a: Double, flattening f: Double) { geod_init(&g, a, f) }
 

@@ -329,6 +329,22 @@ extension H3 {
         return max(1, Int(c))
     }
 
+    /// An upper bound on the number of cells `polygonToCells` gives, as h3's
+    /// maxPolygonToCellsSize computes it: the estimate for the outer loop's bounding box, at
+    /// least the number of vertices, plus h3's buffer of 12. Fails, like h3, on a degenerate box.
+    public static func maxPolygonToCellsSize(_ polygon: GeoPolygon, res: Int) throws -> Int {
+        try checkRes(res)
+        func open(_ l: [LatLng]) -> [LatLng] { l.count > 1 && l.first == l.last ? Array(l.dropLast()) : l }
+        let outer = open(polygon.outer)
+        for p in outer + polygon.holes.joined() where !(p.lat.isFinite && p.lng.isFinite) {
+            throw H3Error.invalidCoordinate(lat: p.lat, lng: p.lng)
+        }
+        if outer.isEmpty { return 0 }
+        let estimate = try bboxHexEstimate(BBox(loop: outer), res)
+        let vertices = outer.count + polygon.holes.reduce(0) { $0 + open($1).count }
+        return max(estimate, vertices) + 12
+    }
+
     /// Cells whose centre lies inside the polygon (h3's default containment), sorted.
     /// Edges are straight lines in lat/lng; holes are excluded; the result equals h3's
     /// polygonToCells: edge cells are traced, then filled from them by neighbours.

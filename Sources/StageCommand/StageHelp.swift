@@ -18,9 +18,18 @@ extension StageFront {
         }
     }
 
+    /// Every option, or with more than 12 the arguments only (as swift-argument-parser does).
     public var usage: String {
+        let declared = Options.declared
+        if declared.count + 1 > 12 {
+            let arguments = declared.compactMap { o -> String? in
+                guard case .argument(let required) = o.kind else { return nil }
+                return required ? "<\(o.name)>" : "[<\(o.name)>]"
+            }
+            return arguments.isEmpty ? "\(name) <options>" : "\(name) [<options>] " + arguments.joined(separator: " ")
+        }
         var parts = [name]
-        for o in Options.declared {
+        for o in declared {
             switch o.kind {
             case .argument(let required): parts.append(required ? "<\(o.name)>" : "[<\(o.name)>]")
             case .option: parts.append("[--\(o.name) <\(o.name)>]")
@@ -65,12 +74,15 @@ extension StageFront {
         return ([head] + lines).joined(separator: "\n") + "\n"
     }
 
-    /// Words of `text` in lines shorter than `width` columns, each indented by `indent`.
+    /// Words of `text` in lines of at most `width` columns, each indented by `indent`; a word
+    /// followed by another leaves room for the space after it (as swift-argument-parser wraps).
     static func wrap(_ text: String, indent: Int) -> [String] {
         let pad = String(repeating: " ", count: indent)
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
         var lines = [String](), line = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            if !line.isEmpty, indent + line.count + 1 + word.count >= width {
+        for (i, word) in words.enumerated() {
+            let room = i == words.count - 1 ? width : width - 1
+            if !line.isEmpty, indent + line.count + 1 + word.count > room {
                 lines.append(pad + line); line = ""
             }
             line += (line.isEmpty ? "" : " ") + word

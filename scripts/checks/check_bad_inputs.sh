@@ -32,12 +32,16 @@ PY
 
 while IFS=$'\t' read -r stage input args expected; do
   [[ -z "$stage" || "$stage" == \#* || "$stage" == stage ]] && continue
-  if [[ "$input" == GENERATED:* ]]; then in=$(generate "${input#GENERATED:}"); else in=$dir/$input; fi
+  # STDIN:FILE: the file is the stage's standard input (every other stage reads none).
+  stdin=/dev/null
+  if [[ "$input" == GENERATED:* ]]; then in=$(generate "${input#GENERATED:}")
+  elif [[ "$input" == STDIN:* ]]; then in=$dir/${input#STDIN:}; stdin=$in
+  else in=$dir/$input; fi
   outdir=$tmp/out-$((passed + failed)); mkdir -p "$outdir"
   out=$outdir/result.out
   a=${args//\{in\}/$in}; a=${a//\{out\}/$out}; a=${a//\{dir\}/$dir}; a=${a//\{data\}/$root/data}
   # shellcheck disable=SC2086
-  err=$("$root/.build/release/$stage" -q $a 2>&1 >/dev/null); rc=$?
+  err=$("$root/.build/release/$stage" -q $a 2>&1 >/dev/null <"$stdin"); rc=$?
   problem=""
   [ $rc -ne 0 ] || problem="exit status 0"
   [[ "$err" == *"$expected"* ]] || problem="${problem:+$problem; }message lacks «$expected»"

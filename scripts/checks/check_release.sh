@@ -16,6 +16,8 @@
 #   * B's page passes scripts/checks/check_inspect.sh with PT and ES highlighted; its
 #     screenshot is build/release-test/screenshot.png.
 set -uo pipefail
+# Our own makes, with their own job slots and run id (their rebuilt-tables list only their stages).
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKE_RUN_ID
 cd "$(dirname "$0")/../.."
 T=build/release-test
 DAY=2026-11-25

@@ -92,25 +92,38 @@ extension StageOption {
               defaultText: { required ? nil : $0[keyPath: field] })
     }
 
-    /// `--name <name>` for a field with a default (shown in `--help`), in `range` if given.
+    /// `--name <name>` for a field with a default (shown in `--help`).
     public static func option<V: OptionValue>(_ name: String, short: Character? = nil, aliases: [String] = [], deprecatedAliases: [String] = [],
-                                              _ field: WritableKeyPath<Root, V>, _ range: OptionRange<V>? = nil, help: String) -> Self {
+                                              _ field: WritableKeyPath<Root, V>, help: String) -> Self {
         .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option, expected: V.expected,
               apply: { root, text in guard let v = V(optionText: text) else { return false }; root[keyPath: field] = v; return true },
-              defaultText: { $0[keyPath: field].optionText },
-              problem: { root in range.flatMap { $0.problem(root[keyPath: field], name: "--" + name) } })
+              defaultText: { $0[keyPath: field].optionText })
     }
 
-    /// `--name <name>` for a field that is nil unless given, in `range` when given.
+    /// `--name <name>` for a number with a default, which must lie in `range`.
+    public static func option<V: OptionValue & Comparable>(_ name: String, short: Character? = nil, aliases: [String] = [], deprecatedAliases: [String] = [],
+                                                           _ field: WritableKeyPath<Root, V>, _ range: OptionRange<V>, help: String) -> Self {
+        let plain = option(name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, field, help: help)
+        return .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option, expected: V.expected,
+                     apply: plain.apply, defaultText: plain.defaultText,
+                     problem: { root in range.problem(root[keyPath: field], name: "--" + name) })
+    }
+
+    /// `--name <name>` for a field that is nil unless given.
     public static func option<V: OptionValue>(_ name: String, short: Character? = nil, aliases: [String] = [], deprecatedAliases: [String] = [],
-                                              _ field: WritableKeyPath<Root, V?>, _ range: OptionRange<V>? = nil, help: String) -> Self {
+                                              _ field: WritableKeyPath<Root, V?>, help: String) -> Self {
         .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option, expected: V.expected,
               apply: { root, text in guard let v = V(optionText: text) else { return false }; root[keyPath: field] = v; return true },
-              defaultText: { $0[keyPath: field]?.optionText },
-              problem: { root in
-                  guard let range, let v = root[keyPath: field] else { return nil }
-                  return range.problem(v, name: "--" + name)
-              })
+              defaultText: { $0[keyPath: field]?.optionText })
+    }
+
+    /// `--name <name>` for a number that is nil unless given, and then must lie in `range`.
+    public static func option<V: OptionValue & Comparable>(_ name: String, short: Character? = nil, aliases: [String] = [], deprecatedAliases: [String] = [],
+                                                           _ field: WritableKeyPath<Root, V?>, _ range: OptionRange<V>, help: String) -> Self {
+        let plain = option(name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, field, help: help)
+        return .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option, expected: V.expected,
+                     apply: plain.apply, defaultText: plain.defaultText,
+                     problem: { root in root[keyPath: field].flatMap { range.problem($0, name: "--" + name) } })
     }
 
     /// `--name` (true); with `inversion`, also `--no-name` (false) and the default shown.

@@ -50,3 +50,24 @@ public enum Parallel {
 public func parallelMap<T>(_ count: Int, threads: Int, _ body: (Int) -> T) -> [T] {
     try! Parallel.map(Array(0..<count), workers: threads, makeState: { () }) { i, _ in body(i) }
 }
+
+/// Work started on another thread at once, its result taken later: `value()` waits for it and
+/// returns it or rethrows its error. For two independent pieces of a stage (reading two inputs)
+/// that would otherwise run one after the other on a machine with cores to spare.
+public final class Background<T>: @unchecked Sendable {
+    private var result: Result<T, Error>?
+    private let finished = DispatchSemaphore(value: 0)
+
+    public init(_ body: @escaping () throws -> T) {
+        DispatchQueue.global().async {
+            self.result = Result { try body() }
+            self.finished.signal()
+        }
+    }
+
+    /// Waits for the work (once; later calls return at once).
+    public func value() throws -> T {
+        if result == nil { finished.wait() }
+        return try result!.get()
+    }
+}

@@ -10,10 +10,11 @@ import GeoFormats
 public enum ChallengesStage: PipelineStage {
     public static let name = "challenges"
 
-    public struct Options: StageOptions {
-        public var world = "dist/world.geojson"
+    public struct Options: DeclaredOptions {
+        /// The app's country file.
+        public var input = "dist/world.geojson"
         /// The Supabase folder: migrations/<version>_<name>.sql and seed.sql go here.
-        public var outDir = "dist/supabase"
+        public var outputDir = "dist/supabase"
         /// Where to write the human report (it is also printed on standard error).
         public var report: String? = nil
         /// The live table's schedule (psql `\copy … csv header`); nil: none. Its rows before
@@ -38,10 +39,28 @@ public enum ChallengesStage: PipelineStage {
         public var today: Day? = nil
         public init() {}
 
-        public func validate() throws {
+        public static let declared: [StageOption<Options>] = [
+            .argument("input", \.input, help: "The country set: world.geojson."),
+            .option("output-dir", short: "o", aliases: ["out-dir"], \.outputDir, help: "Directory for migrations/ and seed.sql (a Supabase folder)."),
+            .option("report", \.report, help: "Where to write the human report (also printed on stderr)."),
+            .option("existing", \.existing,
+                    help: "The live table's schedule, as `psql \\copy (select date, is_guess_country, is_guess_capital, is_guess_flag, answer from daily_challenges order by date) to FILE csv header` writes it."),
+            .option("from", deprecatedAliases: ["start"], \.from,
+                    help: "First day to schedule, YYYY-MM-DD. Default: the day after the last existing date, or tomorrow (UTC) without --existing."),
+            .option("days", \.days, .within(1...100_000), help: "Number of days to schedule from --from."),
+            .flag("replan-future", \.replanFuture,
+                  help: "Re-plan existing days from --from on (never before it). Default: only days without a question are filled."),
+            .flag("dry-run", \.dryRun, help: "Print what the seed would change (days added, days replanned, past rows touched) and write nothing."),
+            .option("seed", \.seed, help: "Seed of the schedule (an unsigned 64-bit integer)."),
+            .option("window", \.window, .atLeast(1), help: "Minimum days between two uses of one answer (capped to what the pools allow)."),
+            .option("min-silhouette-area", \.minSilhouetteAreaKm2, .atLeast(0), help: "Minimum area in km² of a polygon country for a silhouette question."),
+            .option("small-area", \.smallAreaKm2, .atLeast(0), help: "Countries under this area in km² (and point countries) count as small."),
+            .option("today", \.today,
+                    help: "Today's date (UTC), YYYY-MM-DD: the default --from is the day after it, and --replan-future never starts on or before it. Default: the clock (give it to replay a night)."),
+        ]
+
+        public func validateRules() throws {
             if let from { _ = try fromDay(from) }
-            guard (1...100_000).contains(days) else { throw OptionsError("--days must be between 1 and 100000 (got \(days))") }
-            guard window >= 1 else { throw OptionsError("--window must be at least 1 day (got \(window))") }
             if replanFuture && existing == nil { throw OptionsError("--replan-future needs --existing (the schedule to re-plan)") }
         }
 
@@ -90,8 +109,8 @@ public enum ChallengesStage: PipelineStage {
     /// The stage with the clock passed in: `today` (UTC) is the day the guard and the default
     /// `from` count from, unless `o.today` fixes it.
     public static func run(_ o: Options, log: StageLog, today clock: Day) throws -> Report {
-        let features = try log.step("read \(o.world)") { try GeoJSON.read(path: o.world) }
-        let countries = try countries(from: features, file: o.world)
+        let features = try log.step("read \(o.input)") { try GeoJSON.read(path: o.input) }
+        let countries = try countries(from: features, file: o.input)
         var existing: [ExistingDay] = []
         if let path = o.existing {
             existing = try log.step("read \(path)") { try readExisting(path: path, countries: Set(countries.map(\.id))) }
@@ -118,7 +137,7 @@ public enum ChallengesStage: PipelineStage {
         try checkRules(schedule, countries: countries)
         let past = schedule.changeCounts.pastTouched
         guard past == 0 else { throw StageError("the plan would touch \(past) rows before \(start)") }
-        let migrationPath = o.outDir + "/migrations/" + migrationName, seedPath = o.outDir + "/seed.sql"
+        let migrationPath = o.outputDir + "/migrations/" + migrationName, seedPath = o.outputDir + "/seed.sql"
         var out = Report(countries: countries.count, schedule: schedule, migrationPath: migrationPath, seedPath: seedPath)
         if o.dryRun {
             out.dryRun = true

@@ -14,7 +14,7 @@ import GeoFormats
 public enum GlobeStage: PipelineStage {
     public static let name = "globe"
 
-    public struct Options: StageOptions {
+    public struct Options: DeclaredOptions {
         public var input = "dist/world.geojson"
         public var output = "dist/globe.glb"
         public var manifest: String? = nil
@@ -38,20 +38,35 @@ public enum GlobeStage: PipelineStage {
         public init() {}
         public init(input: String, output: String) { self.input = input; self.output = output }
 
-        public func validate() throws {
-            let numbers: [(String, Double)] = [
-                ("--max-edge", maxEdgeDegrees), ("--max-lon-step", maxLonStep), ("--sphere-max-edge", sphereMaxEdgeDegrees),
-                ("--ocean-radius", oceanRadius), ("--fill-radius", fillRadius), ("--outline-radius", outlineRadius),
-                ("--point-radius", pointRadius), ("--capital-radius", capitalRadius), ("--atmosphere-radius", atmosphereRadius),
-                ("--disc-radius", discRadius), ("--rim-radius", rimRadius), ("--star-size", starSize),
-            ]
-            for (name, v) in numbers where !(v.isFinite && v > 0) {
-                throw OptionsError("\(name) must be a positive number (got \(v))")
-            }
-            guard maxEdgeDegrees > 0.01 && maxEdgeDegrees <= 45 else { throw OptionsError("--max-edge must be in (0.01, 45] degrees") }
-            guard maxLonStep > 0.01 && maxLonStep <= 360 else { throw OptionsError("--max-lon-step must be in (0.01, 360] degrees") }
-            guard sphereMaxEdgeDegrees >= 0.1 && sphereMaxEdgeDegrees <= 90 else { throw OptionsError("--sphere-max-edge must be in [0.1, 90] degrees") }
-            guard threads >= 1 else { throw OptionsError("--threads must be at least 1") }
+        /// `--float-normals`: the command line's spelling of `quantizeNormals`, inverted.
+        public var floatNormals: Bool {
+            get { !quantizeNormals }
+            set { quantizeNormals = !newValue }
+        }
+
+        public static let declared: [StageOption<Options>] = [
+            .argument("input", \.input, required: true, help: "World GeoJSON (CONTRACTS §1)."),
+            .option("output", short: "o", \.output, help: "Output .glb file."),
+            .option("manifest", \.manifest, help: "Manifest JSON to write beside the .glb."),
+            .option("usdz", \.usdz, help: "Also write the scene as a USDZ package (one binary .usdc layer) for SceneKit/RealityKit."),
+            .option("max-edge", \.maxEdgeDegrees, .above(0.01, atMost: 45), help: "Largest angle in degrees any fill triangle edge or outline segment may span."),
+            .option("max-lon-step", \.maxLonStep, .above(0.01, atMost: 360),
+                    help: "Largest longitude step in degrees of any fill edge (keeps polar triangles from folding)."),
+            .option("fill-radius", \.fillRadius, .above(0), help: "Radius of the country fills."),
+            .option("outline-radius", \.outlineRadius, .above(0), help: "Radius of the border outlines."),
+            .option("point-radius", \.pointRadius, .above(0), help: "Radius of the point-country discs."),
+            .option("disc-radius", \.discRadius, .above(0), help: "Radius of a point-country disc."),
+            .option("rim-radius", \.rimRadius, .above(0), help: "Outer radius of a point-country disc's black rim."),
+            .option("capital-radius", \.capitalRadius, .above(0), help: "Radius of the capital markers."),
+            .option("star-size", \.starSize, .above(0), help: "Size of a capital star (centre to tip)."),
+            .option("ocean-radius", \.oceanRadius, .above(0), help: "Radius of the ocean sphere."),
+            .option("atmosphere-radius", \.atmosphereRadius, .above(0), help: "Radius of the atmosphere sphere."),
+            .option("sphere-max-edge", \.sphereMaxEdgeDegrees, .within(0.1...90), help: "Largest edge in degrees of the ocean and atmosphere spheres."),
+            .flag("float-normals", \.floatNormals, help: "Write normals as float32 instead of normalized bytes (no KHR_mesh_quantization)."),
+            .option("threads", \.threads, .atLeast(1), help: "Worker threads for meshing."),
+        ]
+
+        public func validateRules() throws {
             if let usdz {
                 guard usdz.hasSuffix(".usdz") else { throw OptionsError("--usdz must name a .usdz file (got \(usdz))") }
                 guard usdz != output && usdz != manifest else { throw OptionsError("--usdz must differ from --output and --manifest") }

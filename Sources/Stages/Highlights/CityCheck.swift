@@ -4,7 +4,6 @@
 import Foundation
 import GeoModel
 import GeoGEOS
-import GeoPROJ
 
 extension HighlightsStage {
     public struct CityOptions: Sendable {
@@ -101,42 +100,15 @@ extension HighlightsStage {
         return out
     }
 
-    /// One country of world.geojson prepared for point tests.
-    final class Shape {
-        let id: String
-        let point: Point?
-        let geometry: GEOSGeometry
-        let prepared: GEOSPreparedGeometry?
-        let box: BoundingBox?
-        init(_ f: Feature, id: String, geos: GEOSContext) throws {
-            self.id = id
-            geometry = try geos.geometry(f.geometry)
-            if case .point(let p) = f.geometry {
-                point = p; prepared = nil; box = nil
-            } else {
-                point = nil; prepared = try GEOSPreparedGeometry(geometry); box = f.geometry.boundingBox
-            }
-        }
-        func contains(_ p: Point, _ g: GEOSGeometry) throws -> Bool {
-            guard let prepared, let box, p.x >= box.minX, p.x <= box.maxX, p.y >= box.minY, p.y <= box.maxY else { return false }
-            return try prepared.contains(g)
-        }
-        /// Geodesic km from `p` to the nearest point of this country.
-        func distanceKm(_ p: Point, _ g: GEOSGeometry) throws -> Double {
-            if let point { return Geodesic.wgs84.distance(p, point) / 1000 }
-            let (near, _) = try geometry.nearestPoints(g)
-            return Geodesic.wgs84.distance(p, near) / 1000
-        }
-    }
-
     /// Locates every city of `entries` and checks where it lies. `aliases` maps (id, city) to
     /// the Natural Earth names to look for instead.
     public static func checkCities(_ entries: [Entry], world: [Feature], places: Places,
-                                   aliases: [String: [String]], options: CityOptions) throws -> [CityResult] {
-        let geos = GEOSContext()
-        var shapes: [String: Shape] = [:]
-        for f in world { if let id = f.id { shapes[id] = try Shape(f, id: id, geos: geos) } }
-        let polygonIDs = shapes.keys.sorted().filter { shapes[$0]!.point == nil }
+                                   aliases: [String: [String]], options: CityOptions, worldFile: String = "world.geojson") throws -> [CityResult] {
+        // In id order: a city inside two other countries' polygons names the first by id.
+        let countries = world.enumerated().compactMap { i, f in f.id.map { (i, $0, f.geometry) } }.sorted { $0.1 < $1.1 }
+        let shapes = try CountryIndex(countries.map { ($0.1, $0.2) }, file: worldFile) {
+            FeatureRef(index: countries[$0].0, name: world[countries[$0].0].string("name"), id: countries[$0].1)
+        }
         // The names of 7,000+ places folded on both cores (pure work, no shared state); the
         // index is then filled in place order, so it is the same whatever the scheduling.
         let placeKeys = try Parallel.map(Array(places.all.indices), makeState: { () }) { i, _ in keys(of: places.all[i]) }
@@ -149,7 +121,7 @@ extension HighlightsStage {
         }
         var results: [CityResult] = []
         for e in entries {
-            guard let shape = shapes[e.id] else { continue }
+            guard let shape = shapes.index(of: e.id) else { continue }
             for city in e.cities {
                 let alias = aliases[e.id + "\t" + city]
                 let wanted = (alias ?? [city]).reduce(into: Set<String>()) { $0.formUnion(keys($1)) }
@@ -164,10 +136,10 @@ extension HighlightsStage {
                     var near: [Int] = []
                     for i in matches {
                         let p = places.all[i]
-                        let g = try geos.point(p.position)
-                        if try shape.contains(p.position, g) { near.append(i); continue }
-                        let tolerance = shape.point == nil ? options.coastalToleranceKm : options.pointRadiusKm
-                        if try shape.distanceKm(p.position, g) <= tolerance { near.append(i) }
+                        let g = try shapes.probe(p.position)
+                        if try shapes.contains(shape, g) { near.append(i); continue }
+                        let tolerance = shapes.isPoint(shape) ? options.pointRadiusKm : options.coastalToleranceKm
+                        if try shapes.distanceKm(g, to: shape) <= tolerance { near.append(i) }
                     }
                     if let p = best(near) { place = p; foundBy = "position" }
                 }
@@ -175,24 +147,20 @@ extension HighlightsStage {
                 guard let p = place else {
                     results.append(CityResult(id: e.id, city: city, place: nil, foundBy: "", status: .notLocated, alsoIn: nil)); continue
                 }
-                let g = try geos.point(p.position)
-                func otherContaining(_ q: Point, _ qg: GEOSGeometry) throws -> String? {
-                    for id in polygonIDs where id != e.id { if try shapes[id]!.contains(q, qg) { return id } }
-                    return nil
-                }
+                let g = try shapes.probe(p.position)
                 let status: CityStatus
                 var other: String?
-                if shape.point != nil {
-                    let km = try shape.distanceKm(p.position, g)
+                if shapes.isPoint(shape) {
+                    let km = try shapes.distanceKm(g, to: shape)
                     status = km <= options.pointRadiusKm ? .nearPoint(km: km) : .outside(km: km)
-                } else if try shape.contains(p.position, g) {
+                } else if try shapes.contains(shape, g) {
                     status = .inside
                 } else {
                     // Within the tolerance of its own country, a city that falls in a neighbour's
                     // polygon is on a simplified border (Brazzaville on the Congo river); farther
                     // away it is listed under the wrong country.
-                    let km = try shape.distanceKm(p.position, g)
-                    other = try otherContaining(p.position, g)
+                    let km = try shapes.distanceKm(g, to: shape)
+                    other = try shapes.containing(g, excluding: shape).map { shapes.ids[$0] }
                     if km <= options.coastalToleranceKm { status = .nearBorder(km: km) }
                     else if let other { status = .inOtherCountry(other) }
                     else { status = .outside(km: km) }

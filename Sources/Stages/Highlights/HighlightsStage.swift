@@ -5,26 +5,37 @@
 import Foundation
 import GeoModel
 import GeoGEOS
-import GeoPROJ
 
 public enum HighlightsStage: PipelineStage {
     public static let name = "highlights"
 
-    public struct Options: StageOptions {
-        public var sourcePath = "data/country_highlights.json"
-        public var worldPath = "dist/world.geojson"
-        public var placesPath = "data/natural-earth/ne_10m_populated_places.geojson"
-        public var aliasesPath: String? = "data/highlight_places.tsv"
+    public struct Options: DeclaredOptions {
+        /// The curated source.
+        public var input = "data/country_highlights.json"
+        public var world = "dist/world.geojson"
+        /// The populated places as the ingest compacts them (the 16 MB Natural Earth file reads
+        /// the same, more slowly).
+        public var places = "build/ingest/places.geojson"
+        /// Empty: none.
+        public var aliases = "data/highlight_places.tsv"
         public var output = "dist/country_highlights.json"
         /// Where to write the report of the city checks (it is also printed on standard error).
         public var report: String? = nil
         public var cities = CityOptions()
         public init() {}
 
-        public func validate() throws {
-            guard cities.coastalToleranceKm.isFinite && cities.coastalToleranceKm >= 0 else { throw OptionsError("--coastal-tolerance must be a number ≥ 0 km") }
-            guard cities.pointRadiusKm.isFinite && cities.pointRadiusKm >= 0 else { throw OptionsError("--point-radius must be a number ≥ 0 km") }
-        }
+        public static let declared: [StageOption<Options>] = [
+            .argument("source", \.input, help: "The curated highlights source."),
+            .option("world", \.world, help: "The country set: world.geojson."),
+            .option("output", short: "o", \.output, help: "Output JSON file."),
+            .option("places", \.places, help: "Natural Earth populated places (the ingest's compacted copy, or the original file)."),
+            .option("aliases", \.aliases,
+                    help: "Table of Natural Earth names for cities listed under another name (tab-separated: id, city, place, reason). Empty: none."),
+            .option("coastal-tolerance", \.cities.coastalToleranceKm, .atLeast(0),
+                    help: "A city outside its country's simplified polygon passes within this many km."),
+            .option("point-radius", \.cities.pointRadiusKm, .atLeast(0), help: "A city of a point country passes within this many km of its point."),
+            .option("report", \.report, help: "Where to write the report of the city checks (also printed on stderr)."),
+        ]
     }
 
     public struct Report: StageReport {
@@ -90,27 +101,28 @@ public enum HighlightsStage: PipelineStage {
     /// Reads, validates and checks; returns the output bytes and the report. Throws on any
     /// validation problem and on a city that lies inside another country.
     public static func build(_ o: Options, log: StageLog) throws -> (bytes: [UInt8], report: Report) {
-        let world = try log.step("read \(o.worldPath)") { try CountryFile.read(path: o.worldPath) }
+        let world = try log.step("read \(o.world)") { try CountryFile.read(path: o.world) }
         var names: [String: String] = [:]
         for f in world { names[f.id!] = f.string("name")! }
-        let entries = try log.step("validate \(o.sourcePath)") { try load(bytes: try FileIO.readBytes(o.sourcePath), file: o.sourcePath, names: names) }
+        let entries = try log.step("validate \(o.input)") { try load(bytes: try FileIO.readBytes(o.input), file: o.input, names: names) }
         var aliases: [String: [String]] = [:]
-        if let a = o.aliasesPath {
+        if !o.aliases.isEmpty {
+            let a = o.aliases
             aliases = try readAliases(a, names: names)
             let listed = Set(entries.flatMap { e in e.cities.map { e.id + "\t" + $0 } })
             for key in aliases.keys.sorted() where !listed.contains(key) {
-                throw InputError(file: a, "\(key.replacingOccurrences(of: "\t", with: " ")) is not a city of \(o.sourcePath); remove the row")
+                throw InputError(file: a, "\(key.replacingOccurrences(of: "\t", with: " ")) is not a city of \(o.input); remove the row")
             }
         }
-        let places = try log.step("read \(o.placesPath)") { try Places(path: o.placesPath) }
-        let results = try log.step("locate cities") { try checkCities(entries, world: world, places: places, aliases: aliases, options: o.cities) }
+        let places = try log.step("read \(o.places)") { try Places(path: o.places) }
+        let results = try log.step("locate cities") { try checkCities(entries, world: world, places: places, aliases: aliases, options: o.cities, worldFile: o.world) }
         var report = Report()
         report.entries = entries
         report.results = results
         report.count = (entries.reduce(0) { $0 + $1.cities.count }, entries.reduce(0) { $0 + $1.attractions.count })
         let errors = report.inOther
         if !errors.isEmpty {
-            throw HighlightsError(file: o.sourcePath, problems: errors.map { c in
+            throw HighlightsError(file: o.input, problems: errors.map { c in
                 guard case .inOtherCountry(let other) = c.status, let p = c.place else { return "" }
                 return "\(c.id) (\(names[c.id]!)): city \"\(c.city)\" (Natural Earth \"\(p.name)\" at \(p.position.y), \(p.position.x)) lies inside \(other) (\(names[other]!)), not in \(c.id)"
             })

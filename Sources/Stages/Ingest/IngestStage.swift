@@ -8,17 +8,22 @@ import GeoGEOS
 public enum IngestStage: PipelineStage {
     public static let name = "ingest"
 
-    public struct Options: StageOptions {
-        public var unitsPath: String
+    public struct Options: DeclaredOptions {
+        /// The Natural Earth admin-0 units (map units, or countries at 1:110m).
+        public var input = "data/natural-earth/ne_10m_admin_0_map_units.geojson"
         /// Where `run` writes the country file.
         public var output = "build/ingest/countries.geojson"
-        public var placesPath: String
+        /// The folder of the curated tables and the populated places: setting it points every
+        /// data path below at it (the command line applies --data-dir before the paths given
+        /// one by one, which win).
+        public var dataDir = "data" { didSet { pointDataPaths(at: dataDir) } }
+        public var placesPath = ""
         /// The country set (one ISO code a line); nil with `allUnits`.
         public var countrySetPath: String?
-        public var remapsPath: String
-        public var continentsPath: String
-        public var capitalsPath: String
-        public var namesPath: String
+        public var remapsPath = ""
+        public var continentsPath = ""
+        public var capitalsPath = ""
+        public var namesPath = ""
         /// GeoNames' country table: the second source for capitals (and a name alias).
         public var geonamesPath: String?
         /// Where to write the populated places this stage read, compacted to what the stages
@@ -29,37 +34,52 @@ public enum IngestStage: PipelineStage {
         public var nameAliasesPath: String?
         /// Emit every unit with an ISO code instead of the country set.
         public var allUnits = false
-        /// For codes of the set that `unitsPath` lacks (the 1:110m file has no microstates):
+        /// For codes of the set that `input` lacks (the 1:110m file has no microstates):
         /// take the unit's attributes from this file and place a Point at the capital.
         public var pointsFromPath: String?
 
-        public init(unitsPath: String, placesPath: String, countrySetPath: String?, remapsPath: String,
-                    continentsPath: String, capitalsPath: String, namesPath: String) {
-            self.unitsPath = unitsPath; self.placesPath = placesPath; self.countrySetPath = countrySetPath
-            self.remapsPath = remapsPath; self.continentsPath = continentsPath
-            self.capitalsPath = capitalsPath; self.namesPath = namesPath
-        }
+        /// The repository's data files, as `make ingest` uses them.
+        public init() { pointDataPaths(at: dataDir) }
 
-        /// The repository's own data files under `dataDir`.
+        /// `units` with the repository's own data files under `dataDir`.
         public static func standard(dataDir: String = "data", units: String) -> Options {
-            var o = Options(unitsPath: units,
-                    placesPath: "\(dataDir)/natural-earth/ne_10m_populated_places.geojson",
-                    countrySetPath: "\(dataDir)/app_country_codes.txt",
-                    remapsPath: "\(dataDir)/id_remaps.tsv",
-                    continentsPath: "\(dataDir)/continents.tsv",
-                    capitalsPath: "\(dataDir)/capitals.tsv",
-                    namesPath: "\(dataDir)/names.tsv")
-            o.geonamesPath = "\(dataDir)/geonames/countries.tsv"
-            o.capitalAliasesPath = "\(dataDir)/capital_aliases.tsv"
-            o.nameAliasesPath = "\(dataDir)/name_aliases.tsv"
+            var o = Options()
+            o.input = units
+            o.dataDir = dataDir
             return o
         }
 
-        /// The repository's data files, as `make ingest` uses them.
-        public init() { self = .standard(units: "data/natural-earth/ne_10m_admin_0_map_units.geojson") }
+        mutating func pointDataPaths(at dir: String) {
+            placesPath = "\(dir)/natural-earth/ne_10m_populated_places.geojson"
+            countrySetPath = "\(dir)/app_country_codes.txt"
+            remapsPath = "\(dir)/id_remaps.tsv"
+            continentsPath = "\(dir)/continents.tsv"
+            capitalsPath = "\(dir)/capitals.tsv"
+            namesPath = "\(dir)/names.tsv"
+            geonamesPath = "\(dir)/geonames/countries.tsv"
+            capitalAliasesPath = "\(dir)/capital_aliases.tsv"
+            nameAliasesPath = "\(dir)/name_aliases.tsv"
+        }
 
-        public func validate() throws {
-            guard !unitsPath.isEmpty else { throw OptionsError("the units file must be named") }
+        public static let declared: [StageOption<Options>] = [
+            .argument("units", \.input, required: true, help: "Natural Earth admin-0 GeoJSON (map units or countries)."),
+            .option("output", short: "o", \.output, help: "Output GeoJSON file."),
+            .option("data-dir", \.dataDir, help: "Directory with the curated tables and the populated places (the paths below default to files in it)."),
+            .option("places", \.placesPath, help: "Natural Earth populated places (capitals)."),
+            .option("places-out", \.placesOutput,
+                    help: "Also write the populated places, compacted to the fields the stages read (the highlights stage reads this instead of the 16 MB file)."),
+            .option("country-set", \.countrySetPath, help: "The country set, one ISO code a line."),
+            .option("capitals", \.capitalsPath, help: "The curated capitals (the truth; Natural Earth and GeoNames are its evidence)."),
+            .option("capital-aliases", \.capitalAliasesPath, help: "Other spellings of capitals a player may type (id, alias, reason)."),
+            .option("name-aliases", \.nameAliasesPath, help: "Other names of countries a player may type (id, alias, reason)."),
+            .option("geonames", \.geonamesPath, help: "GeoNames' country table, the second source for capitals."),
+            .flag("all-units", \.allUnits, help: "Emit every unit with an ISO code instead of the country set."),
+            .option("points-from", \.pointsFromPath,
+                    help: "For codes of the set that the input lacks, take attributes from this admin-0 file and make the country a Point at its capital (the 1:110m file has no microstates)."),
+        ]
+
+        public func validateRules() throws {
+            guard !input.isEmpty else { throw OptionsError("the units file must be named") }
             guard !output.isEmpty else { throw OptionsError("--output must not be empty") }
         }
     }
@@ -137,12 +157,16 @@ public enum IngestStage: PipelineStage {
         var countrySet: [String]?
         if !o.allUnits, let path = o.countrySetPath { countrySet = try DataTables.loadCountrySet(path) }
 
+        // The populated places (16 MB, for the capitals) are parsed on a second core while the
+        // units are read: two independent inputs on the stage's critical path.
+        let placesPath = o.placesPath
+        let placesRead = Background { try Places(path: placesPath) }
         var readOptions = GeoJSON.ReadOptions()
         readOptions.nameKeys = ["NAME", "ADMIN", "name"]
-        let features = try log.step("read \(o.unitsPath)") { try GeoJSON.read(path: o.unitsPath, options: readOptions) }
+        let features = try log.step("read \(o.input)") { try GeoJSON.read(path: o.input, options: readOptions) }
         report.unitsRead = features.count
-        guard !features.isEmpty else { throw InputError(file: o.unitsPath, "the FeatureCollection has no features") }
-        var units = try classify(features, file: o.unitsPath, remaps: remaps, report: &report)
+        guard !features.isEmpty else { throw InputError(file: o.input, "the FeatureCollection has no features") }
+        var units = try classify(features, file: o.input, remaps: remaps, report: &report)
 
         let wanted = countrySet.map(Set.init)
         units = units.filter { u in
@@ -158,14 +182,14 @@ public enum IngestStage: PipelineStage {
             let missing = set.filter { groups[$0] == nil }
             if !missing.isEmpty {
                 guard let fallback = o.pointsFromPath else {
-                    throw InputError(file: o.unitsPath, "no unit provides \(missing.count == 1 ? "the code" : "the codes") \(missing.joined(separator: ", ")) of the country set \(o.countrySetPath ?? "")")
+                    throw InputError(file: o.input, "no unit provides \(missing.count == 1 ? "the code" : "the codes") \(missing.joined(separator: ", ")) of the country set \(o.countrySetPath ?? "")")
                 }
                 var fallbackReport = Report()  // the fallback file's own remaps and skips are not this run's
                 let extra = try classify(try GeoJSON.read(path: fallback, options: readOptions), file: fallback, remaps: remaps, report: &fallbackReport)
                 let byId = Dictionary(grouping: extra, by: \.id)
                 for id in missing {
                     guard let us = byId[id], let largest = us.max(by: { ($0.area, $1.suA3) < ($1.area, $0.suA3) }) else {
-                        throw InputError(file: fallback, "no unit provides the code \(id) of the country set (missing from \(o.unitsPath) too)")
+                        throw InputError(file: fallback, "no unit provides the code \(id) of the country set (missing from \(o.input) too)")
                     }
                     pointUnits[id] = largest
                     groups[id] = [largest]
@@ -173,7 +197,7 @@ public enum IngestStage: PipelineStage {
             }
         }
 
-        let places = try log.step("read \(o.placesPath)") { try Places(path: o.placesPath) }
+        let places = try log.step("read \(o.placesPath)") { try placesRead.value() }
 
         // Attributes first (cheap, sequential, first error wins), then geometry in parallel.
         var jobs: [CountryJob] = []
@@ -183,19 +207,19 @@ public enum IngestStage: PipelineStage {
             // Units sharing an id must share a sovereign, unless the remap table folds them in.
             let native = group.filter { !$0.remapped }
             if let first = native.first, let other = native.first(where: { $0.sovA3 != first.sovA3 }) {
-                throw InputError(file: o.unitsPath, feature: other.ref,
+                throw InputError(file: o.input, feature: other.ref,
                                  "maps to \(id) like \(first.ref), but belongs to sovereign \(other.sovA3), not \(first.sovA3); add a row to \(o.remapsPath) if this is a dissolve")
             }
             if group.count > 1 { report.dissolved.append((id, group.map(\.suA3).sorted())) }
             let name = names[id]?["name"] ?? main.feature.string("NAME_LONG") ?? main.feature.string("NAME") ?? id
-            let continent = try resolveContinent(id: id, main: main, continents: continents, file: o.unitsPath)
+            let continent = try resolveContinent(id: id, main: main, continents: continents, file: o.input)
             let capital = try resolveCapital(id: id, table: capitals, places: places, tablePath: o.capitalsPath, strict: !o.allUnits,
                                              geonames: geonames[id])
             compareCapitals(id: id, name: name, table: capitals, places: places, geonames: geonames[id],
                             hasGeonames: o.geonamesPath != nil, report: &report, tablePath: o.capitalsPath)
             if capital == nil && capitals[id] == nil { report.warnings.append("\(id) (\(name)): no capital found; add a row to \(o.capitalsPath)") }
             if pointUnits[id] != nil && capital == nil {
-                throw InputError(file: o.capitalsPath, "\(id) (\(name)) has no polygon in \(o.unitsPath) and no capital to place its point at")
+                throw InputError(file: o.capitalsPath, "\(id) (\(name)) has no polygon in \(o.input) and no capital to place its point at")
             }
             // With a name override on a country of several units the largest unit is a part
             // (England), so only its ADMIN speaks for the whole country.
@@ -223,7 +247,7 @@ public enum IngestStage: PipelineStage {
         try checkUnique(jobs.compactMap { j in j.capital.map { (j.id, [$0.name] + j.capitalAliases) } }, what: "capital",
                         tables: "\(o.capitalsPath), \(o.capitalAliasesPath ?? "")", strict: !o.allUnits, report: &report)
 
-        let dissolved = try log.step("dissolve \(jobs.count) countries") { try dissolve(jobs, file: o.unitsPath) }
+        let dissolved = try log.step("dissolve \(jobs.count) countries") { try dissolve(jobs, file: o.input) }
         let out = countryFeatures(jobs, dissolved, report: &report)
         return (out, report, places)
     }

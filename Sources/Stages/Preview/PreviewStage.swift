@@ -23,7 +23,7 @@ public enum PreviewStage: PipelineStage {
         View(name: "south_pole", center: Point(0, -90)),
     ]
 
-    public struct Options: StageOptions {
+    public struct Options: DeclaredOptions {
         /// The globe, glTF 2.0 binary.
         public var input = "dist/globe.glb"
         /// Directory for the pictures (<view>.png).
@@ -43,16 +43,22 @@ public enum PreviewStage: PipelineStage {
         public var views = PreviewStage.defaultViews
         public init() {}
 
-        public func validate() throws {
-            guard size >= 16 && size <= 8192 else { throw OptionsError("--size must be in 16…8192 pixels") }
-            guard supersample >= 1 && supersample <= 4 else { throw OptionsError("--supersample must be 1…4") }
-            guard outlineWidth >= 0 && outlineWidth <= 20 else { throw OptionsError("--outline-width must be in 0…20 pixels") }
-            guard fill > 0.05 && fill <= 1 else { throw OptionsError("--fill must be in (0.05, 1]") }
-            guard threads >= 1 else { throw OptionsError("--threads must be at least 1") }
-            guard !views.isEmpty else { throw OptionsError("--view: at least one view is needed") }
-            guard Set(views.map(\.name)).count == views.count else { throw OptionsError("--view: two views have the same name") }
+        public static let declared: [StageOption<Options>] = [
+            .argument("input", \.input, required: true, help: "The globe, glTF 2.0 binary (.glb)."),
+            .option("output-dir", short: "o", aliases: ["out-dir"], \.outputDir, help: "Directory for the pictures (<view>.png)."),
+            .option("size", \.size, .within(16...8192), help: "Width and height of each picture in pixels."),
+            .option("supersample", \.supersample, .within(1...4), help: "Samples per pixel along each axis (1 = no anti-aliasing)."),
+            .option("outline-width", \.outlineWidth, .within(0...20), help: "Border outline width in pixels."),
+            .option("fill", \.fill, .above(0.05, atMost: 1), help: "Fraction of the picture's width the scene's bounding sphere fills."),
+            .option("views", \.views, help: "The viewpoints, one picture each: name=lon,lat separated by spaces."),
+            .option("threads", \.threads, .atLeast(1), help: "Worker threads (one view each)."),
+        ]
+
+        public func validateRules() throws {
+            guard !views.isEmpty else { throw OptionsError("--views: at least one view is needed") }
+            guard Set(views.map(\.name)).count == views.count else { throw OptionsError("--views: two views have the same name") }
             for v in views where v.name.isEmpty || v.name.contains("/") || !(abs(v.center.y) <= 90 && v.center.x.isFinite) {
-                throw OptionsError("--view \(v.name): a view needs a file name without '/' and a centre with latitude in [-90, 90]")
+                throw OptionsError("--views \(v.name): a view needs a file name without '/' and a centre with latitude in [-90, 90]")
             }
         }
     }
@@ -91,4 +97,22 @@ public enum PreviewStage: PipelineStage {
         }
         return Report(input: input, outputDir: dir, size: o.size, meshNodes: scene.meshNodes, triangleCount: scene.triangleCount, files: files)
     }
+}
+
+/// `--views atlantic=-30,20 pacific=180,0`: the viewpoints as the command line gives them.
+extension Array: OptionValue where Element == PreviewStage.View {
+    public init?(optionText: String) {
+        var views: [PreviewStage.View] = []
+        for item in optionText.split(whereSeparator: { $0 == " " || $0 == ";" }) {
+            let parts = item.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            let lonLat = parts[1].split(separator: ",")
+            guard lonLat.count == 2, let lon = Double(lonLat[0]), let lat = Double(lonLat[1]) else { return nil }
+            views.append(PreviewStage.View(name: String(parts[0]), center: Point(lon, lat)))
+        }
+        self = views
+    }
+
+    public var optionText: String { map { "\($0.name)=\($0.center.x),\($0.center.y)" }.joined(separator: " ") }
+    public static var expected: String? { "name=lon,lat pairs separated by spaces" }
 }

@@ -5,6 +5,7 @@ import GeoModel
 /// product; long lists are cut in the text (changes.json has them all).
 enum ChangesMarkdown {
     static let listLimit = 25
+    static let countryRows = 40
 
     static func cell(_ v: JSONValue) -> String {
         switch v {
@@ -35,12 +36,16 @@ enum ChangesMarkdown {
 
         s += "## Countries\n\n"
         if c.countries.isEmpty { s += "No country changed.\n\n" } else {
+            // Countries added or removed first, then the largest moves, then field changes alone.
+            let rank = { (k: Changes.Country) -> Int in k.status != "changed" ? 0 : k.geometryKm != nil ? 1 : 2 }
+            let ordered = c.countries.sorted { (rank($0), -($0.geometryKm ?? 0), $0.id) < (rank($1), -($1.geometryKm ?? 0), $1.id) }
             s += "| id | country | change | largest move (km) | area | fields |\n|---|---|---|---:|---:|---|\n"
-            for k in c.countries {
+            for k in ordered.prefix(countryRows) {
                 let area = k.areaPct.map { String(format: "%+.4f %%", $0) } ?? ""
                 let fields = k.fields.map { "\($0.0): \(cell($0.1)) → \(cell($0.2))" }.joined(separator: "; ")
                 s += "| \(k.id) | \(cell(.string(k.name))) | \(k.status) | \(k.geometryKm.map(km) ?? "") | \(area) | \(cell(.string(fields))) |\n"
             }
+            if ordered.count > countryRows { s += "| … | \(ordered.count - countryRows) more countries in changes.json | | | | |\n" }
             s += "\n"
         }
 
@@ -61,8 +66,8 @@ enum ChangesMarkdown {
         var cityLines: [String] = ci.countries.map { code, diffs in
             "- countries table, \(code): " + diffs.map { "\($0.0) \($0.1 ?? "—") → \($0.2 ?? "—")" }.joined(separator: "; ")
         }
-        cityLines += ci.renamed.map { "- renamed: \($0.0.name) → \($0.1) (\($0.0.country), id \($0.0.id))" }
-        cityLines += ci.moved.map { "- moved: \($0.0.name) \($0.0.country) → \($0.1) (id \($0.0.id))" }
+        cityLines += ci.renamed.map { "- renamed (id \($0.0.id)): \($0.0.name) → \($0.1)" }
+        cityLines += ci.moved.map { "- moved to another country (id \($0.0.id), \($0.0.name)): \($0.0.country) → \($0.1)" }
         cityLines += ci.added.map { "- added: \($0.name) (\($0.country), id \($0.id))" }
         cityLines += ci.retired.map { "- retired: \($0.name) (\($0.country), id \($0.id))" }
         for l in cityLines.prefix(listLimit) { s += l + "\n" }
@@ -73,7 +78,8 @@ enum ChangesMarkdown {
         s += "## Lookup\n\n\(l.countryDiffers) of \(formatCount(l.points)) probe points (an even worldwide lattice) answer another country, \(l.cityDiffers) another nearest city.\n\n"
         if !l.pairs.isEmpty {
             s += "| old → new | points |\n|---|---:|\n"
-            for p in l.pairs.prefix(listLimit) { s += "| \(p.0) | \(p.1) |\n" }
+            for p in l.pairs.prefix(10) { s += "| \(p.0) | \(p.1) |\n" }
+            if l.pairs.count > 10 { s += "| … \(l.pairs.count - 10) more kinds | \(l.pairs.dropFirst(10).reduce(0) { $0 + $1.1 }) |\n" }
             s += "\nExamples: " + l.examples.prefix(5).map { String(format: "(%.4f, %.4f) ", $0.lat, $0.lon) + "\($0.old ?? "sea") → \($0.new ?? "sea")" }.joined(separator: "; ") + "\n\n"
         }
 

@@ -20,6 +20,7 @@ enum InspectPage {
   .popup td:first-child { color: #555; white-space: nowrap; }
   .popup .change { background: #fdecea; padding: 3px 5px; margin: 4px 0; border-left: 3px solid #e4572e; }
   .popup img { width: 120px; height: 120px; float: right; margin-left: 8px; }
+  .silhouette { background: rgba(255,255,255,.9); border: 1px solid #555; border-radius: 3px; }
   .legend { background: rgba(255,255,255,.9); padding: 4px 8px; border-radius: 4px; }
   .legend i { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: middle; }
 </style>
@@ -128,7 +129,11 @@ enum InspectPage {
   countries.eachLayer(l => {
     const s = l.feature.properties.silhouette;
     if (!s) return;
-    L.marker(l.getBounds().getCenter(), { icon: L.icon({ iconUrl: s, iconSize: [28, 28], className: "silhouette" }), interactive: false }).addTo(silhouettes);
+    // At the centre of the country's largest part (by vertices): Russia's or the US's extent spans the map.
+    const g = l.feature.geometry, parts = g.type === "MultiPolygon" ? g.coordinates : [g.coordinates];
+    const largest = parts.reduce((a, b) => b[0].length > a[0].length ? b : a);
+    const at = L.latLngBounds(largest[0].map(c => [c[1], c[0]])).getCenter();
+    L.marker(at, { icon: L.icon({ iconUrl: s, iconSize: [28, 28], className: "silhouette" }), interactive: false }).addTo(silhouettes);
   });
   const overlays = {
     "Countries (click one)": countries, "Point countries": pointCountries, "Capitals": capitals, "Silhouettes": silhouettes,

@@ -7,13 +7,13 @@ import H3
 public enum TerritoryStage: PipelineStage {
     public static let name = "territory"
 
-    public struct Options: StageOptions {
+    public struct Options: DeclaredOptions {
         /// The runs FeatureCollection (CONTRACTS §8).
         public var input = "data/territory/runs.geojson"
         /// The current territory (`psql \copy territory_hex to … csv header`), for an
         /// incremental night; nil recomputes from the runs alone.
         public var existing: String? = nil
-        public var outDir = "dist/territory"
+        public var outputDir = "dist/territory"
         /// `i/n` (0 ≤ i < n): this process handles the runs that start in the resolution-3
         /// cells of shard i (see `Shard`); nil handles everything.
         public var shard: String? = nil
@@ -36,10 +36,20 @@ public enum TerritoryStage: PipelineStage {
         /// The malformed runs a night of `features` runs may quarantine and still go on.
         public func allowedRejects(features: Int) -> Int { maxRejects ?? max(10, features / 100) }
 
-        public func validate() throws {
-            guard threads >= 1 else { throw OptionsError("--threads must be ≥ 1 (got \(threads))") }
+        public static let declared: [StageOption<Options>] = [
+            .argument("input", \.input, help: "The runs (GeoJSON FeatureCollection, CONTRACTS §8)."),
+            .option("existing", \.existing, help: "The current territory (CSV hex_id,owner_user_id,last_run_id,claimed_at) for an incremental night."),
+            .option("output-dir", short: "o", aliases: ["out-dir"], \.outputDir, help: "Directory for the outputs."),
+            .option("shard", \.shard, help: "i/n: handle only shard i of n (runs split by the resolution-3 cell they start in)."),
+            .option("threads", \.threads, .atLeast(1), help: "Worker threads."),
+            .flag("loops-geojson", \.loopsGeoJSON, help: "Also write loops.geojson (every valid loop and its cells; a third of a night's bytes)."),
+            .option("max-rejects", \.maxRejects, .atLeast(0),
+                    help: "Malformed runs a night may quarantine in rejects.tsv before it stops (default: 10 or 1 % of the runs, whichever is larger)."),
+            .option("migration-dir", \.migrationDir, help: "Also write the game's migration (territory_hex.cell, territory_in_viewport, RLS) into this directory."),
+        ]
+
+        public func validateRules() throws {
             if let s = shard { _ = try Shard(parsing: s) }
-            if let m = maxRejects, m < 0 { throw OptionsError("--max-rejects must be ≥ 0 (got \(m))") }
         }
     }
 
@@ -185,7 +195,7 @@ public enum TerritoryStage: PipelineStage {
         // The big files (the SQL, loops.geojson) are written under a temporary name while the
         // small ones are formatted, and every file takes its name only once all are made: a
         // failure leaves none behind.
-        try log.step("format and write outputs in \(o.outDir)") {
+        try log.step("format and write outputs in \(o.outputDir)") {
             var out = TerritoryOutputs(records: records, owned: owned, won: won, resolution: o.resolution, input: o.input, shard: shard,
                                        rejected: decoded.rejected)
             records = []  // the rows move into the files' parts, not copied
@@ -197,7 +207,7 @@ public enum TerritoryStage: PipelineStage {
                 ("rejects.tsv", { Array($0.rejectsTSV().utf8) }),
             ]
             for (name, parts) in big { log.info("  \(name): \(formatCount(parts.reduce(0) { $0 + $1.count })) bytes") }
-            let staged = big.map { StagedFile(dir: o.outDir, name: $0.0) }
+            let staged = big.map { StagedFile(dir: o.outputDir, name: $0.0) }
             defer { for f in staged { f.discard() } }
             let outputs = out
             enum Job { case write(Int), make(Int) }
@@ -210,7 +220,7 @@ public enum TerritoryStage: PipelineStage {
             }
             for (i, m) in small.enumerated() {
                 log.info("  \(m.0): \(formatCount(made[big.count + i].count)) bytes")
-                try FileIO.writeAtomically(made[big.count + i], to: "\(o.outDir)/\(m.0)")
+                try FileIO.writeAtomically(made[big.count + i], to: "\(o.outputDir)/\(m.0)")
             }
             if let dir = o.migrationDir {
                 try FileIO.writeAtomically(GameMigration.sql, to: "\(dir)/\(GameMigration.name)")

@@ -37,9 +37,12 @@ struct ArcSimplifier {
     var rounds = 0
     /// Arcs put back to full detail because the topology rounds did not settle within the limit.
     var restoredAtRoundLimit: [Int] = []
+    /// Threads for the importances and the topology checks (the fixes are applied on one, in order).
+    let threads: Int
 
     init(graph: ArcGraph, threads: Int = 1) {
         self.graph = graph
+        self.threads = max(1, threads)
         let cosLat = graph.points.map(EarthDistance.cosLat)
         self.cosLat = cosLat
         forced = graph.arcs.map { [Bool](repeating: false, count: $0.count) }
@@ -125,16 +128,28 @@ extension ArcSimplifier {
         }
         if count(Self.keepAll) <= budget { return Self.keepAll }
         if count(0) <= budget { return 0 }
-        // count(lo) > budget >= count(hi)
+        // count(lo) > budget >= count(hi). Each step keeps only the values in (lo, hi] and adds
+        // the cost of those above hi to `above` (counted at any tolerance in the interval), so a
+        // step reads the values still undecided rather than all of them: the same counts.
         var lo = 0.0, hi = top
+        var above = fixed
+        var between: [(Double, Int)] = []
+        between.reserveCapacity(values.count)
+        for i in values.indices where values[i] > lo { between.append((values[i], costs[i])) }
         for _ in 0..<24 {
             let mid = (lo + hi) / 2
-            if count(mid) <= budget { hi = mid } else { lo = mid }
+            var n = above
+            for (v, c) in between where v > mid { n += c }
+            if n <= budget { hi = mid } else { lo = mid }
+            var kept = 0
+            for i in between.indices {
+                let (v, c) = between[i]
+                if v > hi { above += c } else if v > lo { between[kept] = (v, c); kept += 1 }
+            }
+            between.removeLast(between.count - kept)
         }
-        var between: [(Double, Int)] = []
-        for i in values.indices where values[i] > lo && values[i] <= hi { between.append((values[i], costs[i])) }
         between.sort { $0.0 > $1.0 }
-        var n = count(hi)
+        var n = above  // = count(hi)
         var eps = hi
         var k = 0
         while k < between.count {
@@ -292,29 +307,37 @@ extension ArcSimplifier {
         }
         var grid = GridIndex(cellSize: Self.cellSize)
         grid.build(boxes: boxes)
-        var conflicts: [(Int, Int)] = []
-        grid.forEachCell { key, group in
-            let n = group.count
-            guard n > 1 else { return }
-            let g = Array(group)
-            for x in 0..<(n - 1) {
-                let i = Int(g[x]), bi = boxes[i]
-                for y in (x + 1)..<n {
-                    let j = Int(g[y]), bj = boxes[j]
-                    guard bi.intersects(bj) else { continue }
-                    // Test each pair once: in the cell holding the corner of the boxes' overlap.
-                    let ox = max(bi.minX, bj.minX), oy = max(bi.minY, bj.minY)
-                    guard grid.cell(grid.cellX(ox), grid.cellY(oy)) == key else { continue }
-                    if Self.conflict(segs[i], segs[j], pts) { conflicts.append((i, j)) }
+        // The cells in contiguous slices on the threads; the conflicts come back in cell order.
+        let index = grid, slices = Self.slices(threads), cells = grid.cellCount
+        let found: [[(Int, Int)]] = parallelMap(slices, threads: threads) { k in
+            var conflicts: [(Int, Int)] = []
+            index.forEachCell(in: (cells * k / slices)..<(cells * (k + 1) / slices)) { key, group in
+                let n = group.count
+                let g = Array(group)
+                for x in 0..<(n - 1) {
+                    let i = Int(g[x]), bi = boxes[i]
+                    for y in (x + 1)..<n {
+                        let j = Int(g[y]), bj = boxes[j]
+                        guard bi.intersects(bj) else { continue }
+                        // Test each pair once: in the cell holding the corner of the boxes' overlap.
+                        let ox = max(bi.minX, bj.minX), oy = max(bi.minY, bj.minY)
+                        guard index.cell(index.cellX(ox), index.cellY(oy)) == key else { continue }
+                        if Self.conflict(segs[i], segs[j], pts) { conflicts.append((i, j)) }
+                    }
                 }
             }
+            return conflicts
         }
         var changed = Set<Int>()
+        let conflicts = found.joined()
         for (i, j) in conflicts {
             for s in [segs[i], segs[j]] where split(Int(s.arc), Int(s.i0), Int(s.i1)) { changed.insert(Int(s.arc)) }
         }
         return changed
     }
+
+    /// Slices of a check's work: several per thread, so that dense regions even out.
+    static func slices(_ threads: Int) -> Int { threads == 1 ? 1 : 8 * threads }
 
     @inline(__always) static func orient(_ a: Point, _ b: Point, _ c: Point) -> Double {
         (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
@@ -358,28 +381,32 @@ extension ArcSimplifier {
         }
         var grid = GridIndex(cellSize: Self.cellSize)
         grid.build(boxes: kept.map { let p = pts[Int($0)]; return BoundingBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y) })
-        var changed = Set<Int>()
-        var toSplit: [(Int, Int, Int)] = []
-        for s in segments() where s.i1 - s.i0 >= 2 {
-            let ids = graph.arcs[Int(s.arc)]
-            var box = BoundingBox.empty
-            for k in Int(s.i0)...Int(s.i1) { box.extend(pts[Int(ids[k])]) }
-            let x0 = grid.cellX(box.minX), x1 = grid.cellX(box.maxX), y0 = grid.cellY(box.minY), y1 = grid.cellY(box.maxY)
-            var hit = false
-            outer: for cy in y0...y1 {
-                for cx in x0...x1 {
-                    for slot in grid.range(of: grid.cell(cx, cy)) {
-                        let v = kept[Int(grid.items[slot])]
-                        if v == s.a || v == s.b { continue }
-                        let p = pts[Int(v)]
-                        guard p.x >= box.minX, p.x <= box.maxX, p.y >= box.minY, p.y <= box.maxY else { continue }
-                        if Self.insideChain(p, ids, Int(s.i0), Int(s.i1), pts) { hit = true; break outer }
+        // The segments in contiguous slices on the threads; the hits come back in segment order.
+        let segs = segments().filter { $0.i1 - $0.i0 >= 2 }
+        let index = grid, arcs = graph.arcs, slices = Self.slices(threads)
+        let hits: [[Segment]] = parallelMap(slices, threads: threads) { k in
+            var out: [Segment] = []
+            for s in segs[(segs.count * k / slices)..<(segs.count * (k + 1) / slices)] {
+                let ids = arcs[Int(s.arc)]
+                var box = BoundingBox.empty
+                for j in Int(s.i0)...Int(s.i1) { box.extend(pts[Int(ids[j])]) }
+                let x0 = index.cellX(box.minX), x1 = index.cellX(box.maxX), y0 = index.cellY(box.minY), y1 = index.cellY(box.maxY)
+                outer: for cy in y0...y1 {
+                    for cx in x0...x1 {
+                        for slot in index.range(of: index.cell(cx, cy)) {
+                            let v = kept[Int(index.items[slot])]
+                            if v == s.a || v == s.b { continue }
+                            let p = pts[Int(v)]
+                            guard p.x >= box.minX, p.x <= box.maxX, p.y >= box.minY, p.y <= box.maxY else { continue }
+                            if Self.insideChain(p, ids, Int(s.i0), Int(s.i1), pts) { out.append(s); break outer }
+                        }
                     }
                 }
             }
-            if hit { toSplit.append((Int(s.arc), Int(s.i0), Int(s.i1))) }
+            return out
         }
-        for (a, i0, i1) in toSplit where split(a, i0, i1) { changed.insert(a) }
+        var changed = Set<Int>()
+        for s in hits.joined() where split(Int(s.arc), Int(s.i0), Int(s.i1)) { changed.insert(Int(s.arc)) }
         return changed
     }
 

@@ -47,9 +47,11 @@ struct GridIndex {
     /// The items of one cell (a range into `items`).
     @inline(__always) func range(of cell: Int) -> Range<Int> { Int(start[cell])..<Int(start[cell + 1]) }
 
-    /// Calls `body` with every cell holding two or more items.
-    func forEachCell(_ body: (Int, ArraySlice<Int32>) -> Void) {
-        for c in 0..<(columns * rows) where start[c + 1] - start[c] > 1 {
+    var cellCount: Int { columns * rows }
+
+    /// Calls `body` with every cell of `cells` holding two or more items, in cell order.
+    func forEachCell(in cells: Range<Int>, _ body: (Int, ArraySlice<Int32>) -> Void) {
+        for c in cells where start[c + 1] - start[c] > 1 {
             body(c, items[Int(start[c])..<Int(start[c + 1])])
         }
     }

@@ -7,6 +7,12 @@ import MapStage
 import SilhouettesStage
 import CitiesStage
 import RoutesStage
+import ChallengesStage
+import HighlightsStage
+import GlobeStage
+import PreviewStage
+import IngestStage
+import TerritoryStage
 
 /// The fronts parse the command line from the stages' declared options, as swift-argument-parser
 /// did, and every numeric option is range-checked by `validate()`.
@@ -103,5 +109,31 @@ import RoutesStage
         everyNumberIsChecked(SilhouettesStage.Options.self)
         everyNumberIsChecked(CitiesStage.Options.self)
         everyNumberIsChecked(RoutesStage.Options.self)
+        everyNumberIsChecked(ChallengesStage.Options.self)
+        everyNumberIsChecked(HighlightsStage.Options.self)
+        everyNumberIsChecked(GlobeStage.Options.self)
+        everyNumberIsChecked(PreviewStage.Options.self)
+        everyNumberIsChecked(IngestStage.Options.self)
+        everyNumberIsChecked(TerritoryStage.Options.self)
+    }
+
+    @Test func frontSpecificSpellings() throws {
+        // --data-dir points every data path at it; a path given on its own wins, in any order.
+        let ingest = StageFront<IngestStage>(name: "geo-ingest", abstract: "", discussion: "")
+        let (i, _, _) = try parsed(ingest, ["u.geojson", "--capitals", "/x/caps.tsv", "--data-dir", "/d"])
+        #expect(i.input == "u.geojson" && i.capitalsPath == "/x/caps.tsv" && i.namesPath == "/d/names.tsv" && i.countrySetPath == "/d/app_country_codes.txt")
+        // A deprecated spelling works with a note; both spellings at once are refused.
+        let challenges = StageFront<ChallengesStage>(name: "geo-challenges", abstract: "", discussion: "")
+        let (c, _, notes) = try parsed(challenges, ["--start", "2026-01-01", "--today", "2025-12-31"])
+        #expect(c.from == "2026-01-01" && c.today == Day(iso: "2025-12-31") && notes == ["--start is deprecated; use --from"])
+        #expect(usageError(challenges, ["--start", "2026-01-01", "--from", "2026-01-02"]) == "give --from only (--start is its deprecated name)")
+        #expect(usageError(challenges, ["--today", "x"]) == "--today must be a date YYYY-MM-DD (got \"x\")")
+        // An inverted flag; the preview's views as one value.
+        let globe = StageFront<GlobeStage>(name: "geo-globe", abstract: "", discussion: "")
+        #expect(try !parsed(globe, ["w.geojson", "--float-normals"]).0.quantizeNormals)
+        let preview = StageFront<PreviewStage>(name: "geo-preview", abstract: "", discussion: "")
+        let views = try parsed(preview, ["g.glb", "--views", "a=-30,20 b=0,-90"]).0.views
+        #expect(views.map(\.name) == ["a", "b"] && views[1].center.y == -90)
+        #expect(usageError(preview, ["g.glb", "--views", "a=1"]) == "--views must be name=lon,lat pairs separated by spaces (got \"a=1\")")
     }
 }

@@ -184,8 +184,8 @@ import Testing
     func stageOptions(existing rows: String?) -> ChallengesStage.Options {
         let dir = temporaryDirectory()
         var o = ChallengesStage.Options()
-        o.world = Repo.path("Tests/BadInputs/world/two-countries.geojson")
-        o.outDir = dir + "/supabase"
+        o.input = Repo.path("Tests/BadInputs/world/two-countries.geojson")
+        o.outputDir = dir + "/supabase"
         o.minSilhouetteAreaKm2 = 0; o.smallAreaKm2 = 0; o.days = 10
         if let rows { o.existing = writeFile(dir, "live.csv", "date,is_guess_country,is_guess_capital,is_guess_flag,answer\n" + rows) }
         return o
@@ -197,10 +197,10 @@ import Testing
         let r = try ChallengesStage.run(o, log: StageLog(stage: "test", quiet: true))
         #expect(r.schedule.rules.start == Day(iso: "2026-02-19")!)
         #expect(r.summary.hasPrefix("dry run: 10 days added, 0 days replanned, 0 existing days kept, 0 past rows touched (before 2026-02-19)"))
-        #expect(!FileManager.default.fileExists(atPath: o.outDir))
+        #expect(!FileManager.default.fileExists(atPath: o.outputDir))
         o.dryRun = false
         let w = try ChallengesStage.run(o, log: StageLog(stage: "test", quiet: true))
-        #expect(FileManager.default.fileExists(atPath: o.outDir + "/migrations/" + ChallengesStage.migrationName))
+        #expect(FileManager.default.fileExists(atPath: o.outputDir + "/migrations/" + ChallengesStage.migrationName))
         #expect(try String(contentsOfFile: w.seedPath, encoding: .utf8).contains("on conflict (date) do nothing"))
     }
 

@@ -21,6 +21,21 @@ import GeoModel
         #expect(c[2].status == "removed" && c[3].status == "added")
     }
 
+    @Test func quizDaysBeforeTheReleaseDayMustNotChange() {
+        typealias Q = ReleaseSnapshot.QuizDay
+        let old = ["2026-11-24": Q(type: "flag", answer: "FR"), "2026-11-25": Q(type: "capital", answer: "PT"), "2026-11-26": Q(type: "flag", answer: "ES")]
+        var new = old
+        new["2026-11-24"] = Q(type: "flag", answer: "DE")       // a past day: refused
+        new["2026-11-26"] = Q(type: "country", answer: "ES")    // a coming day: reported
+        new["2026-11-27"] = Q(type: "flag", answer: "IT")       // appended
+        let pt = Changes.Country(id: "PT", name: "Portugal", status: "changed", geometryKm: 4)
+        let q = Changes.compareQuiz(old, new, day: Day(iso: "2026-11-25")!, changed: ["PT": pt])
+        #expect(q.pastChanged.map(\.date) == ["2026-11-24"])
+        #expect(q.futureChanged.map(\.date) == ["2026-11-26"])
+        #expect(q.added == ["2026-11-27"])
+        #expect(q.answersChanged.map(\.date) == ["2026-11-25"] && q.answersChanged[0].what == ["geometry"])
+    }
+
     @Test func probeIsEvenAndTheSameEveryRun() {
         let p = Changes.probePoints(1000)
         #expect(p == Changes.probePoints(1000))

@@ -1,0 +1,225 @@
+import Foundation
+
+/// The streaming GeoJSON reader: the features of a FeatureCollection in bytes (a
+/// `MappedFile`'s, typically) decoded in parallel by a typed decoder the caller gives — a
+/// closure that reads one feature with a `JSONCursor` straight into its own type (a run's
+/// arrays of numbers, a polygon's positions). A feature the decoder refuses with
+/// `MalformedFeature` is quarantined (`Read.rejected`), the others are read on; a file that is
+/// not JSON or not a FeatureCollection stops the reading with the file, line and problem.
+///
+/// Two readers, one result: `read` finds every feature first (one pass), then decodes them in
+/// parallel; `each` decodes while it finds them, byte range by byte range on all workers, and
+/// can hand each range's pages back (`released`) — for files too big to hold.
+public enum FeatureStream {
+    /// A feature the decoder refused: its position, its id when known, and why.
+    public struct Rejected: Sendable, Equatable {
+        /// 0-based position of the feature in its file.
+        public var index: Int
+        public var id: String?
+        public var reason: String
+        public init(index: Int, id: String?, reason: String) { self.index = index; self.id = id; self.reason = reason }
+        /// The error a reader that takes no rejects gives for it (file, feature, id, problem).
+        public func error(file: String) -> InputError { InputError(file: file, feature: FeatureRef(index: index, name: nil, id: id), reason) }
+    }
+
+    /// What was read: each decoded feature with its index, and the rejected ones, in file order.
+    public struct Read<R> {
+        public var features: [(index: Int, value: R)] = []
+        public var rejected: [Rejected] = []
+        public var count: Int { features.count + rejected.count }
+        public init() {}
+    }
+
+    static func rejected(_ m: MalformedFeature, index: Int) -> Rejected {
+        Rejected(index: index, id: m.error.feature?.id, reason: m.error.problem)
+    }
+
+    /// The plain reader: one pass finds the features, a second decodes them in parallel.
+    /// `decode` is called with the cursor on the feature's `{` and the feature's index, and
+    /// must consume the feature.
+    public static func read<R>(_ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int = Parallel.defaultWorkers,
+                               _ decode: (inout JSONCursor, Int) throws -> R) throws -> Read<R> {
+        var c = JSONCursor(buf: buf, file: file)
+        let ranges = try c.featureRanges()
+        let base = UInt(bitPattern: buf.baseAddress), count = buf.count
+        let decoded = try Parallel.map(Array(ranges.enumerated()), workers: workers, makeState: { () }) { item, _ -> Result<R, MalformedFeature> in
+            let b = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: base), count: count)
+            var fc = JSONCursor(buf: b, file: file)
+            fc.pos = item.element.lowerBound
+            fc.featureIndex = item.offset
+            do { return .success(try decode(&fc, item.offset)) } catch let m as MalformedFeature { return .failure(m) }
+        }
+        var out = Read<R>()
+        for (i, d) in decoded.enumerated() {
+            switch d {
+            case .success(let v): out.features.append((i, v))
+            case .failure(let m): out.rejected.append(rejected(m, index: i))
+            }
+        }
+        return out
+    }
+
+    /// A range of the features array that did not decode cleanly.
+    struct ChunkFailed: Error {}
+
+    /// What one byte range of the features array gave, indexes counted from its first feature.
+    struct Chunk<R> {
+        var start: Int?
+        var items: [(local: Int, value: R)] = []
+        var rejected: [Rejected] = []
+        var features = 0
+        /// Where the first feature after the range starts, or just past the array's `]`.
+        var next: Int? = nil
+        var arrayEnd: Int? = nil
+        var failed = false
+    }
+
+    /// The streaming reader: decodes every feature and hands each to `decode` as soon as it is
+    /// found, on all workers at once (each with its own `state`, made once by `makeState`);
+    /// results in file order. The result is `read`'s, error for error.
+    ///
+    /// The features array is cut into byte ranges that workers take in turn. A range starts at
+    /// the first `{` after its first byte that looks like a feature's start (`},` before it, a
+    /// key after it); it decodes features one after the other and stops at the first that
+    /// starts past its end. A range is kept only when its start is exactly where the range
+    /// before it stopped — the sequence a single reader from the file's first byte finds — so a
+    /// look-alike inside a string is caught and that range decoded again from the right place.
+    /// Anything else wrong (a syntax error, another error from `decode`) sends the file through
+    /// `read`, whose first error is the one reported, whatever the ranges.
+    public static func each<S, R>(_ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int = Parallel.defaultWorkers,
+                                  makeState: () -> S, released: ((Range<Int>) -> Void)? = nil,
+                                  _ decode: (inout JSONCursor, Int, S) throws -> R) throws -> Read<R> {
+        var c = JSONCursor(buf: buf, file: file)
+        if buf.count >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF { c.pos = 3 }
+        var type: String? = nil
+        var read: Read<R>? = nil
+        var problem = false
+        do { try c.object { c, key in
+            switch key {
+            case "type": type = try c.string()
+            case "features":
+                try c.expect(0x5B)
+                if try c.peek() == 0x5D { c.pos += 1; read = Read(); return }
+                guard let (got, end) = try features(buf, file: file, from: c.pos, workers: workers, makeState: makeState,
+                                                    released: released, decode) else { throw ChunkFailed() }
+                read = got
+                c.pos = end
+            default: try c.skip()
+            }
+        } } catch is ChunkFailed { problem = true }
+        if !problem {
+            c.ws()
+            guard c.pos == buf.count else { throw c.syntax("unexpected characters after the FeatureCollection") }
+            guard type == "FeatureCollection" else { throw c.fail("is not a GeoJSON FeatureCollection (type is \(type.map { "\"\($0)\"" } ?? "missing"))") }
+            guard let all = read else { throw c.fail("the FeatureCollection has no features array") }
+            return all
+        }
+        // Something failed: the plain reader names the file's first problem (syntax) exactly; when
+        // the file is fine the error came from `decode`, and one worker throws it for the right feature.
+        let state = makeState()
+        return try FeatureStream.read(buf, file: file, workers: 1) { c, i in try decode(&c, i, state) }
+    }
+
+    /// The features from `start` (the first feature's `{`) to the array's end, and the position
+    /// after `]`; nil when anything failed.
+    static func features<S, R>(_ buf: UnsafeBufferPointer<UInt8>, file: String, from start: Int, workers: Int, makeState: () -> S,
+                               released: ((Range<Int>) -> Void)?, _ decode: (inout JSONCursor, Int, S) throws -> R) throws -> (Read<R>, Int)? {
+        let length = buf.count - start
+        // Many small ranges: the last one a worker takes ends the phase, so it should be short.
+        let size = max(1 << 16, length / max(1, workers * 64))
+        let bounds = Array(stride(from: start, to: buf.count, by: size)) + [buf.count]
+        let ranges = (0..<bounds.count - 1).map { bounds[$0]..<bounds[$0 + 1] }
+        let base = UInt(bitPattern: buf.baseAddress), count = buf.count
+        let chunks = try Parallel.map(Array(ranges.enumerated()), workers: workers, makeState: makeState) { item, state -> Chunk<R> in
+            let (k, range) = item
+            let b = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: base), count: count)
+            let s = k == 0 ? range.lowerBound : featureStart(b, from: range.lowerBound)
+            var chunk = Chunk<R>()
+            if let s, s < range.upperBound { chunk = decodeRange(b, file: file, from: s, until: range.upperBound, state: state, decode) }
+            released?(range)
+            return chunk
+        }
+        var out = Read<R>()
+        var expected = start
+        let state = makeState()
+        for (k, range) in ranges.enumerated() {
+            if expected >= range.upperBound { continue }  // a long feature before took this range's bytes
+            var chunk = chunks[k]
+            if chunk.start != expected {
+                chunk = decodeRange(buf, file: file, from: expected, until: range.upperBound, state: state, decode)
+            }
+            if chunk.failed { return nil }
+            let offset = out.count
+            out.features += chunk.items.map { (offset + $0.local, $0.value) }
+            out.rejected += chunk.rejected.map { var r = $0; r.index += offset; return r }
+            if let end = chunk.arrayEnd { return (out, end) }
+            guard let next = chunk.next else { return nil }
+            expected = next
+        }
+        return nil
+    }
+
+    /// The first position ≥ `from` that looks like a feature's start: `{`, then a key, with
+    /// `},` before it (white space allowed between).
+    static func featureStart(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        var i = from
+        while i < b.count {
+            guard let p = memchr(b.baseAddress! + i, 0x7B, b.count - i) else { return nil }
+            let j = UnsafeRawPointer(p) - UnsafeRawPointer(b.baseAddress!)
+            i = j + 1
+            func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
+            var a = j + 1
+            while a < b.count, isSpace(b[a]) { a += 1 }
+            guard a < b.count, b[a] == 0x22 else { continue }
+            var q = j - 1
+            while q >= 0, isSpace(b[q]) { q -= 1 }
+            guard q >= 0, b[q] == 0x2C else { continue }
+            q -= 1
+            while q >= 0, isSpace(b[q]) { q -= 1 }
+            guard q >= 0, b[q] == 0x7D else { continue }
+            return j
+        }
+        return nil
+    }
+
+    /// Decodes features from `start` while they start before `limit`. Indexes count from 0 in
+    /// this range: right only for the first range, so any failure here is only a signal (the
+    /// caller finds the real error with the plain reader).
+    static func decodeRange<S, R>(_ b: UnsafeBufferPointer<UInt8>, file: String, from start: Int, until limit: Int,
+                                  state: S, _ decode: (inout JSONCursor, Int, S) throws -> R) -> Chunk<R> {
+        var c = JSONCursor(buf: b, file: file)
+        c.pos = start
+        var chunk = Chunk<R>(start: start)
+        var local = 0
+        while true {
+            guard c.pos < b.count, b[c.pos] == 0x7B else { chunk.failed = true; return chunk }
+            let featureStart = c.pos
+            c.featureIndex = local
+            c.featureID = nil
+            do {
+                chunk.items.append((local, try decode(&c, local, state)))
+            } catch let m as MalformedFeature {
+                // Quarantined; the reader goes on after the feature's closing brace.
+                c.pos = featureStart
+                do { try c.skip() } catch { chunk.failed = true; return chunk }
+                chunk.rejected.append(rejected(m, index: local))
+            } catch {
+                chunk.failed = true; return chunk
+            }
+            local += 1
+            chunk.features = local
+            c.ws()
+            guard c.pos < b.count else { chunk.failed = true; return chunk }
+            switch b[c.pos] {
+            case 0x2C:
+                c.pos += 1
+                c.ws()
+                if c.pos >= limit { chunk.next = c.pos; return chunk }
+            case 0x5D:
+                chunk.arrayEnd = c.pos + 1; return chunk
+            default:
+                chunk.failed = true; return chunk
+            }
+        }
+    }
+}

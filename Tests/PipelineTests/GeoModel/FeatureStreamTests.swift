@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import GeoModel
+
+/// The streaming GeoJSON reader: the plain and the ranged reader give the same features and
+/// the same quarantined ones, whatever the ranges cut through (strings that look like a
+/// feature's start included); bad JSON names the line.
+@Suite struct FeatureStreamTests {
+    /// One feature: its id and the sum of its coordinates' longitudes; a NaN is malformed.
+    static func decode(_ c: inout JSONCursor, _ index: Int) throws -> (String, Double) {
+        var id = "", sum = 0.0
+        try c.object { c, key in
+            switch key {
+            case "id": id = try c.string(); c.featureID = id
+            case "geometry":
+                try c.object { c, key in
+                    guard key == "coordinates" else { try c.skip(); return }
+                    try c.array { c in
+                        var n = 0
+                        try c.array { c in let v = try c.number("coordinate"); if n == 0 { sum += v }; n += 1 }
+                    }
+                }
+            default: try c.skip()
+            }
+        }
+        return (id, sum)
+    }
+
+    func collection(_ n: Int) -> String {
+        var parts: [String] = []
+        for i in 0..<n {
+            let lon = i == 7 ? "NaN" : "\(i % 180)"
+            // A property whose text looks like a feature boundary: `},{"` inside a string.
+            parts.append("{\"type\":\"Feature\",\"id\":\"f\(i)\",\"properties\":{\"note\":\"x},{\\\"y\\\":1\"},\"geometry\":{\"type\":\"LineString\",\"coordinates\":[[\(lon),1],[2.5,3]]}}")
+        }
+        return "{\"type\":\"FeatureCollection\",\"features\":[\n" + parts.joined(separator: ",\n") + "\n]}"
+    }
+
+    @Test func plainAndRangedReadersAgree() throws {
+        let bytes = Array(collection(20_000).utf8)   // ~2.6 MB: many ranges
+        try bytes.withUnsafeBufferPointer { buf in
+            let plain = try FeatureStream.read(buf, file: "f.geojson", workers: 2, Self.decode)
+            let ranged = try FeatureStream.each(buf, file: "f.geojson", workers: 2, makeState: { () }) { c, i, _ in try Self.decode(&c, i) }
+            #expect(plain.count == 20_000 && ranged.count == 20_000)
+            #expect(plain.features.map(\.index) == ranged.features.map(\.index))
+            #expect(plain.features.map(\.value.0) == ranged.features.map(\.value.0))
+            #expect(plain.features.map(\.value.1) == ranged.features.map(\.value.1))
+            #expect(plain.features[8].value == ("f9", 11.5))
+            #expect(plain.rejected == [FeatureStream.Rejected(index: 7, id: "f7", reason: "coordinate is NaN, not a finite number")])
+            #expect(ranged.rejected == plain.rejected)
+        }
+    }
+
+    @Test func badJSONAndNotACollection() throws {
+        for (text, message) in [("{\"type\":\"FeatureCollection\",\"features\":[{\"id\":\"a\"},\n{]}", "invalid JSON at line 2"),
+                                ("{\"type\":\"Feature\",\"features\":[]}", "is not a GeoJSON FeatureCollection"),
+                                ("{\"type\":\"FeatureCollection\"}", "has no features array")] {
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { buf in
+                #expect { _ = try FeatureStream.each(buf, file: "b.geojson", makeState: { () }) { c, i, _ in try Self.decode(&c, i) } }
+                    throws: { "\($0)".hasPrefix("b.geojson") && "\($0)".contains(message) }
+            }
+        }
+    }
+
+    @Test func mappedFileReadsWhatFileIOReads() throws {
+        let dir = temporaryDirectory()
+        let path = writeFile(dir, "m.geojson", collection(3))
+        let m = try MappedFile(path: path)
+        #expect(Array(m.buffer) == (try FileIO.readBytes(path)))
+        m.release(0..<m.buffer.count)
+        #expect(Array(m.buffer) == (try FileIO.readBytes(path)))
+    }
+}
