@@ -7,7 +7,9 @@
 #   - a full night (quiz, territory, cities) through `make nightly`: one quiz row per day from
 #     today through today + 60, the territory equals geo-territory's territory.geojson for the
 #     same runs, the cities equal the seed; one geodata.nights row per app;
-#   - a rerun changes no row (row versions unchanged); a dry run changes nothing;
+#   - a rerun changes no row (row versions unchanged); a dry run changes nothing; the night's game
+#     rows equal what territory_hex.sql loads by psql; a city that leaves the source while a
+#     user_city row points at it is kept and marked retired;
 #   - live tables that break the contract (two quiz rows on one date; a territory row whose
 #     owner is not in users) are refused with the rows named, nothing changed in that app;
 #   - kill -9 of the stage during each app's load (held mid-transaction, and at random moments),
@@ -152,6 +154,17 @@ if [ $rc -eq 0 ] && grep -q 'quiz: dry run .* 15 days would be added' "$TMP/out"
    && [ "$(sql full_night "select count(*) from geodata.nights")" = "$nights_before" ]; then
   ok "a dry run 15 days later says 15 days would be added and changes nothing"
 else bad "dry run (exit $rc): $(cat "$TMP/out")"; fi
+
+# --- a city that leaves the source while a user row points at it: kept, marked ----------------------
+sql postgres "create database fk_city template full_night"
+city=$(sql fk_city "select min(id) from public.cities where id <> (select min(id) from public.cities)")
+sql fk_city "insert into public.user_city (user_id, city_id, visited) values ('00000000-0000-4000-8000-000000000001', $city, true)"
+# The seed without that city: its row and its id in the list of cities still in the source.
+grep -v "^($city, " "$SEED" | sed "s/,$city,/,/" > "$TMP/seed-without.sql"
+rc=0; night fk_city --apps cities --cities-seed "$TMP/seed-without.sql" || rc=$?
+if [ $rc -eq 0 ] && [ "$(sql fk_city "select count(*) from public.cities c join public.user_city u on u.city_id = c.id where c.id = $city and c.retired_at is not null")" = 1 ]; then
+  ok "a city that left the source while user_city points at it is kept and marked retired ($(grep -o "1 retired" "$TMP/out" | head -1))"
+else bad "city $city with a user row (exit $rc): $(cat "$TMP/out")"; fi
 
 # --- live tables that break the contract --------------------------------------------------------
 sql postgres "create database bad_quiz template base"
