@@ -155,6 +155,22 @@ if [ $rc -eq 0 ] && grep -q 'quiz: dry run .* 15 days would be added' "$TMP/out"
   ok "a dry run 15 days later says 15 days would be added and changes nothing"
 else bad "dry run (exit $rc): $(cat "$TMP/out")"; fi
 
+# --- a hand-written live schedule (repeats, gaps, rows past the horizon): only gaps are filled ----
+sql postgres "create database hand_quiz template base"
+sql hand_quiz "create table public.daily_challenges (id uuid primary key default gen_random_uuid(), date date not null,
+  is_guess_country boolean default false, is_guess_capital boolean default false, is_guess_flag boolean default false,
+  answer text not null, created_at timestamptz not null default now(), updated_at timestamptz not null default now());
+  insert into daily_challenges (date, is_guess_flag, answer) select d, true, 'FR' from generate_series(date '2026-11-20', date '2026-12-10', interval '1 day') d;
+  insert into daily_challenges (date, is_guess_capital, answer) select d, true, 'DE' from generate_series(date '2027-01-01', date '2027-03-01', interval '1 day') d"
+hand="select md5(string_agg(concat_ws('|', id, date, is_guess_country, is_guess_capital, is_guess_flag, answer, xmin), ',' order by date)) from daily_challenges"
+b=$(sql hand_quiz "$hand")
+rc=0; night hand_quiz --apps quiz || rc=$?
+if [ $rc -eq 0 ] && grep -q '21 days added, 40 kept' "$TMP/out" \
+   && [ "$(sql hand_quiz "select count(*) || '|' || count(distinct date) from daily_challenges where date between '$TODAY' and date '$TODAY' + 60")" = "61|61" ] \
+   && [ "$(sql hand_quiz "select md5(string_agg(concat_ws('|', id, date, is_guess_country, is_guess_capital, is_guess_flag, answer, xmin), ',' order by date)) from daily_challenges where answer in ('FR', 'DE') and (date <= '2026-12-10' or date >= '2027-01-01')")" = "$b" ]; then
+  ok "a hand-written schedule (one answer 21 days running, rows past the horizon): the 21 missing days added, no existing row rewritten"
+else bad "hand-written schedule (exit $rc): $(grep -E '^quiz' "$TMP/out")"; fi
+
 # --- a city that leaves the source while a user row points at it: kept, marked ----------------------
 sql postgres "create database fk_city template full_night"
 city=$(sql fk_city "select min(id) from public.cities where id <> (select min(id) from public.cities)")
