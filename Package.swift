@@ -14,7 +14,8 @@ import PackageDescription
 //   Hexagons                      geo-hexagons' work over H3 and GeoModel
 //   GeoFormats                    glTF, SVG, PNG, SQL writers and readers
 //   Stages/<Name> → <Name>Stage   one target per pipeline stage: Options, validate(), run → Report
-//   geo-<name>                    one thin command-line front per stage (argument parsing only)
+//   geo-<name>                    one thin command-line front per stage (StageCommand derives its
+//                                 arguments from the stage's declared options)
 // A stage lists only the layers it uses, so the compiler enforces the layering: the preview
 // stage, which needs no GEOS, does not link it.
 
@@ -36,7 +37,7 @@ let stages: [StageTarget] = [
     .init(name: "Lookup", front: "geo-lookup", uses: ["GeoModel", "GeoLookup"]),                            // countries.geojson + places → dist/lookup/lookup.bin
     .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite"]),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
     .init(name: "Cities", front: "geo-cities", uses: ["GeoModel", "GeoGEOS", "GeoFormats"]),               // GeoNames cities + world.geojson → dist/supabase/cities/
-    .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3"]), // runs → dist/territory/ (claimed H3 cells)
+    .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
     // The night against the apps' live PostgreSQL (issue #21): the quiz, territory and cities
     // stages' libraries, loaded through GeoPostgres.
     .init(name: "Nightly", front: "geo-nightly", uses: ["GeoModel", "GeoPostgres", "ChallengesStage", "TerritoryStage", "CitiesStage", "H3"]),
@@ -56,6 +57,8 @@ let package = Package(
         .library(name: "Geodesy", targets: ["Geodesy"]),
         // Pure Swift (standard library + Foundation only): the iOS apps embed it.
         .library(name: "GeoLookup", targets: ["GeoLookup"]),
+        // Pure Swift (Foundation, H3, Geodesy): the running game's rules (run, verdict, loop, cells).
+        .library(name: "TerritoryRules", targets: ["TerritoryRules"]),
     ] + stages.map { .executable(name: $0.front, targets: [$0.front]) }
       + [.executable(name: "geo-project", targets: ["geo-project"]),
          .executable(name: "geo-hexagons", targets: ["geo-hexagons"]),
@@ -88,18 +91,22 @@ let package = Package(
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "StageCommand"]
+                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "StageCommand", "Geodesy", "TerritoryRules"]
                         + stages.map { .target(name: $0.name + "Stage") }),
         .target(name: "GeoLookup", dependencies: ["Geodesy"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "Geodesy"]),
+        // The running game's rules for the night and the app alike: Swift, Foundation, H3, Geodesy.
+        .target(name: "TerritoryRules", dependencies: ["H3", "Geodesy"]),
         // The inspection page's front (InspectStage lives in the release stage, which writes one into every release).
-        .executableTarget(name: "geo-inspect", dependencies: [.target(name: "ReleaseStage"), "StageCommand", argumentParser]),
-        // The shape every stage front shares (parse → validate → run → summary).
-        .target(name: "StageCommand", dependencies: ["GeoModel", argumentParser]),
+        .executableTarget(name: "geo-inspect", dependencies: [.target(name: "ReleaseStage"), "StageCommand"]),
+        // What every stage front shares: its arguments and --help derived from the stage's
+        // declared options, then validate → run → summary (docs/ARCHITECTURE.md).
+        .target(name: "StageCommand", dependencies: ["GeoModel"]),
     ] + stages.map {
         .target(name: $0.name + "Stage", dependencies: $0.uses, path: "Sources/Stages/\($0.name)")
     } + stages.map {
-        .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), "StageCommand", argumentParser])
+        // geo-lookup's query and bench commands, which are not the stage, keep swift-argument-parser.
+        .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), "StageCommand"] + ($0.front == "geo-lookup" ? [argumentParser] : []))
     },
     swiftLanguageModes: [.v5]
 )

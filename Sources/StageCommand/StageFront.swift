@@ -12,11 +12,17 @@ public struct StageFront<Stage: PipelineStage> where Stage.Options: DeclaredOpti
     public let name: String
     public let abstract: String
     public let discussion: String
+    /// What the options take from the environment rather than the command line (a database
+    /// URL: a password on the command line would show in `ps`), before they are validated.
+    public var environment: (inout Options, [String: String]) -> Void = { _, _ in }
     /// Front-specific set-up before the stage runs (the allocator's settings, say).
     public var beforeRun: () -> Void = {}
 
-    public init(name: String, abstract: String, discussion: String, beforeRun: @escaping () -> Void = {}) {
-        self.name = name; self.abstract = abstract; self.discussion = discussion; self.beforeRun = beforeRun
+    public init(name: String, abstract: String, discussion: String,
+                environment: @escaping (inout Options, [String: String]) -> Void = { _, _ in },
+                beforeRun: @escaping () -> Void = {}) {
+        self.name = name; self.abstract = abstract; self.discussion = discussion
+        self.environment = environment; self.beforeRun = beforeRun
     }
 
     /// Parses `CommandLine.arguments`, runs the stage and exits.
@@ -32,8 +38,9 @@ public struct StageFront<Stage: PipelineStage> where Stage.Options: DeclaredOpti
             exit(0)
         case .usageError(let message, let optionHelp):
             fail(message, optionHelp: optionHelp)
-        case .parsed(let options, let quiet, let notes):
+        case .parsed(var options, let quiet, let notes):
             for note in notes { FileHandle.standardError.write(Data("\(name): \(note)\n".utf8)) }
+            environment(&options, ProcessInfo.processInfo.environment)
             parsed = (options, quiet)
         }
         do { try parsed.options.validate() } catch let e as OptionsError { fail(e.message) } catch { fail("\(error)") }

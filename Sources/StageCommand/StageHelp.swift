@@ -18,10 +18,12 @@ extension StageFront {
         }
     }
 
-    /// Every option, or with more than 12 the arguments only (as swift-argument-parser does).
+    /// Every option, or with more than 12 (`--x/--no-x` counts two, `--quiet` one) the
+    /// arguments only, as swift-argument-parser does.
     public var usage: String {
         let declared = Options.declared
-        if declared.count + 1 > 12 {
+        let inversions = declared.filter { if case .flag(inversion: true) = $0.kind { return true } else { return false } }.count
+        if declared.count + inversions + 1 > 12 {
             let arguments = declared.compactMap { o -> String? in
                 guard case .argument(let required) = o.kind else { return nil }
                 return required ? "<\(o.name)>" : "[<\(o.name)>]"

@@ -10,7 +10,8 @@ struct LookupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geo-lookup",
         abstract: "Offline \"where is this?\": build the lookup index, or ask it which country and city a point is in.",
-        subcommands: [Query.self, Build.self, Bench.self],
+        discussion: "geo-lookup build …: the lookup stage, which writes the index (geo-lookup build --help).",
+        subcommands: [Query.self, Bench.self],
         defaultSubcommand: Query.self)
 }
 
@@ -32,7 +33,7 @@ struct Query: ParsableCommand {
         """)
 
     @Option(help: "The lookup index (make lookup).")
-    var index: String = defaults.outputPath
+    var index: String = defaults.output
 
     @Option(help: "A point counts for its nearest city within this many km.")
     var cityKm: Double = GeoLookup.defaultCityRadiusKm
@@ -73,56 +74,6 @@ struct Query: ParsableCommand {
     }
 }
 
-struct Build: StageCommand {
-    typealias Stage = LookupStage
-    static let defaults = LookupStage.Options()
-    static let configuration = CommandConfiguration(
-        commandName: "build",
-        abstract: "Full-detail country polygons + populated places → the lookup index (dist/lookup/lookup.bin).",
-        discussion: """
-        Writes the index the GeoLookup library reads (LookupStage): a 1° grid of quadtrees
-        whose cells are one country, open sea or a few border edges; the coast edges give the
-        12-nautical-mile rule. Fails if the index would exceed --max-bytes. Same inputs, same bytes.
-
-        Example:
-          geo-lookup build build/ingest/countries.geojson --places build/ingest/places.geojson -o dist/lookup/lookup.bin
-        """)
-
-    @Argument(help: "Country polygons at full detail (the ingest stage's output).")
-    var countries: String = defaults.countriesPath
-
-    @Option(help: "Natural Earth populated places (GeoJSON points).")
-    var places: String = defaults.placesPath
-
-    @Option(name: [.short, .customLong("output")], help: "The index file.")
-    var output: String = defaults.outputPath
-
-    @Option(help: "Split a cell holding more border edges than this.")
-    var maxEdges: Int = defaults.maxEdgesPerLeaf
-
-    @Option(help: "Deepest split (below the 1° cells) of open sea where the buffer's edge passes.")
-    var seaDepth: Int = defaults.seaMaxDepth
-
-    @Option(help: "Sea within this many km of a coast belongs to the coast's country.")
-    var coastBufferKm: Double = defaults.coastBufferKm
-
-    @Option(help: "Largest index size accepted, in bytes.")
-    var maxBytes: Int = defaults.maxBytes
-
-    @Option(help: "Root rows built at once (the bytes do not depend on it).")
-    var threads: Int = defaults.threads
-
-    @Flag(name: .shortAndLong, help: "No progress lines.")
-    var quiet = false
-
-    var options: LookupStage.Options {
-        var o = LookupStage.Options()
-        o.countriesPath = countries; o.placesPath = places; o.outputPath = output
-        o.maxEdgesPerLeaf = maxEdges; o.seaMaxDepth = seaDepth; o.coastBufferKm = coastBufferKm; o.maxBytes = maxBytes; o.threads = threads
-        return o
-    }
-}
-
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
@@ -133,7 +84,7 @@ struct Bench: ParsableCommand {
         """)
 
     @Option(help: "The lookup index.")
-    var index: String = LookupStage.Options().outputPath
+    var index: String = LookupStage.Options().output
 
     @Option(help: "Points per pass.")
     var points: Int = 1_000_000
@@ -146,4 +97,19 @@ struct Bench: ParsableCommand {
     }
 }
 
-LookupCommand.main(LookupStage.normalisedArguments(Array(CommandLine.arguments.dropFirst())))
+let arguments = LookupStage.normalisedArguments(Array(CommandLine.arguments.dropFirst()))
+// `geo-lookup build …` is the stage, its arguments derived from LookupStage.Options.declared.
+if arguments.first == "build" {
+    StageFront<LookupStage>(
+        name: "geo-lookup build",
+        abstract: "Full-detail country polygons + populated places → the lookup index (dist/lookup/lookup.bin).",
+        discussion: """
+        Writes the index the GeoLookup library reads (LookupStage): a 1° grid of quadtrees
+        whose cells are one country, open sea or a few border edges; the coast edges give the
+        12-nautical-mile rule. Fails if the index would exceed --max-bytes. Same inputs, same bytes.
+
+        Example:
+          geo-lookup build build/ingest/countries.geojson --places build/ingest/places.geojson -o dist/lookup/lookup.bin
+        """).main(Array(arguments.dropFirst()))
+}
+LookupCommand.main(arguments)

@@ -1,5 +1,5 @@
-import NightlyStage
 import StageCommand
+import NightlyStage
 
 StageFront<NightlyStage>(
     name: "geo-nightly",
@@ -20,5 +20,5 @@ StageFront<NightlyStage>(
 
     Example:
       DATABASE_URL=postgresql://postgres@db.example/postgres geo-nightly --apps quiz --today 2026-11-25
-    """
-).main()
+    """,
+    environment: { options, env in options.readDatabaseURLs(from: env) }).main()

@@ -168,6 +168,14 @@ extension Day: OptionValue {
     public static var expected: String? { "a date YYYY-MM-DD" }
 }
 
+/// `--apps "quiz territory"`: words separated by spaces or commas, as one value.
+public struct WordList: OptionValue, Equatable, Sendable {
+    public var words: [String]
+    public init(_ words: [String]) { self.words = words }
+    public init?(optionText: String) { words = optionText.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) }
+    public var optionText: String { words.joined(separator: " ") }
+}
+
 /// The values a numeric option admits; its message names the option as the command line spells it.
 public struct OptionRange<V: Comparable> {
     public var lower: V?

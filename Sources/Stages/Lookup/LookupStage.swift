@@ -10,10 +10,13 @@ import GeoModel
 public enum LookupStage: PipelineStage {
     public static let name = "lookup"
 
-    public struct Options: StageOptions {
-        public var countriesPath = "build/ingest/countries.geojson"
-        public var placesPath = "data/natural-earth/ne_10m_populated_places.geojson"
-        public var outputPath = "dist/lookup/lookup.bin"
+    public struct Options: DeclaredOptions {
+        /// Country polygons at full detail (the ingest stage's output).
+        public var input = "build/ingest/countries.geojson"
+        /// The populated places as the ingest compacts them (the 16 MB Natural Earth file reads
+        /// the same, more slowly).
+        public var places = "build/ingest/places.geojson"
+        public var output = "dist/lookup/lookup.bin"
         /// A cell with more border edges than this is split in four.
         public var maxEdgesPerLeaf = LookupIndexBuilder.Parameters().maxEdgesPerLeaf
         /// Deepest split of open-sea cells near the buffer's edge (3 → 1/8°).
@@ -26,13 +29,16 @@ public enum LookupStage: PipelineStage {
         public var threads = LookupIndexBuilder.Parameters().threads
         public init() {}
 
-        public func validate() throws {
-            guard (4...1000).contains(maxEdgesPerLeaf) else { throw OptionsError("--max-edges must be in 4…1000") }
-            guard (0...8).contains(seaMaxDepth) else { throw OptionsError("--sea-depth must be in 0…8") }
-            guard coastBufferKm.isFinite, coastBufferKm >= 0, coastBufferKm <= 200 else { throw OptionsError("--coast-buffer-km must be in 0…200") }
-            guard maxBytes > 0 else { throw OptionsError("--max-bytes must be positive") }
-            guard (1...64).contains(threads) else { throw OptionsError("--threads must be in 1…64") }
-        }
+        public static let declared: [StageOption<Options>] = [
+            .argument("countries", \.input, help: "Country polygons at full detail (the ingest stage's output)."),
+            .option("places", \.places, help: "Natural Earth populated places (the ingest's compacted copy, or the original file)."),
+            .option("output", short: "o", \.output, help: "The index file."),
+            .option("max-edges", \.maxEdgesPerLeaf, .within(4...1000), help: "Split a cell holding more border edges than this."),
+            .option("sea-depth", \.seaMaxDepth, .within(0...8), help: "Deepest split (below the 1° cells) of open sea where the buffer's edge passes."),
+            .option("coast-buffer-km", \.coastBufferKm, .within(0...200), help: "Sea within this many km of a coast belongs to the coast's country."),
+            .option("max-bytes", \.maxBytes, .above(0), help: "Largest index size accepted, in bytes."),
+            .option("threads", \.threads, .within(1...64), help: "Root rows built at once (the bytes do not depend on it)."),
+        ]
     }
 
     public struct Report: StageReport {
@@ -50,20 +56,20 @@ public enum LookupStage: PipelineStage {
 
     /// The countries file as the builder takes it: (countries, ids given as points, id → feature).
     static func readCountries(_ o: Options, log: StageLog) throws -> ([LookupIndexBuilder.Country], [String], [String: Int]) {
-        let features = try log.step("read \(o.countriesPath)") { try GeoJSON.read(path: o.countriesPath) }
-        guard !features.isEmpty else { throw InputError(file: o.countriesPath, "has no features") }
+        let features = try log.step("read \(o.input)") { try GeoJSON.read(path: o.input) }
+        guard !features.isEmpty else { throw InputError(file: o.input, "has no features") }
         var countries: [LookupIndexBuilder.Country] = []
         var skipped: [String] = []
         var seen: [String: Int] = [:]
         for (i, f) in features.enumerated() {
-            let id = try CountryID.require(f, index: i, file: o.countriesPath)
+            let id = try CountryID.require(f, index: i, file: o.input)
             let ref = FeatureRef(index: i, name: f.string("name"), id: id)
-            if let first = seen[id] { throw InputError(file: o.countriesPath, feature: ref, "repeats the id \(id) of feature #\(first)") }
+            if let first = seen[id] { throw InputError(file: o.input, feature: ref, "repeats the id \(id) of feature #\(first)") }
             seen[id] = i
             if case .point = f.geometry { skipped.append(id); continue }
-            if let jump = CountryFile.antimeridianJump(f.geometry) { throw InputError(file: o.countriesPath, feature: ref, jump) }
+            if let jump = CountryFile.antimeridianJump(f.geometry) { throw InputError(file: o.input, feature: ref, jump) }
             let rings = f.geometry.polygons.flatMap { $0.rings }.map { $0.map { Coordinate(latitude: $0.y, longitude: $0.x) } }
-            guard !rings.isEmpty else { throw InputError(file: o.countriesPath, feature: ref, "has no polygon") }
+            guard !rings.isEmpty else { throw InputError(file: o.input, feature: ref, "has no polygon") }
             countries.append(.init(code: id, rings: rings))
         }
         return (countries, skipped, seen)
@@ -71,7 +77,7 @@ public enum LookupStage: PipelineStage {
 
     public static func run(_ o: Options, log: StageLog) throws -> Report {
         var report = Report()
-        report.output = o.outputPath
+        report.output = o.output
         // The places are read on a second thread while the countries are read and checked
         // (an error in the countries is still the one reported when both are bad).
         var countriesRead: Result<([LookupIndexBuilder.Country], [String], [String: Int]), Error>? = nil
@@ -80,7 +86,7 @@ public enum LookupStage: PipelineStage {
             if k == 0 {
                 countriesRead = Result { try readCountries(o, log: log) }
             } else {
-                placesRead = Result { try log.step("read \(o.placesPath)") { try Places(path: o.placesPath) } }
+                placesRead = Result { try log.step("read \(o.places)") { try Places(path: o.places) } }
             }
         }
         if o.threads >= 2 { DispatchQueue.concurrentPerform(iterations: 2, execute: read) } else { read(0); read(1) }
@@ -98,7 +104,7 @@ public enum LookupStage: PipelineStage {
         var builder = LookupIndexBuilder(countries: countries, cities: cities, parameters: p)
         let bytes: [UInt8]
         do { bytes = try builder.build { log.info($0) } } catch let e as LookupIndexError {
-            throw StageError("\(e.input == .cities ? o.placesPath : o.countriesPath): \(e.message)")
+            throw StageError("\(e.input == .cities ? o.places : o.input): \(e.message)")
         }
         report.statistics = builder.statistics
         guard bytes.count <= o.maxBytes else {
@@ -111,7 +117,7 @@ public enum LookupStage: PipelineStage {
         guard index.countryCodes.count == countries.count, index.cities.count == cities.count else {
             throw StageError("the index read back has \(index.countryCodes.count) countries and \(index.cities.count) cities, expected \(countries.count) and \(cities.count)")
         }
-        try log.step("write \(o.outputPath)") { try FileIO.writeAtomically(bytes, to: o.outputPath) }
+        try log.step("write \(o.output)") { try FileIO.writeAtomically(bytes, to: o.output) }
         return report
     }
 }

@@ -12,14 +12,14 @@ public enum NightlyStage: PipelineStage {
     public static let knownApps = ["quiz", "territory", "cities"]
 
     public struct Options: DeclaredOptions {
-        /// Apps to bring up to date, in this order (space- or comma-separated).
-        public var apps = NightlyStage.knownApps.joined(separator: " ")
-        /// libpq URI or conninfo for every app, and per app: from the environment only (never the
-        /// command line, where `ps` would show a password).
-        public var databaseURL: String? = ProcessInfo.processInfo.environment["DATABASE_URL"]
-        public var appURLs: [String: String] = Options.urlVariables.compactMapValues { ProcessInfo.processInfo.environment[$0] }
-        /// The night's date (UTC); nil: today.
-        public var today: Day? = nil
+        /// Apps to bring up to date, in this order.
+        public var apps = NightlyStage.knownApps
+        /// libpq URI or conninfo for every app; per app overrides. Read from the environment by
+        /// the front (never from the command line, where `ps` would show a password).
+        public var databaseURL: String? = nil
+        public var appURLs: [String: String] = [:]
+        /// The night's date, YYYY-MM-DD (UTC); nil: today.
+        public var today: String? = nil
         /// Do everything in the transactions, print what would change, roll back.
         public var dryRun = false
         /// Another night of an app running: wait for it (true) or stop at once.
@@ -37,44 +37,56 @@ public enum NightlyStage: PipelineStage {
         public var pipelineCommit = "unknown"
         public init() {}
 
-        public static let declared: [StageOption<Options>] = [
-            .option("apps", \.apps, help: "Apps, space- or comma-separated: quiz territory cities (NIGHTLY_APPS)."),
-            .option("today", \.today, help: "The night's date YYYY-MM-DD (NIGHTLY_TODAY; default: today, UTC)."),
-            .flag("dry-run", \.dryRun, help: "Print what each app would change; change nothing (NIGHTLY_DRY_RUN=yes)."),
-            .flag("wait", \.wait, inversion: true, help: "Wait for another night of an app that is running (--no-wait: stop at once)."),
-            .option("world", \.world, help: "The quiz's country set."),
-            .option("ahead", \.ahead, .within(0...3650), help: "Days after today that must have a quiz question (CHALLENGE_AHEAD)."),
-            .option("runs", \.runs, help: "Tonight's runs (GeoJSON FeatureCollection, CONTRACTS §8; TERRITORY_RUNS)."),
-            .option("shard", \.shard, help: "i/n: load only shard i of n of the runs (TERRITORY_SHARD)."),
-            .option("threads", \.threads, .atLeast(1), help: "Worker threads for judging runs."),
-            .option("cities-seed", \.citiesSeed, help: "The cities seed written by geo-cities."),
-            .option("pipeline-commit", \.pipelineCommit, help: "The pipeline's commit, recorded in geodata.nights."),
-        ]
-
-        public static let urlVariables = ["quiz": "QUIZ_DATABASE_URL", "territory": "GAME_DATABASE_URL", "cities": "CITIES_DATABASE_URL"]
-
-        /// The apps, in order.
-        public var appList: [String] { apps.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) }
-
         /// The connection string of `app`: its own, else DATABASE_URL.
         public func url(for app: String) -> String? {
             (appURLs[app].flatMap { $0.isEmpty ? nil : $0 }) ?? databaseURL.flatMap { $0.isEmpty ? nil : $0 }
         }
 
+        public static let urlVariables = ["quiz": "QUIZ_DATABASE_URL", "territory": "GAME_DATABASE_URL", "cities": "CITIES_DATABASE_URL"]
+
+        /// `apps` as the command line spells them.
+        public var appList: WordList {
+            get { WordList(apps) }
+            set { apps = newValue.words }
+        }
+
+        public static let declared: [StageOption<Options>] = [
+            .option("apps", \.appList, help: "Apps, space- or comma-separated: quiz territory cities (NIGHTLY_APPS)."),
+            .option("today", \.today, help: "The night's date YYYY-MM-DD (NIGHTLY_TODAY; default: today, UTC)."),
+            .flag("dry-run", \.dryRun, help: "Print what each app would change; change nothing."),
+            .flag("wait", \.wait, inversion: true, help: "Wait for another night of an app that is running (--no-wait: stop at once)."),
+            .option("world", \.world, help: "The quiz's country set."),
+            .option("ahead", \.ahead, .within(0...3650), help: "Days after today that must have a quiz question."),
+            .option("runs", \.runs, help: "Tonight's runs (GeoJSON FeatureCollection, CONTRACTS §8)."),
+            .option("shard", \.shard, help: "i/n: load only shard i of n of the runs."),
+            .option("threads", \.threads, .atLeast(1), help: "Worker threads for judging runs."),
+            .option("cities-seed", \.citiesSeed, help: "The cities seed written by geo-cities."),
+            .option("pipeline-commit", \.pipelineCommit, help: "The pipeline's commit, recorded in geodata.nights."),
+        ]
+
+        /// The databases, from the environment (never the command line, where `ps` would show a password).
+        public mutating func readDatabaseURLs(from environment: [String: String]) {
+            databaseURL = environment["DATABASE_URL"]
+            for (app, name) in Self.urlVariables { appURLs[app] = environment[name] }
+        }
+
         public func validateRules() throws {
-            guard !appList.isEmpty else { throw OptionsError("--apps (NIGHTLY_APPS) names no app; known: \(knownApps.joined(separator: " "))") }
-            for a in appList where !knownApps.contains(a) {
+            guard !apps.isEmpty else { throw OptionsError("--apps (NIGHTLY_APPS) names no app; known: \(knownApps.joined(separator: " "))") }
+            for a in apps where !knownApps.contains(a) {
                 throw OptionsError("--apps (NIGHTLY_APPS): unknown app \"\(a)\"; known: \(knownApps.joined(separator: " "))")
             }
+            _ = try day()
             if let s = shard { _ = try Shard(parsing: s) }
-            for a in appList where url(for: a) == nil {
+            for a in apps where url(for: a) == nil {
                 throw OptionsError("\(a) has no database: set DATABASE_URL or \(Self.urlVariables[a]!) (a libpq URI or conninfo)")
             }
         }
 
         /// The night's date: `today`, or the clock's (UTC).
-        public func day() -> Day {
-            today ?? Day(ordinal: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
+        public func day() throws -> Day {
+            guard let t = today else { return Day(ordinal: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down))) }
+            guard let d = Day(iso: t), d.components.year >= 1 else { throw OptionsError("--today (NIGHTLY_TODAY) must be a date YYYY-MM-DD (got \"\(t)\")") }
+            return d
         }
     }
 
@@ -86,10 +98,10 @@ public enum NightlyStage: PipelineStage {
     }
 
     public static func run(_ o: Options, log: StageLog) throws -> Report {
-        let today = o.day()
+        let today = try o.day()
         var report = Report(dryRun: o.dryRun)
         var failed: [String] = []
-        for app in o.appList {
+        for app in o.apps {
             var night: AppNight
             switch app {
             case "quiz": night = QuizNight(world: o.world, ahead: o.ahead, today: today)

@@ -50,9 +50,15 @@ public enum PreviewStage: PipelineStage {
             .option("supersample", \.supersample, .within(1...4), help: "Samples per pixel along each axis (1 = no anti-aliasing)."),
             .option("outline-width", \.outlineWidth, .within(0...20), help: "Border outline width in pixels."),
             .option("fill", \.fill, .above(0.05, atMost: 1), help: "Fraction of the picture's width the scene's bounding sphere fills."),
-            .option("views", \.views, help: "The viewpoints, one picture each: name=lon,lat separated by spaces."),
+            .option("views", \.viewList, help: "The viewpoints, one picture each: name=lon,lat separated by spaces."),
             .option("threads", \.threads, .atLeast(1), help: "Worker threads (one view each)."),
         ]
+
+        /// `views` as the command line spells them.
+        public var viewList: ViewList {
+            get { ViewList(views) }
+            set { views = newValue.views }
+        }
 
         public func validateRules() throws {
             guard !views.isEmpty else { throw OptionsError("--views: at least one view is needed") }
@@ -99,20 +105,24 @@ public enum PreviewStage: PipelineStage {
     }
 }
 
-/// `--views atlantic=-30,20 pacific=180,0`: the viewpoints as the command line gives them.
-extension Array: OptionValue where Element == PreviewStage.View {
-    public init?(optionText: String) {
-        var views: [PreviewStage.View] = []
-        for item in optionText.split(whereSeparator: { $0 == " " || $0 == ";" }) {
-            let parts = item.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2 else { return nil }
-            let lonLat = parts[1].split(separator: ",")
-            guard lonLat.count == 2, let lon = Double(lonLat[0]), let lat = Double(lonLat[1]) else { return nil }
-            views.append(PreviewStage.View(name: String(parts[0]), center: Point(lon, lat)))
-        }
-        self = views
-    }
+extension PreviewStage {
+    /// `--views "atlantic=-30,20 pacific=180,0"`: the viewpoints as the command line gives them.
+    public struct ViewList: OptionValue {
+        public var views: [View]
+        public init(_ views: [View]) { self.views = views }
 
-    public var optionText: String { map { "\($0.name)=\($0.center.x),\($0.center.y)" }.joined(separator: " ") }
-    public static var expected: String? { "name=lon,lat pairs separated by spaces" }
+        public init?(optionText: String) {
+            views = []
+            for item in optionText.split(whereSeparator: { $0 == " " || $0 == ";" }) {
+                let parts = item.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2 else { return nil }
+                let lonLat = parts[1].split(separator: ",")
+                guard lonLat.count == 2, let lon = Double(lonLat[0]), let lat = Double(lonLat[1]) else { return nil }
+                views.append(View(name: String(parts[0]), center: Point(lon, lat)))
+            }
+        }
+
+        public var optionText: String { views.map { "\($0.name)=\($0.center.x),\($0.center.y)" }.joined(separator: " ") }
+        public static var expected: String? { "name=lon,lat pairs separated by spaces" }
+    }
 }

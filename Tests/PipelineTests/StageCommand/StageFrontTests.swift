@@ -13,6 +13,9 @@ import GlobeStage
 import PreviewStage
 import IngestStage
 import TerritoryStage
+import LookupStage
+import NightlyStage
+import ReleaseStage
 
 /// The fronts parse the command line from the stages' declared options, as swift-argument-parser
 /// did, and every numeric option is range-checked by `validate()`.
@@ -89,13 +92,13 @@ import TerritoryStage
 
     /// Every numeric option has a range: a value outside every range (NaN, a huge negative
     /// number) makes `validate()` name it.
-    func everyNumberIsChecked<O: DeclaredOptions>(_: O.Type) {
-        #expect(throws: Never.self) { try O().validate() }
+    func everyNumberIsChecked<O: DeclaredOptions>(_: O.Type, valid base: O = O()) {
+        #expect(throws: Never.self) { try base.validate() }
         for option in O.declared {
             guard case .option = option.kind else { continue }
-            var probe = O()
+            var probe = base
             guard !option.apply(&probe, "not a number") else { continue }   // text: no range
-            var o = O()
+            var o = base
             guard option.apply(&o, "nan") || option.apply(&o, "-999999999") else { continue }  // a date
             do { try o.validate(); Issue.record("\(O.self): --\(option.name) is not range-checked") } catch let e as OptionsError {
                 #expect(e.message.hasPrefix("--\(option.name) "), "\(e.message)")
@@ -115,6 +118,11 @@ import TerritoryStage
         everyNumberIsChecked(PreviewStage.Options.self)
         everyNumberIsChecked(IngestStage.Options.self)
         everyNumberIsChecked(TerritoryStage.Options.self)
+        everyNumberIsChecked(LookupStage.Options.self)
+        var night = NightlyStage.Options()
+        night.databaseURL = "postgresql:///night"   // the environment's part: the stage needs a database
+        everyNumberIsChecked(NightlyStage.Options.self, valid: night)
+        everyNumberIsChecked(InspectStage.Options.self)
     }
 
     @Test func frontSpecificSpellings() throws {
@@ -134,6 +142,8 @@ import TerritoryStage
         let preview = StageFront<PreviewStage>(name: "geo-preview", abstract: "", discussion: "")
         let views = try parsed(preview, ["g.glb", "--views", "a=-30,20 b=0,-90"]).0.views
         #expect(views.map(\.name) == ["a", "b"] && views[1].center.y == -90)
+        let nightly = StageFront<NightlyStage>(name: "geo-nightly", abstract: "", discussion: "")
+        #expect(try parsed(nightly, ["--apps", "quiz,cities", "--no-wait"]).0.apps == ["quiz", "cities"])
         #expect(usageError(preview, ["g.glb", "--views", "a=1"]) == "--views must be name=lon,lat pairs separated by spaces (got \"a=1\")")
     }
 }

@@ -19,11 +19,11 @@ enum LookupSlice {
         let countries = dir + "/countries.geojson"
         try! GeoJSON.write(out, to: countries)
         var o = LookupStage.Options()
-        o.countriesPath = countries
-        o.placesPath = Repo.neDir + "/ne_10m_populated_places.geojson"
-        o.outputPath = dir + "/lookup.bin"
+        o.input = countries
+        o.places = Repo.neDir + "/ne_10m_populated_places.geojson"
+        o.output = dir + "/lookup.bin"
         _ = try! LookupStage.run(o, log: StageLog(stage: "lookup", quiet: true))
-        return (countries, o.outputPath)
+        return (countries, o.output)
     }()
 }
 
@@ -54,26 +54,26 @@ enum LookupSlice {
 
     @Test func overBudgetWritesNothing() throws {
         var o = LookupStage.Options()
-        o.countriesPath = LookupSlice.files.countries
-        o.placesPath = Repo.neDir + "/ne_10m_populated_places.geojson"
-        o.outputPath = temporaryDirectory() + "/lookup.bin"
+        o.input = LookupSlice.files.countries
+        o.places = Repo.neDir + "/ne_10m_populated_places.geojson"
+        o.output = temporaryDirectory() + "/lookup.bin"
         o.maxBytes = 1000
         #expect(throws: StageError.self) { _ = try LookupStage.run(o, log: StageLog(stage: "lookup", quiet: true)) }
-        #expect(!FileManager.default.fileExists(atPath: o.outputPath))
+        #expect(!FileManager.default.fileExists(atPath: o.output))
     }
 
     /// A bad place is blamed on the places file, not on the countries.
     @Test func aBadPlaceNamesThePlacesFile() throws {
         let dir = temporaryDirectory()
         var o = LookupStage.Options()
-        o.countriesPath = LookupSlice.files.countries
-        o.placesPath = writeFile(dir, "places.geojson", """
+        o.input = LookupSlice.files.countries
+        o.places = writeFile(dir, "places.geojson", """
             {"type":"FeatureCollection","features":[
             {"type":"Feature","properties":{"NAME":"","NAMEASCII":"","FEATURECLA":"Populated place","ISO_A2":"FR","ADM0NAME":"France","POP_MAX":1000},"geometry":{"type":"Point","coordinates":[2.35,48.85]}}]}
             """)
-        o.outputPath = dir + "/lookup.bin"
+        o.output = dir + "/lookup.bin"
         let e = try #require(throws: StageError.self) { _ = try LookupStage.run(o, log: StageLog(stage: "lookup", quiet: true)) }
-        #expect(e.message.hasPrefix(o.placesPath + ": city name empty"))
-        #expect(!FileManager.default.fileExists(atPath: o.outputPath))
+        #expect(e.message.hasPrefix(o.places + ": city name empty"))
+        #expect(!FileManager.default.fileExists(atPath: o.output))
     }
 }

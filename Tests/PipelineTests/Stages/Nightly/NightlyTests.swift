@@ -21,12 +21,13 @@ import Testing
         o.databaseURL = nil; o.appURLs = [:]
         #expect(throws: OptionsError.self) { try o.validate() }   // no database at all
         o.databaseURL = "host=x"
-        o.apps = "quiz,weather"
+        o.apps = ["quiz", "weather"]
         #expect(throws: OptionsError.self) { try o.validate() }
-        o.apps = "quiz territory"
-        #expect(o.appList == ["quiz", "territory"])
-        o.today = Day(iso: "2026-11-25")
-        #expect(o.day() == Day(iso: "2026-11-25"))
+        o.apps = ["quiz", "territory"]
+        o.today = "2026-13-01"
+        #expect(throws: OptionsError.self) { try o.validate() }
+        o.today = "2026-11-25"
+        #expect(try o.day() == Day(iso: "2026-11-25"))
         o.ahead = 5000
         #expect(throws: OptionsError.self) { try o.validate() }
         o.ahead = 60; o.shard = "4/4"
