@@ -16,7 +16,7 @@ import Testing
         try o.validate()
     }
 
-    @Test func refusesWhatCannotRun() {
+    @Test func refusesWhatCannotRun() throws {
         var o = NightlyStage.Options()
         o.databaseURL = nil; o.appURLs = [:]
         #expect(throws: OptionsError.self) { try o.validate() }   // no database at all
