@@ -37,7 +37,7 @@ let stages: [StageTarget] = [
     .init(name: "Lookup", front: "geo-lookup", uses: ["GeoModel", "GeoLookup"]),                            // countries.geojson + places → dist/lookup/lookup.bin
     .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite"]),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
     .init(name: "Cities", front: "geo-cities", uses: ["GeoModel", "GeoGEOS", "GeoFormats"]),               // GeoNames cities + world.geojson → dist/supabase/cities/
-    .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3"]), // runs → dist/territory/ (claimed H3 cells)
+    .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
     // The night against the apps' live PostgreSQL (issue #21): the quiz, territory and cities
     // stages' libraries, loaded through GeoPostgres.
     .init(name: "Nightly", front: "geo-nightly", uses: ["GeoModel", "GeoPostgres", "ChallengesStage", "TerritoryStage", "CitiesStage", "H3"]),
@@ -57,6 +57,8 @@ let package = Package(
         .library(name: "Geodesy", targets: ["Geodesy"]),
         // Pure Swift (standard library + Foundation only): the iOS apps embed it.
         .library(name: "GeoLookup", targets: ["GeoLookup"]),
+        // Pure Swift (Foundation, H3, Geodesy): the running game's rules (run, verdict, loop, cells).
+        .library(name: "TerritoryRules", targets: ["TerritoryRules"]),
     ] + stages.map { .executable(name: $0.front, targets: [$0.front]) }
       + [.executable(name: "geo-project", targets: ["geo-project"]),
          .executable(name: "geo-hexagons", targets: ["geo-hexagons"]),
@@ -89,10 +91,12 @@ let package = Package(
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "StageCommand"]
+                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "StageCommand", "Geodesy", "TerritoryRules"]
                         + stages.map { .target(name: $0.name + "Stage") }),
         .target(name: "GeoLookup", dependencies: ["Geodesy"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "Geodesy"]),
+        // The running game's rules for the night and the app alike: Swift, Foundation, H3, Geodesy.
+        .target(name: "TerritoryRules", dependencies: ["H3", "Geodesy"]),
         // The inspection page's front (InspectStage lives in the release stage, which writes one into every release).
         .executableTarget(name: "geo-inspect", dependencies: [.target(name: "ReleaseStage"), "StageCommand"]),
         // What every stage front shares: its arguments and --help derived from the stage's

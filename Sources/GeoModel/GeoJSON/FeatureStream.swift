@@ -62,6 +62,9 @@ public enum FeatureStream {
     /// A range of the features array that did not decode cleanly.
     struct ChunkFailed: Error {}
 
+    /// A top-level member `each` was told not to expect.
+    public struct UnexpectedMember: Error { public var key: String }
+
     /// What one byte range of the features array gave, indexes counted from its first feature.
     struct Chunk<R> {
         var start: Int?
@@ -86,7 +89,10 @@ public enum FeatureStream {
     /// look-alike inside a string is caught and that range decoded again from the right place.
     /// Anything else wrong (a syntax error, another error from `decode`) sends the file through
     /// `read`, whose first error is the one reported, whatever the ranges.
+    /// With `onlyTypeAndFeatures`, a top-level member other than "type" and "features" (or
+    /// either of them twice) is an error (`UnexpectedMember`) instead of being skipped.
     public static func each<S, R>(_ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int = Parallel.defaultWorkers,
+                                  onlyTypeAndFeatures: Bool = false,
                                   makeState: () -> S, released: ((Range<Int>) -> Void)? = nil,
                                   _ decode: (inout JSONCursor, Int, S) throws -> R) throws -> Read<R> {
         var c = JSONCursor(buf: buf, file: file)
@@ -95,6 +101,7 @@ public enum FeatureStream {
         var read: Read<R>? = nil
         var problem = false
         do { try c.object { c, key in
+            if onlyTypeAndFeatures && !(key == "type" && type == nil || key == "features" && read == nil) { throw UnexpectedMember(key: key) }
             switch key {
             case "type": type = try c.string()
             case "features":

@@ -30,7 +30,32 @@ public enum GeoJSON {
         return try decode(bytes, file: path, options: options)
     }
 
+    /// The features of a FeatureCollection. The common case — a well-formed file whose top
+    /// level holds only "type" and "features" — goes through the streaming reader
+    /// (`FeatureStream.each`): the features are parsed and checked in parallel, byte range by
+    /// byte range, in one pass over the bytes. Anything else (a syntax error, another top-level
+    /// member, a feature that fails a check) is read again whole, in order, so that the first
+    /// problem is reported exactly as always.
     public static func decode(_ bytes: [UInt8], file: String, options: ReadOptions = ReadOptions()) throws -> [Feature] {
+        if let features = bytes.withUnsafeBufferPointer({ streamed($0, file: file, options: options) }) { return features }
+        return try decodeWhole(bytes, file: file, options: options)
+    }
+
+    /// nil when the file is not the plain well-formed case (`decode` then reads it whole).
+    static func streamed(_ buf: UnsafeBufferPointer<UInt8>, file: String, options: ReadOptions) -> [Feature]? {
+        // Feature values sit two levels down (the collection object, the features array).
+        guard let read = try? FeatureStream.each(buf, file: file, onlyTypeAndFeatures: true, makeState: { () }, { c, i, _ -> Feature in
+            let (value, end) = try JSONParser.parse(c.buf, from: c.pos, depth: 2, keepKeys: options.keepProperties)
+            c.pos = end
+            return try decodeFeature(value, index: i, file: file, options: options)
+        }), read.rejected.isEmpty else { return nil }
+        // (Inside a range `i` counts from the range's first feature: it only names errors, and
+        // any error sends the file to the whole-tree reader.)
+        return read.features.map(\.value)
+    }
+
+    /// The whole file as one JSON tree, then its features in order (the first problem reported).
+    static func decodeWhole(_ bytes: [UInt8], file: String, options: ReadOptions) throws -> [Feature] {
         let root: JSONValue
         do { root = try JSONParser.parse(bytes, keepKeys: options.keepProperties) } catch let e as JSONSyntaxError {
             throw InputError(file: file, e.description)

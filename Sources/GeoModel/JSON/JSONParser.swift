@@ -34,6 +34,16 @@ public struct JSONParser {
 
     public static func parse(_ text: String) throws -> JSONValue { try parse(Array(text.utf8)) }
 
+    /// One value starting at `start` of a larger document (a feature of a FeatureCollection),
+    /// as parsing the whole document would give it: nested `depth` levels down, the same keys
+    /// kept; and the position just after it. An error's line and column are the document's.
+    static func parse(_ buf: UnsafeBufferPointer<UInt8>, from start: Int, depth: Int, keepKeys: Set<String>?) throws -> (JSONValue, Int) {
+        var p = Cursor(buf: buf, keep: keepKeys.map { $0.union(structuralKeys) })
+        p.pos = start
+        let v = try p.parseValue(depth: depth)
+        return (v, p.pos)
+    }
+
     static let structuralKeys: Set<String> = ["type", "features", "geometry", "geometries", "coordinates", "properties", "id", "bbox"]
 
     struct Cursor {

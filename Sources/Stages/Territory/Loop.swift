@@ -3,6 +3,7 @@ import GeoGEOS
 import GeoModel
 import GeoPROJ
 import H3
+import TerritoryRules
 
 /// The loop a valid run encloses: its kept fixes, closed back to the first, made valid by
 /// GEOS. A path that crosses itself becomes its lobes (a figure-eight is two polygons that
@@ -162,57 +163,10 @@ public enum Loop {
         return .oneSided
     }
 
-    /// The cells of a polygon closed through a pole (`continuous`), which H3's polygon fill
-    /// cannot take: the cells near the pole whose centre lies inside, tested in the pole's
-    /// azimuthal plane (colatitude as the radius), where the ring is an ordinary ring around the
-    /// origin.
-    static func polarCells(_ p: Polygon, res: Int) throws -> [UInt64] {
-        let north = p.exterior.contains { $0.y == 90 }
-        func plane(_ lat: Double, _ lon: Double) -> Point {
-            let rho = north ? 90 - lat : 90 + lat, a = lon * .pi / 180
-            return Point(rho * sin(a), rho * cos(a))
-        }
-        let rings = p.rings.map { $0.filter { abs($0.y) < 90 }.map { plane($0.y, $0.x) } }
-        let reach = rings[0].reduce(0.0) { max($0, ($1.x * $1.x + $1.y * $1.y).squareRoot()) } * 111_700
-        let k = Int(reach / (1000 * (try H3.getHexagonEdgeLengthAvgKm(res: res)) * 1.5)) + 2
-        let centre = try H3.latLngToCell(LatLng(latDegrees: north ? 90 : -90, lngDegrees: 0), res: res)
-        func inside(_ q: Point, _ r: Ring) -> Bool {
-            var c = false, j = r.count - 1
-            for i in r.indices {
-                if (r[i].y > q.y) != (r[j].y > q.y), q.x < (r[j].x - r[i].x) * (q.y - r[i].y) / (r[j].y - r[i].y) + r[i].x { c.toggle() }
-                j = i
-            }
-            return c
-        }
-        return try H3.gridDisk(centre, k: k).compactMap { cell in
-            let c = try H3.cellToLatLng(cell)
-            let q = plane(c.latDegrees, c.lngDegrees)
-            return inside(q, rings[0]) && !rings.dropFirst().contains { inside(q, $0) } ? cell.value : nil
-        }
-    }
-
-    /// A closed ring of fixes with longitudes made continuous: a step across ±180° keeps going
-    /// (179.99 → 180.01, not −179.99), and a ring that crosses is written eastwards (no longitude
-    /// below −180, some above 180). A ring that circles a pole (its longitudes run a whole turn)
-    /// is closed through that pole: after its last fix it goes to the pole and back along the
-    /// first fix's meridian — in the plane, the region between the ring and the pole. Any other
-    /// ring is returned as it is, so a night away from ±180° gives the same bytes as before.
+    /// `RunLoop.continuous` (TerritoryRules) on a ring of points.
     static func continuous(_ ring: Ring) -> Ring {
-        guard ring.indices.dropFirst().contains(where: { abs(ring[$0].x - ring[$0 - 1].x) > 180 }) else { return ring }
-        var turns = [0.0], t = 0.0
-        for i in ring.indices.dropFirst() {
-            let d = ring[i].x - ring[i - 1].x
-            if d > 180 { t -= 360 } else if d < -180 { t += 360 }
-            turns.append(t)
-        }
-        let shift = zip(ring, turns).map { $0.x + $1 }.min()! < -180 ? 360.0 : 0
-        var out = zip(ring, turns).map { Point($0.x + ($1 + shift), $0.y) }
-        if t != 0 {
-            let pole = ring.reduce(0.0) { $0 + $1.y } >= 0 ? 90.0 : -90.0
-            let last = out.removeLast()
-            out += [Point(last.x, pole), Point(out[0].x, pole), out[0]]
-        }
-        return out
+        let (x, y) = RunLoop.continuous(lon: ring.map(\.x), lat: ring.map(\.y))
+        return zip(x, y).map { Point($0, $1) }
     }
 
     /// A polygon of the continuous plane back in −180…180 for H3 (whose own polygons cross
@@ -255,7 +209,7 @@ public enum Loop {
         var out = Set<UInt64>()
         for p in polygons {
             if p.exterior.contains(where: { abs($0.y) == 90 }) {
-                out.formUnion(try polarCells(p, res: res))
+                out.formUnion(try RunLoop.polarCells(rings: p.rings.map { ($0.map(\.x), $0.map(\.y)) }, res: res))
                 continue
             }
             func loop(_ r: Ring) -> [LatLng] {

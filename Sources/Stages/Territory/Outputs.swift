@@ -16,6 +16,8 @@ struct TerritoryOutputs {
     var shard: Shard?
     /// The malformed runs quarantined tonight (the whole file's, in every shard).
     var rejected: [RejectedRun] = []
+    /// Where the runs' rows of the SQL wait (`RowSpools`).
+    var spools = RowSpools()
 
     static let rowsPerInsert = 500
 
@@ -27,26 +29,53 @@ struct TerritoryOutputs {
     /// beats the stored one by (claimed_at, last_run_id) — so an older night's file, or
     /// another shard's, never takes a cell back from a later claim.
 
-    /// The file's parts, in order: the header and users, each runs insert (its rows as the
-    /// workers formatted them, moved here, not copied), each territory_hex insert, the commit.
-    mutating func sqlParts() throws -> [[UInt8]] {
-        var parts: [[UInt8]] = [sqlHead()]
+    /// Writes the file at `path` (the header and users, each runs insert with its rows read
+    /// back from the spools, each territory_hex insert, the commit), a part at a time; returns
+    /// its size in bytes.
+    func writeSQL(to path: String) throws -> Int {
+        let dir = (path as NSString).deletingLastPathComponent
+        if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw InputError(file: path, "cannot be written: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var total = 0
+        func put(_ bytes: [UInt8]) throws {
+            try bytes.withUnsafeBytes { b in
+                var done = 0
+                while done < b.count {
+                    let n = write(fd, b.baseAddress! + done, b.count - done)
+                    guard n > 0 else { throw InputError(file: path, "cannot be written: \(String(cString: strerror(errno)))") }
+                    done += n
+                }
+            }
+            total += bytes.count
+        }
+        try put(sqlHead())
+        // Each insert's rows are copied from the spools in runs of consecutive rows (a worker
+        // spools the runs of a byte range in order, so a run of rows is long); each row there
+        // ends with ",\n", which the insert's last row leaves out.
         for chunk in stride(from: 0, to: records.count, by: Self.rowsPerInsert) {
             let rows = chunk..<min(chunk + Self.rowsPerInsert, records.count)
-            parts.append(Array("insert into runs (id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon) values\n".utf8))
+            try put(Array("insert into runs (id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon) values\n".utf8))
+            var span: (spool: Int32, range: Range<Int>)? = nil
             for i in rows {
-                var row = records[i].sqlRow
-                records[i].sqlRow = []
-                if i < rows.upperBound - 1 { row.append(0x2C); row.append(0x0A) }  // in the room the row was made with
-                parts.append(row)
+                let r = records[i].sqlRow
+                let end = r.offset + Int(r.length) - (i == rows.upperBound - 1 ? 2 : 0)
+                if let s = span, s.spool == r.spool, s.range.upperBound == r.offset {
+                    span = (s.spool, s.range.lowerBound..<end)
+                } else {
+                    if let s = span { try spools.copy(spool: s.spool, s.range, to: fd, name: path); total += s.range.count }
+                    span = (r.spool, r.offset..<end)
+                }
             }
-            parts.append(Array(Self.runsConflict.utf8))
+            if let s = span { try spools.copy(spool: s.spool, s.range, to: fd, name: path); total += s.range.count }
+            try put(Array(Self.runsConflict.utf8))
         }
         for chunk in stride(from: 0, to: won.count, by: Self.rowsPerInsert) {
-            parts.append(try sqlCells(chunk..<min(chunk + Self.rowsPerInsert, won.count)))
+            try put(try sqlCells(chunk..<min(chunk + Self.rowsPerInsert, won.count)))
         }
-        parts.append(Array("commit;\n".utf8))
-        return parts
+        try put(Array("commit;\n".utf8))
+        return total
     }
 
     func sqlHead() -> [UInt8] {
@@ -55,6 +84,7 @@ struct TerritoryOutputs {
         w.raw(SQL.comment("territory_hex.sql, written by geo-territory from \(input)\(shard.map { " (shard \($0))" } ?? "")") + "\n")
         w.raw(SQL.comment("\(records.count) runs (\(validCount) valid loops), \(won.count) cells won; idempotent, load with psql -v ON_ERROR_STOP=1") + "\n")
         w.raw(SQL.comment("needs the game's migration \(GameMigration.name) (territory_hex.cell) applied first") + "\n")
+        w.raw(SQL.comment("distance_m: the Swift geodesic's (Geodesy, within 30 nm of PROJ's geod_inverse per step), so it may differ from PROJ's sum in the last millimetre; a rule decided within that error of its threshold was decided by PROJ") + "\n")
         w.raw("begin;\n")
 
         let users = Array(Set(records.map(\.userID))).sorted()
@@ -227,6 +257,18 @@ struct TerritoryOutputs {
                   "\(j.cells.count)", "\(owns[j.id] ?? 0)", v.reasons.map(\.description).joined(separator: "; ")].joined(separator: "\t") + "\n"
         }
         return s
+    }
+
+    /// What the app's rules alone say of each run (`--app-verdicts`): run_id, valid, reasons,
+    /// cells (space-separated), for comparing with runs.tsv and loops.geojson.
+    func appVerdictsTSV() -> String {
+        "run_id\tvalid\treasons\tcells\n" + records.map(\.appRow).joined()
+    }
+
+    static func appVerdictRow(_ run: Run, rules: Rules, resolution: Int) throws -> String {
+        let r = try RunResult(run, rules: rules, resolution: resolution)
+        return "\(run.id)\t\(r.verdict.valid)\t\(r.verdict.reasons.map(\.description).joined(separator: "; "))\t"
+            + r.cells.map { H3Cell.hex($0) }.joined(separator: " ") + "\n"
     }
 
     /// One row per malformed run, in file order: its feature index, its id when it has one, and

@@ -1,29 +1,6 @@
 import Foundation
 import GeoModel
 
-/// One submitted run (CONTRACTS §8), as read: every fix, in order.
-public struct Run: Sendable {
-    /// 0-based position of the feature in its file.
-    public var index: Int
-    /// The run's id and its runner's, canonical lower-case UUIDs.
-    public var id: String
-    public var userID: String
-    public var lon: [Double]
-    public var lat: [Double]
-    /// Microseconds since 1970-01-01T00:00:00Z.
-    public var time: [Int64]
-    public var accuracy: [Double]
-    public var fixCount: Int { lon.count }
-
-    public init(index: Int, id: String, userID: String, lon: [Double], lat: [Double], time: [Int64], accuracy: [Double]) {
-        self.index = index; self.id = id; self.userID = userID
-        self.lon = lon; self.lat = lat; self.time = time; self.accuracy = accuracy
-    }
-    /// When the run was submitted as ending: its last fix's time, whatever the rules keep.
-    public var endedAt: Int64 { time.last ?? 0 }
-    public var startedAt: Int64 { time.first ?? 0 }
-}
-
 /// A run the reader refused (a field missing, malformed or inconsistent): quarantined with the
 /// reason naming the field, while the night goes on without it.
 public struct RejectedRun: Sendable, Equatable {

@@ -1,7 +1,9 @@
 import Foundation
 import GeoGEOS
 import GeoModel
+import GeoPROJ
 import H3
+@_exported import TerritoryRules
 
 /// Runs → validated loops → claimed H3 cells (CONTRACTS §8), for the running game's nightly job.
 public enum TerritoryStage: PipelineStage {
@@ -31,6 +33,9 @@ public enum TerritoryStage: PipelineStage {
         /// Also write the game's migration (`GameMigration`) into this directory (the Supabase
         /// CLI's `supabase/migrations`); nil: not.
         public var migrationDir: String? = nil
+        /// Also write app_verdicts.tsv: what the app's TerritoryRules alone (no PROJ, no GEOS)
+        /// says of each run — its verdict, reasons and cells — beside the night's runs.tsv.
+        public var appVerdicts = false
         public init() {}
 
         /// The malformed runs a night of `features` runs may quarantine and still go on.
@@ -46,6 +51,7 @@ public enum TerritoryStage: PipelineStage {
             .option("max-rejects", \.maxRejects, .atLeast(0),
                     help: "Malformed runs a night may quarantine in rejects.tsv before it stops (default: 10 or 1 % of the runs, whichever is larger)."),
             .option("migration-dir", \.migrationDir, help: "Also write the game's migration (territory_hex.cell, territory_in_viewport, RLS) into this directory."),
+            .flag("app-verdicts", \.appVerdicts, help: "Also write app_verdicts.tsv: each run's verdict and cells by the app's TerritoryRules alone (no PROJ, no GEOS)."),
         ]
 
         public func validateRules() throws {
@@ -89,10 +95,14 @@ public enum TerritoryStage: PipelineStage {
     /// the run.
     static func judgeOne(_ run: Run, rules: Rules, resolution: Int, file: String, geos: GEOSContext) throws -> (Verdict, [Polygon], [UInt64]) {
         try forFeature(file: file, FeatureRef(index: run.index, name: nil, id: run.id)) {
-            let v = rules.judge(run)
+            // The Swift geodesic measures; PROJ decides what lies within its error of a threshold.
+            let v = rules.judge(run) { a, b in Geodesic.wgs84.distance(Point(run.lon[a], run.lat[a]), Point(run.lon[b], run.lat[b])) }
             guard v.valid else { return (v, [], []) }
             let loop = try Loop.polygons(run, kept: v.kept, geos: geos)
-            return (v, loop, try Loop.cells(loop, res: resolution))
+            // The cells are the rules' (TerritoryRules: the centres the loop winds around, as the
+            // app computes them), the same as H3's fill of make-valid's polygons but for a cell
+            // at a crossing, and a fifth of the cost: the hull is filled, not the 1,000-vertex loop.
+            return (v, loop, try RunLoop(run, kept: v.kept)?.cells(res: resolution) ?? [])
         }
     }
 
@@ -135,10 +145,13 @@ public enum TerritoryStage: PipelineStage {
         var cells: [UInt64]
         /// The kept fixes, in order (the preview draws them).
         var path: [Point]
-        var sqlRow: [UInt8]
+        /// Its row of the runs insert, in its worker's spool.
+        var sqlRow: RowRef
         var loopsFeature: [UInt8]
+        /// Its app_verdicts.tsv row (empty unless asked for).
+        var appRow = ""
 
-        init(run: Run, verdict v: Verdict, loop: [Polygon], cells: [UInt64], resolution: Int, loopsGeoJSON: Bool) {
+        init(run: Run, verdict v: Verdict, loop: [Polygon], cells: [UInt64], resolution: Int, loopsGeoJSON: Bool, spool: RowSpools.Spool) throws {
             index = run.index; id = run.id; userID = run.userID
             startedAt = run.startedAt; endedAt = run.endedAt
             verdict = v; keptCount = v.kept.count
@@ -146,7 +159,7 @@ public enum TerritoryStage: PipelineStage {
             loopArea = loop.reduce(0.0) { $0 + Loop.area($1) }
             self.cells = cells
             path = v.kept.map { Point(run.lon[$0], run.lat[$0]) }
-            sqlRow = TerritoryOutputs.sqlRow(run, v, loop: loop)
+            sqlRow = try spool.append(TerritoryOutputs.sqlRow(run, v, loop: loop))
             loopsFeature = loopsGeoJSON && v.valid ? TerritoryOutputs.loopsFeature(run, loop: loop, cells: cells, resolution: resolution) : []
             verdict.kept = []
         }
@@ -161,13 +174,20 @@ public enum TerritoryStage: PipelineStage {
         // every worker; the file's pages are handed back behind them.
         let file = try MappedRuns(path: o.input)
         var fixes = 0
-        let rules = o.rules, resolution = o.resolution, loops = o.loopsGeoJSON, input = o.input
-        let decoded = try log.step("read and judge runs, build loops, claim cells") {
-            try RunsReader.eachRun(file.buffer, file: o.input, workers: o.threads, makeState: { GEOSContext() },
-                                   released: { file.release($0) }) { run, geos -> (fixes: Int, record: RunRecord?) in
+        let rules = o.rules, resolution = o.resolution, loops = o.loopsGeoJSON, input = o.input, app = o.appVerdicts
+        // Each worker's rows of the runs insert go to its own scratch file (`RowSpools`).
+        final class Worker { let geos = GEOSContext(); var spool: RowSpools.Spool? }
+        let spools = RowSpools()
+        var decoded = try log.step("read and judge runs, build loops, claim cells") {
+            try RunsReader.eachRun(file.buffer, file: o.input, workers: o.threads, makeState: { Worker() },
+                                   released: { file.release($0) }) { run, worker -> (fixes: Int, record: RunRecord?) in
                 if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return (run.fixCount, nil) }
-                let (v, loop, cells) = try judgeOne(run, rules: rules, resolution: resolution, file: input, geos: geos)
-                return (run.fixCount, RunRecord(run: run, verdict: v, loop: loop, cells: cells, resolution: resolution, loopsGeoJSON: loops))
+                let (v, loop, cells) = try judgeOne(run, rules: rules, resolution: resolution, file: input, geos: worker.geos)
+                if worker.spool == nil { worker.spool = try spools.make() }
+                var record = try RunRecord(run: run, verdict: v, loop: loop, cells: cells, resolution: resolution, loopsGeoJSON: loops,
+                                           spool: worker.spool!)
+                if app { record.appRow = try TerritoryOutputs.appVerdictRow(run, rules: rules, resolution: resolution) }
+                return (run.fixCount, record)
             }
         }
         let allowed = o.allowedRejects(features: decoded.features)
@@ -183,6 +203,9 @@ public enum TerritoryStage: PipelineStage {
             if var r = d.value.record { r.index = d.index; records.append(r) }
         }
         log.info("\(formatCount(decoded.features)) runs, \(formatCount(fixes)) fixes" + (decoded.rejected.isEmpty ? "" : ", \(formatCount(decoded.rejected.count)) malformed (rejects.tsv)"))
+        let rejected = decoded.rejected
+        decoded = .init()
+        try spools.finish()
         if let s = shard { log.info("shard \(s): \(formatCount(records.count)) runs, \(formatCount(existing.count)) existing cells") }
 
         let territory = territory(existing: existing, records: records)
@@ -197,27 +220,29 @@ public enum TerritoryStage: PipelineStage {
         // failure leaves none behind.
         try log.step("format and write outputs in \(o.outputDir)") {
             var out = TerritoryOutputs(records: records, owned: owned, won: won, resolution: o.resolution, input: o.input, shard: shard,
-                                       rejected: decoded.rejected)
-            records = []  // the rows move into the files' parts, not copied
-            var big = [("territory_hex.sql", try out.sqlParts())]
-            if o.loopsGeoJSON { big.append(("loops.geojson", out.loopsParts())) }
+                                       rejected: rejected, spools: spools)
+            records = []  // loops.geojson's features move into the file's parts, not copied
+            let loopsParts = o.loopsGeoJSON ? out.loopsParts() : []
+            let big = ["territory_hex.sql"] + (o.loopsGeoJSON ? ["loops.geojson"] : [])
             let small: [(String, (TerritoryOutputs) throws -> [UInt8])] = [
                 ("territory.geojson", { try $0.territoryGeoJSON() }), ("preview.svg", { Array(try $0.previewSVG().utf8) }),
                 ("runs.tsv", { Array($0.runsTSV().utf8) }), ("users.tsv", { Array(try $0.usersTSV().utf8) }),
                 ("rejects.tsv", { Array($0.rejectsTSV().utf8) }),
-            ]
-            for (name, parts) in big { log.info("  \(name): \(formatCount(parts.reduce(0) { $0 + $1.count })) bytes") }
-            let staged = big.map { StagedFile(dir: o.outputDir, name: $0.0) }
+            ] + (o.appVerdicts ? [("app_verdicts.tsv", { Array($0.appVerdictsTSV().utf8) })] : [])
+            let staged = big.map { StagedFile(dir: o.outputDir, name: $0) }
             defer { for f in staged { f.discard() } }
             let outputs = out
-            enum Job { case write(Int), make(Int) }
-            let jobs = big.indices.map { Job.write($0) } + small.indices.map { Job.make($0) }
+            enum Job { case sql, loops, make(Int) }
+            let jobs = [Job.sql] + (o.loopsGeoJSON ? [Job.loops] : []) + small.indices.map { Job.make($0) }
             let made = try Parallel.map(jobs, workers: o.threads, makeState: { () }) { job, _ -> [UInt8] in
                 switch job {
-                case .write(let i): try FileIO.writeAtomically(parts: big[i].1, to: staged[i].path); return []
+                case .sql: return Array("\(try outputs.writeSQL(to: staged[0].path))".utf8)
+                case .loops: try FileIO.writeAtomically(parts: loopsParts, to: staged[1].path); return []
                 case .make(let i): return try small[i].1(outputs)
                 }
             }
+            log.info("  territory_hex.sql: \(formatCount(Int(String(decoding: made[0], as: UTF8.self))!)) bytes")
+            if o.loopsGeoJSON { log.info("  loops.geojson: \(formatCount(loopsParts.reduce(0) { $0 + $1.count })) bytes") }
             for (i, m) in small.enumerated() {
                 log.info("  \(m.0): \(formatCount(made[big.count + i].count)) bytes")
                 try FileIO.writeAtomically(made[big.count + i], to: "\(o.outputDir)/\(m.0)")
@@ -234,7 +259,7 @@ public enum TerritoryStage: PipelineStage {
         r.cells = owned.count
         r.newCells = won.count
         r.users = users
-        r.rejected = decoded.rejected.count
+        r.rejected = rejected.count
         r.shard = shard
         return r
     }

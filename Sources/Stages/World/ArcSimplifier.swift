@@ -117,39 +117,32 @@ extension ArcSimplifier {
             }
             fixed += u * (kept - 1)
         }
+        // The positions kept at `eps`: the values in `threads` contiguous slices, one a thread.
+        let slices = threads, total = values.count
         func count(_ eps: Double) -> Int {
-            values.withUnsafeBufferPointer { vb in
-                costs.withUnsafeBufferPointer { cb in
-                    var n = fixed
-                    for i in 0..<vb.count where vb[i] > eps { n += cb[i] }
-                    return n
+            let parts: [Int] = parallelMap(slices, threads: slices) { k in
+                values.withUnsafeBufferPointer { vb in
+                    costs.withUnsafeBufferPointer { cb in
+                        var n = 0
+                        for i in (total * k / slices)..<(total * (k + 1) / slices) where vb[i] > eps { n += cb[i] }
+                        return n
+                    }
                 }
             }
+            return parts.reduce(fixed, +)
         }
         if count(Self.keepAll) <= budget { return Self.keepAll }
         if count(0) <= budget { return 0 }
-        // count(lo) > budget >= count(hi). Each step keeps only the values in (lo, hi] and adds
-        // the cost of those above hi to `above` (counted at any tolerance in the interval), so a
-        // step reads the values still undecided rather than all of them: the same counts.
+        // count(lo) > budget >= count(hi)
         var lo = 0.0, hi = top
-        var above = fixed
-        var between: [(Double, Int)] = []
-        between.reserveCapacity(values.count)
-        for i in values.indices where values[i] > lo { between.append((values[i], costs[i])) }
         for _ in 0..<24 {
             let mid = (lo + hi) / 2
-            var n = above
-            for (v, c) in between where v > mid { n += c }
-            if n <= budget { hi = mid } else { lo = mid }
-            var kept = 0
-            for i in between.indices {
-                let (v, c) = between[i]
-                if v > hi { above += c } else if v > lo { between[kept] = (v, c); kept += 1 }
-            }
-            between.removeLast(between.count - kept)
+            if count(mid) <= budget { hi = mid } else { lo = mid }
         }
+        var between: [(Double, Int)] = []
+        for i in values.indices where values[i] > lo && values[i] <= hi { between.append((values[i], costs[i])) }
         between.sort { $0.0 > $1.0 }
-        var n = above  // = count(hi)
+        var n = count(hi)
         var eps = hi
         var k = 0
         while k < between.count {

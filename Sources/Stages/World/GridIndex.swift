@@ -26,22 +26,33 @@ struct GridIndex {
     /// Builds the index from one box per item.
     mutating func build(boxes: [BoundingBox]) {
         let cells = columns * rows
+        // The boxes' cell ranges once, then counts, offsets and the fill through raw buffers:
+        // the world stage builds a million-cell grid twice per topology round.
+        let ranges = boxes.map { b in (x0: Int32(cellX(b.minX)), x1: Int32(cellX(b.maxX)), y0: Int32(cellY(b.minY)), y1: Int32(cellY(b.maxY))) }
         var count = [Int32](repeating: 0, count: cells + 1)
-        for b in boxes {
-            for cy in cellY(b.minY)...cellY(b.maxY) { for cx in cellX(b.minX)...cellX(b.maxX) { count[cell(cx, cy) + 1] += 1 } }
+        let columns = self.columns
+        count.withUnsafeMutableBufferPointer { cp in
+            for r in ranges {
+                for cy in Int(r.y0)...Int(r.y1) { for cx in Int(r.x0)...Int(r.x1) { cp[cy * columns + cx + 1] += 1 } }
+            }
+            for i in 0..<cells { cp[i + 1] += cp[i] }
         }
-        for i in 0..<cells { count[i + 1] += count[i] }
         start = count
         var fill = count
-        items = [Int32](repeating: 0, count: Int(count[cells]))
-        for (i, b) in boxes.enumerated() {
-            for cy in cellY(b.minY)...cellY(b.maxY) {
-                for cx in cellX(b.minX)...cellX(b.maxX) {
-                    let c = cell(cx, cy)
-                    items[Int(fill[c])] = Int32(i); fill[c] += 1
+        var out = [Int32](repeating: 0, count: Int(count[cells]))
+        fill.withUnsafeMutableBufferPointer { fp in
+            out.withUnsafeMutableBufferPointer { op in
+                for (i, r) in ranges.enumerated() {
+                    for cy in Int(r.y0)...Int(r.y1) {
+                        for cx in Int(r.x0)...Int(r.x1) {
+                            let c = cy * columns + cx
+                            op[Int(fp[c])] = Int32(i); fp[c] += 1
+                        }
+                    }
                 }
             }
         }
+        items = out
     }
 
     /// The items of one cell (a range into `items`).

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import GeoModel
+@testable import GeoModel
 
 /// The streaming GeoJSON reader: the plain and the ranged reader give the same features and
 /// the same quarantined ones, whatever the ranges cut through (strings that look like a
@@ -70,5 +70,29 @@ import GeoModel
         #expect(Array(m.buffer) == (try FileIO.readBytes(path)))
         m.release(0..<m.buffer.count)
         #expect(Array(m.buffer) == (try FileIO.readBytes(path)))
+    }
+
+    /// GeoJSON.decode streams the plain case and gives exactly what the whole-tree reader
+    /// gives; anything else (another top-level member, a bad feature, bad JSON) is read whole,
+    /// so the error is the one it always was.
+    @Test func geoJSONDecodeStreamsThePlainCaseOnly() throws {
+        let world = try FileIO.readBytes(Repo.path("Tests/BadInputs/world/two-countries.geojson"))
+        var keep = GeoJSON.ReadOptions()
+        keep.keepProperties = ["name"]
+        for options in [GeoJSON.ReadOptions(), keep] {
+            let streamed = try #require(world.withUnsafeBufferPointer { GeoJSON.streamed($0, file: "w", options: options) })
+            #expect(streamed == (try GeoJSON.decodeWhole(world, file: "w", options: options)))
+            #expect(try GeoJSON.decode(world, file: "w", options: options) == streamed)
+        }
+        let feature = #"{"type":"Feature","id":"AA","properties":{"name":"A"},"geometry":{"type":"Point","coordinates":[1,2]}}"#
+        for text in [#"{"type":"FeatureCollection","name":"x","features":[\#(feature)]}"#,
+                     #"{"type":"FeatureCollection","features":[\#(feature),{"type":"Feature","properties":{},"geometry":null}]}"#,
+                     #"{"type":"FeatureCollection","features":[\#(feature),]}"#,
+                     #"{"type":"FeatureCollection","features":[\#(feature)]"#] {
+            let bytes = Array(text.utf8)
+            #expect(bytes.withUnsafeBufferPointer { GeoJSON.streamed($0, file: "t", options: GeoJSON.ReadOptions()) } == nil)
+        }
+        let bad = Array(#"{"type":"FeatureCollection","features":[\#(feature),{"type":"Feature","properties":{},"geometry":null}]}"#.utf8)
+        #expect { _ = try GeoJSON.decode(bad, file: "t.geojson") } throws: { "\($0)".hasPrefix("t.geojson: feature #1") && "\($0)".hasSuffix("has no geometry") }
     }
 }

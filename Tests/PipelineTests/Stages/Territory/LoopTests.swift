@@ -120,6 +120,9 @@ import Testing
         let cells = try Loop.cells(loop, res: 9)
         #expect(expected.contains(cells.count), "\(name): \(cells.count) cells")
         #expect(cells.allSatisfy { H3.getResolution(H3Index($0)) == 9 })
+        // The app's rules alone (TerritoryRules: no GEOS, no PROJ) give the same verdict and cells.
+        let app = try RunResult(run)
+        #expect(app.verdict.valid && app.cells == cells, "\(name): the app claims \(app.cells.count) cells")
     }
 
     @Test func taveuniAcrossTheAntimeridian() throws {

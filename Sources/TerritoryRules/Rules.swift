@@ -1,6 +1,5 @@
 import Foundation
-import GeoModel
-import GeoPROJ
+import Geodesy
 
 /// The game's rules (CONTRACTS §8), with every threshold in one place. A run is judged on the
 /// fixes whose accuracy is at most `maxAccuracy`; the others are ignored as if never recorded.
@@ -62,32 +61,67 @@ public struct Verdict: Sendable {
 
 extension Rules {
     /// Judges one run. Every rule is checked, so a rejected run carries all its reasons.
-    public func judge(_ run: Run, geodesic: Geodesic = .wgs84) -> Verdict {
+    ///
+    /// Distances are the Swift geodesic's (`Ellipsoid.wgs84`, within 30 nm of PROJ's on a
+    /// run's steps). A decision whose figure lies within that error of its threshold (a step's
+    /// speed, the longest jump, the path's length, the gap between start and end) is made on
+    /// `exact(a, b)` instead — the night passes PROJ's `geod_inverse` — so the verdict is the
+    /// one PROJ's distances give; the figures reported may differ from PROJ's in the last
+    /// millimetre. Without `exact` (the app) the Swift figure decides.
+    public func judge(_ run: Run, exact: ((_ a: Int, _ b: Int) -> Double)? = nil) -> Verdict {
         var v = Verdict(fixes: run.fixCount, kept: [])
         v.kept.reserveCapacity(run.fixCount)
         for i in 0..<run.fixCount where run.accuracy[i] <= maxAccuracy { v.kept.append(i) }
         let k = v.kept
         func fmt(_ x: Double, _ d: Int = 1) -> String { x.isFinite ? String(format: "%.\(d)f", x) : "∞" }
+        let earth = Ellipsoid.wgs84
+        // The distance from fix a to fix b and its error bound (0 when exact).
+        @inline(__always) func measure(_ a: Int, _ b: Int, _ p: Ellipsoid.ECEF, _ q: Ellipsoid.ECEF) -> (Double, Double) {
+            let c = p.chord(q)
+            if c <= Ellipsoid.shortChord { let s = earth.arc(chord: c); return (s, earth.shortErrorBound(s)) }
+            if let exact { return (exact(a, b), 0) }
+            return earth.inverse(lat1: run.lat[a], lon1: run.lon[a], lat2: run.lat[b], lon2: run.lon[b])
+        }
+        func refine(_ d: inout Double, _ e: inout Double, _ a: Int, _ b: Int, near threshold: Double, scale: Double = 1) {
+            if e > 0, let exact, abs(d * scale - threshold) <= e * scale { d = exact(a, b); e = 0 }
+        }
 
-        var fastest: (Double, Int, Int)? = nil, longest: (Double, Int, Int)? = nil, backwards: Int? = nil
-        var spike = false
+        var fastest: (Double, Int, Int)? = nil, longest: (Double, Int, Int, Double)? = nil, backwards: Int? = nil
+        var spike = false, error = 0.0
+        var p = k.first.map { earth.ecef(lat: run.lat[$0], lon: run.lon[$0]) } ?? Ellipsoid.ECEF(x: 0, y: 0, z: 0)
+        let start = p
         for j in 1..<max(k.count, 1) {
             let a = k[j - 1], b = k[j]
-            let d = geodesic.distance(Point(run.lon[a], run.lat[a]), Point(run.lon[b], run.lat[b]))
-            v.distance += d
+            let q = earth.ecef(lat: run.lat[b], lon: run.lon[b])
+            var (d, e) = measure(a, b, p, q)
+            p = q
             let dtMicros = run.time[b] - run.time[a]
             if dtMicros < 0 && backwards == nil { backwards = b }
             // km/h = m / µs × 3.6e6; compared without dividing, so exactly the limit passes.
+            refine(&d, &e, a, b, near: dtMicros > 0 ? maxSpeedKmh * Double(dtMicros) : 0, scale: dtMicros > 0 ? 3.6e6 : 1)
+            v.distance += d
+            error += e
             if dtMicros > 0 ? d * 3.6e6 > maxSpeedKmh * Double(dtMicros) : d > 0 { spike = true }
             let speed = dtMicros > 0 ? d / Double(dtMicros) * 3.6e6 : (d > 0 ? Double.infinity : 0)  // same time, same place: a repeated fix
             if speed > (fastest?.0 ?? -1) { fastest = (speed, a, b) }
-            if d > (longest?.0 ?? -1) { longest = (d, a, b) }
+            if d > (longest?.0 ?? -1) { longest = (d, a, b, e) }
+        }
+        if var l = longest {
+            var e = l.3
+            refine(&l.0, &e, l.1, l.2, near: maxJump)
+            longest = l
+        }
+        if error > 0, let exact, abs(v.distance - minDistance) <= error {
+            v.distance = 0
+            for j in 1..<k.count { v.distance += exact(k[j - 1], k[j]) }
         }
         if let f = fastest { v.maxSpeedKmh = f.0 }
         if let l = longest { v.maxJump = l.0 }
         if let first = k.first, let last = k.last {
             v.duration = Double(run.time[last] - run.time[first]) / 1e6
-            v.closure = geodesic.distance(Point(run.lon[first], run.lat[first]), Point(run.lon[last], run.lat[last]))
+            var (c, e) = measure(first, last, start, p)
+            refine(&c, &e, first, last, near: maxClosure)
+            v.closure = c
         }
 
         if k.isEmpty {

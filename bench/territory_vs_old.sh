@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The territory night side by side: this build's geo-territory against the one built from main at
+# 71d624f (before issue #22), on the 10,000-run night, in pairs (new, old, new, old, …) so a
+# machine whose speed drifts moves both alike. CPU is user + system and peak memory the largest
+# resident size, both from /usr/bin/time; the ratio is taken pair by pair and its median quoted.
+#
+#   bench/territory_vs_old.sh [RUNS_FILE] [PAIRS]     defaults: build/bench/territory_runs.geojson, 3
+#
+# The old binary is built once into build/territory-old/ from a detached worktree of that
+# commit (TERRITORY_OLD_BIN= names one already built). The nightly outputs, no --loops-geojson,
+# as make bench runs the night.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-build/bench/territory_runs.geojson}
+pairs=${2:-3}
+old=${TERRITORY_OLD_BIN:-build/territory-old/geo-territory}
+new=.build/release/geo-territory
+[ -f "$runs" ] || { mkdir -p "$(dirname "$runs")"; ${PYTHON:-python3} scripts/data/make_runs.py --scale 10000 -o "$runs"; }
+if [ ! -x "$old" ]; then
+  src=build/territory-old-src
+  [ -d "$src" ] || git worktree add --detach "$src" 71d624f
+  (cd "$src" && swift build -c release --product geo-territory)
+  mkdir -p "$(dirname "$old")"; cp "$src/.build/release/geo-territory" "$old"
+fi
+[ -x "$new" ] || swift build -c release --product geo-territory
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+one() {  # one BINARY → "cpu_seconds peak_kb"
+  /usr/bin/time -f '%U %S %M' -o "$tmp/time" "$1" "$runs" --out-dir "$tmp/out" -q
+  awk '{ printf "%.2f %d\n", $1 + $2, $3 }' "$tmp/time"
+}
+for i in $(seq "$pairs"); do echo "$(one "$new") $(one "$old")" >> "$tmp/pairs"; done
+${PYTHON:-python3} - "$tmp/pairs" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
+import statistics, sys
+rows = [list(map(float, l.split())) for l in open(sys.argv[1])]
+ratios = [n / o for n, _, o, _ in rows]
+print("territory night, 10,000 runs: this build against main at 71d624f, %d pairs (load %s)" % (len(rows), sys.argv[2]))
+for n, nm, o, om in rows:
+    print(f"  new {n:6.2f} s CPU {nm / 1024:5.0f} MB   old {o:6.2f} s CPU {om / 1024:5.0f} MB   ratio {n / o:.3f}")
+print(f"  median CPU ratio {statistics.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f}); "
+      f"peak {max(r[1] for r in rows) / 1024:.0f} MB against {max(r[3] for r in rows) / 1024:.0f} MB")
+PY
