@@ -7,7 +7,6 @@
 import Foundation
 import GeoGEOS
 import GeoModel
-import GeoPROJ
 import H3
 
 extension TerritoryStage {
@@ -148,20 +147,6 @@ extension TerritoryStage {
         w.raw("))\n")
         return w.bytes
     }
-}
-
-extension H3Cell {
-    /// The cell's boundary as a closed, counter-clockwise polygon (territory.geojson and the
-    /// night's `cell` column).
-    public static func polygon(_ cell: UInt64) throws -> Polygon {
-        var ring = try H3.cellToBoundary(H3Index(cell)).map { Point($0.lngDegrees, $0.latDegrees) }
-        if Geodesic.wgs84.ringArea(ring) < 0 { ring.reverse() }
-        ring.append(ring[0])
-        return Polygon(rings: [ring])
-    }
-
-    /// The boundary as territory_hex.cell stores it: one ring, continuous across ±180°.
-    public static func storedRing(_ cell: UInt64) throws -> Ring { Loop.continuous(try polygon(cell).exterior) }
 }
 
 /// Extended WKB (little-endian, SRID 4326) as upper-case hex: what PostGIS prints for a
