@@ -10,16 +10,16 @@
 # page's address to turn every layer on.
 
 # The defaults live in the stage (InspectStage.Options, `geo-inspect --help`): the
-# largest cities drawn (1000), lookup probe points drawn (4000).
+# largest cities drawn (1000), lookup probe points drawn (4000), Debian's libjs-leaflet folder.
 INSPECT_CITIES ?=
 INSPECT_PROBE_POINTS ?=
 INSPECT_CHANGES ?=
-INSPECT_LEAFLET ?= /usr/share/javascript/leaflet
+INSPECT_LEAFLET ?=
 
 INSPECT_DIR := $(DIST)/inspect
 INSPECT_OUT := $(INSPECT_DIR)/index.html
 INSPECT_FLAGS := $(call flag,--cities,$(INSPECT_CITIES)) $(call flag,--probe-points,$(INSPECT_PROBE_POINTS)) \
-  $(call flag,--changes,$(INSPECT_CHANGES)) --leaflet $(INSPECT_LEAFLET)
+  $(call flag,--changes,$(INSPECT_CHANGES)) $(call flag,--leaflet,$(INSPECT_LEAFLET))
 
 .PHONY: inspect
 inspect: $(INSPECT_OUT)

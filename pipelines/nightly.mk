@@ -43,6 +43,8 @@ NIGHTLY_FLAGS = --apps '$(NIGHTLY_APPS)' $(call flag,--today,$(NIGHTLY_TODAY)) $
   --world $(WORLD_OUT) --runs $(TERRITORY_RUNS) --cities-seed $(CITIES_SEED) \
   --pipeline-commit $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
+# $$: the inputs are other pipelines' variables, expanded once every pipeline is read (so the
+# order make includes pipelines/*.mk in does not matter; scripts/checks/check_include_order.sh).
 .PHONY: nightly
 nightly: $(BIN)/geo-nightly $$(NIGHTLY_INPUTS)
 	$(STAGE) $(BIN)/geo-nightly $(NIGHTLY_FLAGS)

@@ -33,7 +33,7 @@ ifneq ($(filter release,$(MAKECMDGOALS)),)
 endif
 
 RELEASE_FLAGS = --day $(RELEASE_DAY) --commit $(RELEASE_COMMIT) --scale $(SCALE) --dist $(DIST) --world-report $(WORLD_REPORT) \
-  --data $(DATA) --params $(BUILD)/params --leaflet $(INSPECT_LEAFLET) $(call flag,--previous,$(RELEASE_PREVIOUS)) \
+  --data $(DATA) --params $(BUILD)/params $(call flag,--leaflet,$(INSPECT_LEAFLET)) $(call flag,--previous,$(RELEASE_PREVIOUS)) \
   $(call flag,--probe-points,$(RELEASE_PROBE_POINTS))
 
 .PHONY: release

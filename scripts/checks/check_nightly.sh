@@ -7,7 +7,9 @@
 #   - a full night (quiz, territory, cities) through `make nightly`: one quiz row per day from
 #     today through today + 60, the territory equals geo-territory's territory.geojson for the
 #     same runs, the cities equal the seed; one geodata.nights row per app;
-#   - a rerun changes no row (row versions unchanged); a dry run changes nothing;
+#   - a rerun changes no row (row versions unchanged); a dry run changes nothing; the night's game
+#     rows equal what territory_hex.sql loads by psql; a city that leaves the source while a
+#     user_city row points at it is kept and marked retired;
 #   - live tables that break the contract (two quiz rows on one date; a territory row whose
 #     owner is not in users) are refused with the rows named, nothing changed in that app;
 #   - kill -9 of the stage during each app's load (held mid-transaction, and at random moments),
@@ -23,10 +25,11 @@ WORLD=${WORLD_OUT:-dist/world.geojson}
 RUNS=${TERRITORY_RUNS:-data/territory/runs.geojson}
 SEED=${CITIES_SEED:-dist/supabase/cities/seed.sql}
 TERRITORY_OUT=${TERRITORY_DIR:-dist/territory}
+GAME_MIGRATION=${GAME_MIGRATION:-dist/supabase/game/migrations/20261125120000_territory_viewport.sql}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PY=${PYTHON:-python3}
 
-for f in "$NIGHTLY" "$WORLD" "$RUNS" "$SEED" "$TERRITORY_OUT/territory.geojson"; do
+for f in "$NIGHTLY" "$WORLD" "$RUNS" "$SEED" "$TERRITORY_OUT/territory.geojson" "$TERRITORY_OUT/territory_hex.sql" "$GAME_MIGRATION"; do
   [ -e "$f" ] || { echo "check_nightly: $f is missing (run make all, and swift build -c release --product geo-nightly)"; exit 1; }
 done
 if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then bash scripts/setup.sh --test; fi
@@ -61,8 +64,10 @@ newdb() {
 }
 newdb base
 # The role the night needs (docs/OPERATIONS.md): it creates tables (the migrations) and the
-# schema geodata, and writes the apps' tables.
-sql base "grant create on database base to night_user; grant all on schema public to night_user"
+# schema geodata, and owns the apps' tables (the game's migration alters territory_hex), as the
+# postgres role of a Supabase project does.
+sql base "grant create on database base to night_user; grant all on schema public to night_user;
+          alter table users owner to night_user; alter table runs owner to night_user; alter table territory_hex owner to night_user"
 
 # What an app's night may change, as text (no created_at: a row's time of insertion differs by
 # run); 'none' for a table its migration has not created yet. Row versions: a rewritten row gets
@@ -99,14 +104,16 @@ rc=0; DATABASE_URL="host=127.0.0.1 port=$PORT user=night_user password=Sekr1t-pw
 if [ $rc -eq 0 ] && grep -q "quiz: dry run on night_user@127.0.0.1:$PORT/base" "$TMP/out" && ! grep -q Sekr1t "$TMP/out"; then ok "the right password over TCP connects (dry run)"; else bad "right password: exit $rc: $(cat "$TMP/out")"; fi
 [ "$(snap_all base)" = "$before" ] && ok "nothing touched by the failures" || bad "a failed connection touched the database"
 
-# --- the full night, through make -------------------------------------------------------------
-sql postgres "create database full_night template base"
+# --- the full night, through make, as a password-authenticated role over TCP -------------------
+sql postgres "create database full_night template base"; sql postgres "grant create on database full_night to night_user"
 t0=$(date +%s%N)
-make --no-print-directory nightly DATABASE_URL="$(SOCKURL full_night)" NIGHTLY_TODAY=$TODAY >"$TMP/make.out" 2>&1 \
+make --no-print-directory nightly DATABASE_URL="postgresql://night_user:Sekr1t-pw@127.0.0.1:$PORT/full_night" NIGHTLY_TODAY=$TODAY >"$TMP/make.out" 2>&1 \
   && ok "make nightly: $(grep -cE '^(quiz|territory|cities): ok on ' "$TMP/make.out") apps ok in $(( ($(date +%s%N) - t0) / 1000000 )) ms" \
   || { bad "make nightly failed:"; cat "$TMP/make.out"; }
 grep -E '^(quiz|territory|cities): ' "$TMP/make.out" | sed 's/^/       /'
-grep -q "$SOCK" "$TMP/make.out" && ok "make's output names the server" || true
+if grep -q "night_user@127.0.0.1:$PORT/full_night" "$TMP/make.out" && ! grep -q Sekr1t "$TMP/make.out" build/.stages.log 2>/dev/null; then
+  ok "make's output names user, host, port and database, never the password (nor does the stage log)"
+else bad "make's output: $(grep -c Sekr1t "$TMP/make.out") lines with the password"; fi
 expect full_night "one quiz row per day, $TODAY … +60" "61|61" \
   "select count(*), count(distinct date) from daily_challenges where date between '$TODAY' and date '$TODAY' + 60"
 expect full_night "every quiz row has exactly one type" "0" \
@@ -117,6 +124,14 @@ for f in sorted(json.load(open(sys.argv[1]))["features"], key=lambda f: f["prope
 OWNERS="select hex_id || ' ' || owner_user_id || ' ' || last_run_id || ' ' || to_char(claimed_at at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS') || 'Z' from territory_hex order by hex_id"
 sql full_night "$OWNERS" >"$TMP/db.txt"
 cmp -s "$TMP/geo.txt" "$TMP/db.txt" && ok "territory_hex = geo-territory's territory.geojson ($(wc -l <"$TMP/db.txt") cells)" || bad "territory_hex differs from territory.geojson: $(diff "$TMP/geo.txt" "$TMP/db.txt" | head -5)"
+# The same night through the stage's files (the game's migration, then territory_hex.sql by psql):
+# the same users, runs and territory_hex, cell boundaries included, byte for byte.
+sql postgres "create database by_file template base"
+"${PSQL[@]}" -d by_file -f "$GAME_MIGRATION" -f "$TERRITORY_OUT/territory_hex.sql" >/dev/null
+cells="select md5(string_agg(hex_id || st_asewkb(cell)::text, ',' order by hex_id)) from territory_hex"
+if [ "$(sql by_file "$snap_game") $(sql by_file "$cells")" = "$(sql full_night "$snap_game") $(sql full_night "$cells")" ]; then
+  ok "users, runs, territory_hex (with cell) = what territory_hex.sql loads by psql"
+else bad "the night's game rows differ from territory_hex.sql's"; fi
 expect full_night "runs: every run of the file, valid loops as the stage judged them" \
   "$(awk -F'\t' 'NR>1 { n++; if ($3 == "true") v++ } END { print n "|" v }' "$TERRITORY_OUT/runs.tsv")" \
   "select count(*) || '|' || count(*) filter (where valid_loop) from runs"
@@ -139,6 +154,33 @@ if [ $rc -eq 0 ] && grep -q 'quiz: dry run .* 15 days would be added' "$TMP/out"
    && [ "$(sql full_night "select count(*) from geodata.nights")" = "$nights_before" ]; then
   ok "a dry run 15 days later says 15 days would be added and changes nothing"
 else bad "dry run (exit $rc): $(cat "$TMP/out")"; fi
+
+# --- a hand-written live schedule (repeats, gaps, rows past the horizon): only gaps are filled ----
+sql postgres "create database hand_quiz template base"
+sql hand_quiz "create table public.daily_challenges (id uuid primary key default gen_random_uuid(), date date not null,
+  is_guess_country boolean default false, is_guess_capital boolean default false, is_guess_flag boolean default false,
+  answer text not null, created_at timestamptz not null default now(), updated_at timestamptz not null default now());
+  insert into daily_challenges (date, is_guess_flag, answer) select d, true, 'FR' from generate_series(date '2026-11-20', date '2026-12-10', interval '1 day') d;
+  insert into daily_challenges (date, is_guess_capital, answer) select d, true, 'DE' from generate_series(date '2027-01-01', date '2027-03-01', interval '1 day') d"
+hand="select md5(string_agg(concat_ws('|', id, date, is_guess_country, is_guess_capital, is_guess_flag, answer, xmin), ',' order by date)) from daily_challenges"
+b=$(sql hand_quiz "$hand")
+rc=0; night hand_quiz --apps quiz || rc=$?
+if [ $rc -eq 0 ] && grep -q '21 days added, 40 kept' "$TMP/out" \
+   && [ "$(sql hand_quiz "select count(*) || '|' || count(distinct date) from daily_challenges where date between '$TODAY' and date '$TODAY' + 60")" = "61|61" ] \
+   && [ "$(sql hand_quiz "select md5(string_agg(concat_ws('|', id, date, is_guess_country, is_guess_capital, is_guess_flag, answer, xmin), ',' order by date)) from daily_challenges where answer in ('FR', 'DE') and (date <= '2026-12-10' or date >= '2027-01-01')")" = "$b" ]; then
+  ok "a hand-written schedule (one answer 21 days running, rows past the horizon): the 21 missing days added, no existing row rewritten"
+else bad "hand-written schedule (exit $rc): $(grep -E '^quiz' "$TMP/out")"; fi
+
+# --- a city that leaves the source while a user row points at it: kept, marked ----------------------
+sql postgres "create database fk_city template full_night"
+city=$(sql fk_city "select min(id) from public.cities where id <> (select min(id) from public.cities)")
+sql fk_city "insert into public.user_city (user_id, city_id, visited) values ('00000000-0000-4000-8000-000000000001', $city, true)"
+# The seed without that city: its row and its id in the list of cities still in the source.
+grep -v "^($city, " "$SEED" | sed "s/,$city,/,/" > "$TMP/seed-without.sql"
+rc=0; night fk_city --apps cities --cities-seed "$TMP/seed-without.sql" || rc=$?
+if [ $rc -eq 0 ] && [ "$(sql fk_city "select count(*) from public.cities c join public.user_city u on u.city_id = c.id where c.id = $city and c.retired_at is not null")" = 1 ]; then
+  ok "a city that left the source while user_city points at it is kept and marked retired ($(grep -o "1 retired" "$TMP/out" | head -1))"
+else bad "city $city with a user row (exit $rc): $(cat "$TMP/out")"; fi
 
 # --- live tables that break the contract --------------------------------------------------------
 sql postgres "create database bad_quiz template base"
@@ -225,7 +267,6 @@ for i in 0 1 2 3; do
   DATABASE_URL=$(SOCKURL shards) "$NIGHTLY" --apps territory --runs "$RUNS" --today $TODAY --shard $i/4 --threads 1 >"$TMP/shard$i" 2>&1 & pids+=($!)
 done
 for p in "${pids[@]}"; do wait $p || { bad "a shard night failed"; cat "$TMP"/shard*; }; done
-expect shards "four concurrent shard nights = one full night (territory_hex)" "$(sql full_night "$OWNERS" | md5sum)" "$OWNERS" >/dev/null
 [ "$(sql shards "$OWNERS" | md5sum)" = "$(sql full_night "$OWNERS" | md5sum)" ] \
   && ok "four concurrent TERRITORY_SHARD=i/4 nights end with the one-night territory_hex ($(sql shards 'select count(*) from territory_hex') cells)" \
   || bad "shards differ from one night: $(diff <(sql shards "$OWNERS") <(sql full_night "$OWNERS") | head -5)"

@@ -35,7 +35,7 @@ struct NightRunner {
         let started = Date()
         let db = try log.step("\(app): connect") { try PostgresConnection(url) }
         log.info("\(app): connected to \(db.target)")
-        let digest = try inputsDigest(night.inputs)
+        let digest = try InputsDigest(night.inputs)
         do {
             let line: String = try db.transaction(commit: !options.dryRun) {
                 try db.query("set local timezone = 'UTC'")
@@ -48,7 +48,7 @@ struct NightRunner {
                     return "\(app): dry run on \(db.target): \(summary); nothing changed"
                 }
                 try NightsTable.record(db, app: app, started: started, status: "ok", summary: summary,
-                                       inputs: digest, commit: options.pipelineCommit)
+                                       inputs: try digest.wait(), commit: options.pipelineCommit)
                 return "\(app): ok on \(db.target): \(summary)"
             }
             return line
@@ -58,18 +58,11 @@ struct NightRunner {
                 _ = try? db.transaction {
                     try db.execute(NightsTable.schema, name: "geodata.nights")
                     try NightsTable.record(db, app: app, started: started, status: "failed", summary: db.target.scrub("\(error)"),
-                                           inputs: digest, commit: options.pipelineCommit)
+                                           inputs: (try? digest.wait()) ?? "unknown", commit: options.pipelineCommit)
                 }
             }
             throw error
         }
-    }
-
-    /// SHA-256 of the inputs: of the one file, or of the lines "<sha256>  <path>" for several.
-    func inputsDigest(_ files: [String]) throws -> String {
-        let sums = try files.map { try Digest.sha256(file: $0) }
-        if sums.count == 1 { return sums[0] }
-        return Digest.sha256(Array(zip(sums, files).map { "\($0)  \($1)\n" }.joined().utf8))
     }
 }
 

@@ -10,7 +10,7 @@ struct CitiesNight: AppNight {
     var inputs: [String] { [seed] }
 
     func apply(_ db: PostgresConnection, dryRun: Bool, log: StageLog) throws -> String {
-        let statements = try CitiesStage.seedStatements(try FileIO.readText(seed), source: seed)
+        let statements = try SQLScript.withoutTransaction(try FileIO.readText(seed), source: seed)
         try log.step("cities: apply the migration \(CitiesStage.migrationName)") {
             try db.execute(CitiesStage.migration, name: "the cities migration \(CitiesStage.migrationName)")
         }

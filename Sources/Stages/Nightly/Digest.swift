@@ -1,31 +1,33 @@
 import Foundation
 import GeoModel
 
-/// SHA-256 of the night's inputs, through coreutils' sha256sum (Foundation on Linux has no
-/// hash functions).
-enum Digest {
-    static func sha256(file path: String) throws -> String {
-        guard FileManager.default.isReadableFile(atPath: path) else { throw InputError(file: path, "cannot be read (is it built? run make)") }
-        return try run(["sha256sum", "--", path], input: nil)
+/// SHA-256 of the night's inputs (GeoModel's SHA256), computed on a thread of its own while the
+/// night works: a night's runs are 500 MB.
+final class InputsDigest: @unchecked Sendable {
+    private let files: [String]
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<String, Error> = .success("")
+
+    /// Starts hashing `files` (each must be readable).
+    init(_ files: [String]) throws {
+        self.files = files
+        for f in files where !FileManager.default.isReadableFile(atPath: f) {
+            throw InputError(file: f, "cannot be read (is it built? run make)")
+        }
+        Thread.detachNewThread { [self] in
+            result = Result {
+                let sums = try files.map { try SHA256.hex(ofFile: $0) }
+                // One file: its hash; several: the hash of "<sha256>  <path>" lines (sha256sum's form).
+                return sums.count == 1 ? sums[0] : SHA256.hex(of: Array(zip(sums, files).map { "\($0)  \($1)\n" }.joined().utf8))
+            }
+            done.signal()
+        }
     }
 
-    static func sha256(_ bytes: [UInt8]) -> String { (try? run(["sha256sum"], input: bytes)) ?? "" }
-
-    private static func run(_ args: [String], input: [UInt8]?) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = args
-        let out = Pipe(), inp = Pipe()
-        p.standardOutput = out
-        p.standardInput = inp
-        try p.run()
-        if let input { inp.fileHandleForWriting.write(Data(input)) }
-        try inp.fileHandleForWriting.close()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0, let text = String(data: data, encoding: .utf8), let h = text.split(separator: " ").first else {
-            throw StageError("sha256sum \(args.dropFirst().joined(separator: " ")) failed")
-        }
-        return String(h)
+    /// The digest, once the thread is done.
+    func wait() throws -> String {
+        done.wait()
+        done.signal()   // a second wait returns at once
+        return try result.get()
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GeoModel
 import GeoPostgres
+import TerritoryStage
 
 /// The night against the apps' live PostgreSQL (CONTRACTS §9, issue #21): for each app, one
 /// transaction behind an advisory lock that reads the live tables, checks them against the
@@ -50,8 +51,8 @@ public enum NightlyStage: PipelineStage {
         }
 
         public static let declared: [StageOption<Options>] = [
-            .option("apps", \.appList, help: "Apps, space- or comma-separated: quiz territory cities."),
-            .option("today", \.today, help: "The night's date YYYY-MM-DD (default: today, UTC)."),
+            .option("apps", \.appList, help: "Apps, space- or comma-separated: quiz territory cities (NIGHTLY_APPS)."),
+            .option("today", \.today, help: "The night's date YYYY-MM-DD (NIGHTLY_TODAY; default: today, UTC)."),
             .flag("dry-run", \.dryRun, help: "Print what each app would change; change nothing."),
             .flag("wait", \.wait, inversion: true, help: "Wait for another night of an app that is running (--no-wait: stop at once)."),
             .option("world", \.world, help: "The quiz's country set."),
@@ -74,12 +75,10 @@ public enum NightlyStage: PipelineStage {
             for a in apps where !knownApps.contains(a) {
                 throw OptionsError("--apps (NIGHTLY_APPS): unknown app \"\(a)\"; known: \(knownApps.joined(separator: " "))")
             }
+            _ = try day()
+            if let s = shard { _ = try Shard(parsing: s) }
             for a in apps where url(for: a) == nil {
                 throw OptionsError("\(a) has no database: set DATABASE_URL or \(Self.urlVariables[a]!) (a libpq URI or conninfo)")
-            }
-            _ = try day()
-            if let s = shard, s.split(separator: "/").count != 2 || Int(s.split(separator: "/")[0]) == nil {
-                throw OptionsError("--shard (TERRITORY_SHARD) must be i/n with 0 ≤ i < n (got \"\(s)\")")
             }
         }
 

@@ -14,10 +14,12 @@ struct TerritoryNight: AppNight {
         let missing = try db.query("select string_agg(t, ', ') from unnest(array['users', 'runs', 'territory_hex']) t where to_regclass(t) is null").scalar
         if let missing { throw ContractError(message: "the game's tables \(missing) are missing in \(db.target) (apply the game's migration first)") }
         try refuseOrphans(db)
-        let withCell = try db.query("""
-            select count(*) from information_schema.columns
-             where table_schema = current_schema() and table_name = 'territory_hex' and column_name = 'cell'
-            """).scalar == "1"
+        // The game's own migration (CONTRACTS §8a: territory_hex.cell, territory_in_viewport, RLS),
+        // the text make territory writes, inside this transaction.
+        try log.step("territory: apply the game's migration \(GameMigration.name)") {
+            try db.execute(try SQLScript.withoutTransaction(GameMigration.sql, source: GameMigration.name),
+                           name: "the game's migration \(GameMigration.name)")
+        }
         // The live territory, read with the stage's own reader of the CSV export.
         var lines: [Substring] = []
         try log.step("territory: read territory_hex") {
@@ -32,7 +34,7 @@ struct TerritoryNight: AppNight {
         var night = try TerritoryStage.night(input: runs, existing: existing, shard: try shard.map { try Shard(parsing: $0) },
                                              threads: threads, log: log)
         try log.step("territory: copy \(formatCount(night.users.count)) users, \(formatCount(night.runs.count)) runs, \(formatCount(night.won.count)) cells") {
-            try db.execute(TerritoryStage.nightTempTables(withCell: withCell), name: "the night's temporary tables")
+            try db.execute(TerritoryStage.nightTempTables, name: "the night's temporary tables")
             try db.copyIn("copy night_users from stdin") { w in
                 for u in night.users { try w.row(fields: [u]) }
             }
@@ -43,14 +45,20 @@ struct TerritoryNight: AppNight {
                 }
             }
             try db.copyIn("copy night_cells from stdin") { w in
-                for c in night.won { try w.row(try TerritoryStage.copyRow(c, withCell: withCell)) }
+                for c in night.won { try w.row(try TerritoryStage.copyRow(c)) }
             }
         }
+        // A night's paths are ~150 MB of doubles: compressed with lz4 where the server has it
+        // (this transaction only; reading is the same), pglz takes several times longer.
+        try db.query("""
+            select set_config('default_toast_compression', 'lz4', true) from pg_settings
+             where name = 'default_toast_compression' and 'lz4' = any(enumvals)
+            """)
         let written = try log.step("territory: merge into users, runs, territory_hex") {
-            (try db.query(TerritoryStage.nightMerge(withCell: withCell)).first ?? []).map { $0 ?? "?" }
+            (try db.query(TerritoryStage.nightMerge).first ?? []).map { $0 ?? "?" }
         }
         let would = dryRun ? "would be " : ""
-        return "\(formatCount(night.runs.count)) runs (\(formatCount(night.valid)) valid loops)\(shard.map { " [shard \($0)]" } ?? ""): "
+        return "\(formatCount(night.runs.count)) runs (\(formatCount(night.valid)) valid loops\(night.quarantined > 0 ? ", \(night.quarantined) malformed quarantined" : ""))\(shard.map { " [shard \($0)]" } ?? ""): "
             + "\(written[0]) users, \(written[1]) runs, \(written[2]) cells \(would)written; \(formatCount(night.owned)) cells owned"
     }
 

@@ -7,7 +7,6 @@
 import Foundation
 import GeoGEOS
 import GeoModel
-import GeoPROJ
 import H3
 
 extension TerritoryStage {
@@ -34,6 +33,8 @@ extension TerritoryStage {
         public var owned = 0
         /// Runners of tonight's runs, sorted.
         public var users: [String]
+        /// Malformed runs skipped (within the stage's threshold).
+        public var quarantined = 0
     }
 
     /// Reads and judges `input` (in parallel, as the stage does), folds tonight's valid runs
@@ -67,103 +68,101 @@ extension TerritoryStage {
         let tonight = Set(runs.map(\.id))
         let won = t.cells.values.filter { tonight.contains($0.run) }.sorted { $0.cell < $1.cell }
         return Night(runs: runs, fixes: fixes, valid: runs.reduce(0) { $0 + ($1.valid ? 1 : 0) }, won: won,
-                     owned: t.cells.count, users: Array(Set(runs.map(\.userID))).sorted())
+                     owned: t.cells.count, users: Array(Set(runs.map(\.userID))).sorted(), quarantined: decoded.rejected.count)
     }
 
     /// The current territory from the live table, read as `copy (nightExistingQuery) to stdout
     /// csv header` writes it: the same reader as the stage's `--existing` CSV.
     public static let nightExistingQuery = "select hex_id, owner_user_id, last_run_id, claimed_at from territory_hex"
 
-    /// The temporary tables the night copies into (dropped at commit), the cell boundary column
-    /// only when the live table has `cell` (the game's migration adds it).
-    public static func nightTempTables(withCell: Bool) -> String {
-        """
+    /// The temporary tables the night copies into (dropped at commit); the copied geometries
+    /// stay uncompressed there (they are compressed once, in runs).
+    public static let nightTempTables = """
         create temporary table night_users (id uuid primary key) on commit drop;
         create temporary table night_runs (id uuid primary key, user_id uuid not null, started_at timestamptz not null,
           ended_at timestamptz not null, distance_m double precision, duration_s double precision, valid_loop boolean,
           path geometry(linestring, 4326), loop_polygon geometry(polygon, 4326)) on commit drop;
+        alter table night_runs alter column path set storage external, alter column loop_polygon set storage external;
         create temporary table night_cells (hex_id text primary key, owner_user_id uuid not null, last_run_id uuid not null,
-          claimed_at timestamptz not null\(withCell ? ", cell geometry(polygon, 4326)" : "")) on commit drop;
+          claimed_at timestamptz not null, cell geometry(polygon, 4326)) on commit drop;
         """
-    }
 
     public static let nightRunColumns = "id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon"
 
     /// The one set-based merge of the copied rows, with territory_hex.sql's rules: users added
     /// (never renamed), runs inserted or their judged columns updated (`runsConflict`), a cell
-    /// taken only by a claim that beats the stored one by (claimed_at, last_run_id) — so shards
-    /// and reruns, in any order, converge. Returns users, runs and cells written.
-    public static func nightMerge(withCell: Bool) -> String {
-        let cellInsert = withCell ? ", cell" : "", cellSet = withCell ? ", cell = excluded.cell" : ""
-        return """
+    /// taken only by a claim that beats the stored one (`TerritoryOutputs.cellsConflict`) — so
+    /// shards and reruns, in any order, converge. Returns users, runs and cells written.
+    public static let nightMerge = """
         with u as (
-          insert into users (id, username) select id, 'runner-' || id from night_users order by id
+          insert into users (id, username) select id, 'runner-' || id from night_users
           on conflict do nothing returning 1),
         r as (
-          insert into runs (\(nightRunColumns)) select \(nightRunColumns) from night_runs order by id
+          insert into runs (\(nightRunColumns)) select \(nightRunColumns) from night_runs
           \(TerritoryOutputs.runsConflict.trimmingCharacters(in: .whitespacesAndNewlines).dropLast())
           returning 1),
         h as (
-          insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at\(cellInsert))
-          select hex_id, owner_user_id, last_run_id, claimed_at\(cellInsert) from night_cells order by hex_id
-          on conflict (hex_id) do update set owner_user_id = excluded.owner_user_id,
-            last_run_id = excluded.last_run_id, claimed_at = excluded.claimed_at\(cellSet)
-            where territory_hex.claimed_at is null
-               or (excluded.claimed_at, excluded.last_run_id) > (territory_hex.claimed_at, territory_hex.last_run_id)
+          insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell)
+          select hex_id, owner_user_id, last_run_id, claimed_at, cell from night_cells
+          \(TerritoryOutputs.cellsConflict)
           returning 1)
         select (select count(*) from u), (select count(*) from r), (select count(*) from h)
         """
-    }
 
     /// One run's row of `night_runs` (COPY text format): the same values as its row of the
-    /// runs insert in territory_hex.sql, geometries as EWKT.
+    /// runs insert in territory_hex.sql, geometries as hex EWKB — the same doubles as that
+    /// file's exact WKT, and many times cheaper for PostGIS to read than WKT.
     static func copyRow(_ r: Run, _ v: Verdict, loop: [Polygon]) -> [UInt8] {
-        var w = JSONWriter(reserve: 320 + 26 * (v.kept.count + (loop.first?.rings.reduce(0) { $0 + $1.count } ?? 0)))
+        var w = JSONWriter(reserve: 256 + 32 * (v.kept.count + (loop.first?.rings.reduce(0) { $0 + $1.count } ?? 0)))
         w.raw("\(r.id)\t\(r.userID)\t\(Timestamp.iso(r.startedAt))\t\(Timestamp.iso(r.endedAt))\t")
         w.fixed(v.distance, decimals: 3); w.raw("\t")
         w.fixed(v.duration, decimals: 6); w.raw("\t")
         w.raw(v.valid ? "t\t" : "f\t")
+        var hex = HexEWKB(out: w.bytes)
         if v.kept.count >= 2 {
-            w.raw("SRID=4326;LINESTRING(")
-            w.wktCoordinates(v.kept.count) { (r.lon[v.kept[$0]], r.lat[v.kept[$0]]) }
-            w.raw(")\t")
-        } else { w.raw("\\N\t") }
+            hex.header(type: 2)
+            hex.u32(UInt32(v.kept.count))
+            for i in v.kept { hex.f64(r.lon[i]); hex.f64(r.lat[i]) }
+            hex.out.append(0x09)
+        } else { hex.out.append(contentsOf: Array("\\N\t".utf8)) }
         // The column is a polygon: a figure-eight keeps its largest lobe, as in the SQL file.
         if let p = loop.first {
-            w.raw("SRID=4326;POLYGON(")
-            for (ri, ring) in p.rings.enumerated() {
-                if ri > 0 { w.raw(",") }
-                w.raw("(")
-                w.wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
-                w.raw(")")
+            hex.header(type: 3)
+            hex.u32(UInt32(p.rings.count))
+            for ring in p.rings {
+                hex.u32(UInt32(ring.count))
+                for q in ring { hex.f64(q.x); hex.f64(q.y) }
             }
-            w.raw(")\n")
-        } else { w.raw("\\N\n") }
-        return w.bytes
+            hex.out.append(0x0A)
+        } else { hex.out.append(contentsOf: Array("\\N\n".utf8)) }
+        return hex.out
     }
 
-    /// One won cell's row of `night_cells`, with its boundary when `withCell`.
-    public static func copyRow(_ c: Claim, withCell: Bool) throws -> [UInt8] {
-        var w = JSONWriter(reserve: withCell ? 400 : 128)
-        w.raw("\(H3Cell.hex(c.cell))\t\(c.owner)\t\(c.run)\t\(Timestamp.iso(c.claimedAt))")
-        if withCell {
-            let ring = try H3Cell.polygon(c.cell).exterior
-            w.raw("\tSRID=4326;POLYGON((")
-            w.wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
-            w.raw("))")
-        }
-        w.raw("\n")
+    /// One won cell's row of `night_cells`, with its boundary as territory_hex.sql stores it.
+    public static func copyRow(_ c: Claim) throws -> [UInt8] {
+        var w = JSONWriter(reserve: 400)
+        w.raw("\(H3Cell.hex(c.cell))\t\(c.owner)\t\(c.run)\t\(Timestamp.iso(c.claimedAt))\tSRID=4326;POLYGON((")
+        let ring = try H3Cell.storedRing(c.cell)
+        w.wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
+        w.raw("))\n")
         return w.bytes
     }
 }
 
-extension H3Cell {
-    /// The cell's boundary as a closed, counter-clockwise polygon (territory.geojson and the
-    /// night's `cell` column).
-    public static func polygon(_ cell: UInt64) throws -> Polygon {
-        var ring = try H3.cellToBoundary(H3Index(cell)).map { Point($0.lngDegrees, $0.latDegrees) }
-        if Geodesic.wgs84.ringArea(ring) < 0 { ring.reverse() }
-        ring.append(ring[0])
-        return Polygon(rings: [ring])
+/// Extended WKB (little-endian, SRID 4326) as upper-case hex: what PostGIS prints for a
+/// geometry and reads back fastest from COPY text.
+struct HexEWKB {
+    var out: [UInt8]
+    private static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    @inline(__always) mutating func byte(_ b: UInt8) {
+        out.append(Self.digits[Int(b >> 4)]); out.append(Self.digits[Int(b & 15)])
     }
+    @inline(__always) mutating func u32(_ v: UInt32) { for k in 0..<4 { byte(UInt8(truncatingIfNeeded: v >> (8 * k))) } }
+    @inline(__always) mutating func f64(_ d: Double) {
+        let v = d.bitPattern
+        for k in 0..<8 { byte(UInt8(truncatingIfNeeded: v >> (8 * k))) }
+    }
+    /// Byte order, type with the SRID flag, SRID.
+    mutating func header(type: UInt32) { byte(1); u32(type | 0x2000_0000); u32(4326) }
 }

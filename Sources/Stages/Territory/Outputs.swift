@@ -141,6 +141,18 @@ struct TerritoryOutputs {
         return w.bytes
     }
 
+    /// territory_hex's conflict rule, here and in the night's merge: the claim replaces the stored
+    /// one only when it beats it by (claimed_at, last_run_id); a row without its boundary yet
+    /// (written before the migration) gets it whatever the claim.
+    static let cellsConflict: String = {
+        let beats = "(excluded.claimed_at, excluded.last_run_id) > (territory_hex.claimed_at, territory_hex.last_run_id)"
+        let newer = "territory_hex.claimed_at is null or \(beats)"
+        return "on conflict (hex_id) do update set\n"
+            + ["owner_user_id", "last_run_id", "claimed_at"].map { "  \($0) = case when \(newer) then excluded.\($0) else territory_hex.\($0) end,\n" }.joined()
+            + "  cell = excluded.cell\n"
+            + "  where \(newer) or territory_hex.cell is null"
+    }()
+
     /// The cells won tonight with their boundary (`cell`, CONTRACTS §8a; the game's migration
     /// adds the column). A claim replaces the stored one only when it beats it by (claimed_at,
     /// last_run_id); a row without its boundary yet (written before the migration) gets it
@@ -151,18 +163,11 @@ struct TerritoryOutputs {
         for (k, c) in won[rows].enumerated() {
             if k > 0 { w.raw(",\n") }
             w.raw("  ('\(H3Cell.hex(c.cell))', '\(c.owner)', '\(c.run)', '\(Timestamp.iso(c.claimedAt))', 'SRID=4326;POLYGON((")
-            let ring = Loop.continuous(try cellPolygon(c.cell).exterior)
+            let ring = try H3Cell.storedRing(c.cell)
             w.wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
             w.raw("))')")
         }
-        let beats = "(excluded.claimed_at, excluded.last_run_id) > (territory_hex.claimed_at, territory_hex.last_run_id)"
-        let newer = "territory_hex.claimed_at is null or \(beats)"
-        w.raw("\non conflict (hex_id) do update set\n")
-        for col in ["owner_user_id", "last_run_id", "claimed_at"] {
-            w.raw("  \(col) = case when \(newer) then excluded.\(col) else territory_hex.\(col) end,\n")
-        }
-        w.raw("  cell = excluded.cell\n")
-        w.raw("  where \(newer) or territory_hex.cell is null;\n")
+        w.raw("\n" + Self.cellsConflict + ";\n")
         return w.bytes
     }
 

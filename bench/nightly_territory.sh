@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The territory night into PostgreSQL against the territory stage's compute alone, on the same
+# runs file (issue #21: the night, from the runs file to committed rows, within 1.5× the compute;
+# peak memory ≤ 1 GB).
+#
+#   bash bench/nightly_territory.sh [RUNS]      default: build/bench/runs10k.geojson (made with
+#                                               scripts/data/make_runs.py --scale 10000 when missing)
+#
+# Compute alone: geo-territory RUNS in its nightly form (no loops.geojson). Night: geo-nightly
+# --apps territory into a throwaway PostgreSQL 15 + PostGIS (unix socket, fsync off as in every
+# check; the game's schema of CONTRACTS §8, to which the night adds its migration: territory_hex.cell
+# and its GiST index), an empty database, then
+# the same night again (a rerun: nothing to write). Pairs alternate; prints the ratio per pair.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-build/bench/runs10k.geojson}
+PAIRS=${PAIRS:-2}
+BIN=${BIN:-.build/release}
+PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+[ -f "$RUNS" ] || { mkdir -p "$(dirname "$RUNS")"; python3 scripts/data/make_runs.py --scale 10000 -o "$RUNS"; }
+[ -x "$BIN/geo-territory" ] && [ -x "$BIN/geo-nightly" ] || swift build -c release --product geo-territory --product geo-nightly >/dev/null
+
+source scripts/checks/lib/pg.sh
+pg_start bench_nightly C timezone=UTC shared_buffers=256MB max_wal_size=4GB
+out=$TMP/out; mkdir -p "$out"
+# Supabase's roles (the game's migration grants to them); the night applies that migration.
+pg_sql postgres "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls" >/dev/null
+newdb() {
+  pg_sql postgres "create database $1" >/dev/null
+  "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql >/dev/null
+}
+timed() {  # timed LABEL COMMAND… → "seconds peak_MB" on stdout
+  local t0 t1 mem=$TMP/mem
+  t0=$(date +%s%N)
+  local name=$1; shift
+  /usr/bin/time -f "%M" -o "$mem" "$@" >"$out/$name.log" 2>&1 || { cat "$out/$name.log" >&2; exit 1; }
+  t1=$(date +%s%N)
+  echo "$(( (t1 - t0) / 1000000 )) $(( $(tail -1 "$mem") / 1024 ))"
+}
+echo "runs: $RUNS ($(du -m "$RUNS" | cut -f1) MB); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-6s %12s %10s %12s %10s %8s %14s\n' pair compute_s peak_MB night_s peak_MB ratio rerun_s
+for p in $(seq "$PAIRS"); do
+  read -r c cm < <(timed compute "$BIN/geo-territory" "$RUNS" --out-dir "$out/territory")
+  newdb night$p
+  read -r n nm < <(DATABASE_URL="host=$SOCK user=postgres dbname=night$p" timed night "$BIN/geo-nightly" --apps territory --runs "$RUNS" --pipeline-commit bench)
+  read -r r rm < <(DATABASE_URL="host=$SOCK user=postgres dbname=night$p" timed rerun "$BIN/geo-nightly" --apps territory --runs "$RUNS" --pipeline-commit bench)
+  printf '%-6s %12.2f %10d %12.2f %10d %8.2f %14.2f\n' "$p" "$(echo "$c/1000" | bc -l)" "$cm" "$(echo "$n/1000" | bc -l)" "$nm" "$(echo "$n/$c" | bc -l)" "$(echo "$r/1000" | bc -l)"
+  pg_sql postgres "drop database night$p" >/dev/null
+done
+grep -h '^territory:' "$out/night.log" | sed 's/^/night: /'
+grep -h 'territory done in' "$out/compute.log" | sed 's/^/compute: /'
