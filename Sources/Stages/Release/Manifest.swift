@@ -5,7 +5,8 @@ import GeoModel
 /// version from the data directory's README), every parameter, the pipeline's commit and what
 /// the world stage's vertex budget decided (the tolerance a next release reuses).
 enum Manifest {
-    static func build(_ o: ReleaseStage.Options, root: String, current: ReleaseSnapshot) throws -> String {
+    /// `files`: the release's files as they are before manifest.json is written.
+    static func build(_ o: ReleaseStage.Options, files: [String: FileRecord], current: ReleaseSnapshot) throws -> String {
         var m = JSONObject()
         m["release"] = .object(JSONObject([
             ("day", .string(o.day?.iso ?? "")), ("commit", .string(o.commit)), ("scale", .string(o.scale)),
@@ -14,7 +15,7 @@ enum Manifest {
         m["world"] = .object(world(current.worldMeta, previous: o.previous))
 
         var products = JSONObject()
-        for (path, r) in try ReleaseFiles.list(root).sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) })
+        for (path, r) in files.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) })
         where path != "manifest.json" {
             products[path] = .object(JSONObject([("bytes", .number(Double(r.bytes))), ("sha256", .string(r.sha256))]))
         }

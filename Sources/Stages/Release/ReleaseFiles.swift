@@ -45,10 +45,14 @@ enum ReleaseFiles {
         }
     }
 
-    /// Every file of a release with its size and digest (the release's own files too).
-    static func list(_ root: String) throws -> [String: FileRecord] {
+    /// Every file of a release with its size and digest (the release's own files too). A file
+    /// in `known` (listed earlier from this same directory and not rewritten since) keeps its
+    /// record, so products are hashed once per release.
+    static func list(_ root: String, reusing known: [String: FileRecord] = [:]) throws -> [String: FileRecord] {
         var out: [String: FileRecord] = [:]
-        let paths = try paths(under: root)
+        let all = try paths(under: root)
+        for rel in all { out[rel] = known[rel] }
+        let paths = all.filter { known[$0] == nil }
         let records = try Parallel.map(paths, workers: 2, makeState: { () }) { rel, _ -> FileRecord in
             let path = root + "/" + rel
             let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0

@@ -100,9 +100,12 @@ public enum ReleaseStage: PipelineStage {
                 io.leaflet = o.leaflet
                 _ = try InspectStage.run(io, log: log)
             }
-            let manifest = try log.step("manifest") { try Manifest.build(o, root: staging, current: current) }
+            // The products were hashed before the comparison and are unchanged since: only
+            // the files written after (changes, the page) are hashed here.
+            var files = try ReleaseFiles.list(staging, reusing: productList)
+            let manifest = try log.step("manifest") { try Manifest.build(o, files: files, current: current) }
             try FileIO.writeAtomically(manifest, to: staging + "/manifest.json")
-            let files = try ReleaseFiles.list(staging)
+            files["manifest.json"] = FileRecord(bytes: manifest.utf8.count, sha256: "")
             report.files = files.count
             report.bytes = files.values.reduce(0) { $0 + $1.bytes }
             if fm.fileExists(atPath: o.out) { try fm.removeItem(atPath: o.out) }
