@@ -24,14 +24,15 @@ struct ReleaseSnapshot {
     /// The world report's "# key value" lines.
     let worldMeta: [String: String]
 
-    init(root: String, label: String, worldReport: String? = nil) throws {
+    init(root: String, label: String) throws {
         self.root = root
         self.label = label
         countries = try CountryFile.read(path: root + "/" + Self.worldPath)
         quiz = try Self.readQuiz(root + "/" + Self.quizSeedPath)
-        cities = try Self.readCities(root + "/" + Self.citiesSeedPath)
-        cityCountries = try Self.readCityCountries(root + "/" + Self.citiesSeedPath)
-        worldMeta = try Self.readWorldMeta(worldReport ?? root + "/" + ReleaseFiles.worldReportPath)
+        let citiesSeed = try FileIO.readLines(root + "/" + Self.citiesSeedPath)
+        cities = try Self.readCities(citiesSeed, path: root + "/" + Self.citiesSeedPath)
+        cityCountries = Self.readCityCountries(citiesSeed)
+        worldMeta = try Self.readWorldMeta(root + "/" + ReleaseFiles.worldReportPath)
     }
 
     func lookup() throws -> GeoLookup {
@@ -60,8 +61,13 @@ struct ReleaseSnapshot {
     /// id → city, from the cities seed's rows (id, display_name, plain_name, admin, country,
     /// country_id, population, latitude, longitude, alt_names); the countries' rows have 6 values.
     static func readCities(_ path: String) throws -> [Int: City] {
+        try readCities(try FileIO.readLines(path), path: path)
+    }
+
+    /// The same, from the seed's lines (`path` names the file in errors).
+    static func readCities(_ lines: [Substring], path: String) throws -> [Int: City] {
         var out: [Int: City] = [:]
-        for (n, line) in try FileIO.readLines(path).enumerated() {
+        for (n, line) in lines.enumerated() {
             guard let v = SQL.tuple(line), v.count == 10 else { continue }
             guard let id = v[0].flatMap({ Int($0) }), let name = v[1], let country = v[4],
                   let lat = v[7].flatMap({ Double($0) }), let lon = v[8].flatMap({ Double($0) }) else {
@@ -75,9 +81,9 @@ struct ReleaseSnapshot {
     static let cityCountryColumns = ["name", "capital", "continent", "population"]
 
     /// The seed's countries rows (id, name, country_code, capital, continent, population) by code.
-    static func readCityCountries(_ path: String) throws -> [String: [String?]] {
+    static func readCityCountries(_ lines: [Substring]) -> [String: [String?]] {
         var out: [String: [String?]] = [:]
-        for line in try FileIO.readLines(path) {
+        for line in lines {
             guard let v = SQL.tuple(line), v.count == 6, let code = v[2] else { continue }
             out[code] = [v[1], v[3], v[4], v[5]]
         }
