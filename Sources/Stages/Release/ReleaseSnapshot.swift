@@ -99,16 +99,11 @@ struct ReleaseSnapshot {
         return meta
     }
 
-    /// The world report's rows by country id (column name → value).
+    /// The world report's rows by country id (GeoModel's TSVTable: `#` lines are its comments).
     static func readWorldRows(_ path: String) throws -> (columns: [String], rows: [String: [String]]) {
-        let lines = try FileIO.readLines(path).filter { !$0.hasPrefix("#") && !$0.isEmpty }
-        guard let header = lines.first else { throw InputError(file: path, "is empty") }
-        let columns = header.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        let table = try TSVTable.read(path)
         var rows: [String: [String]] = [:]
-        for l in lines.dropFirst() {
-            let cells = l.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            if let id = cells.first { rows[id] = cells }
-        }
-        return (columns, rows)
+        for row in table.rows { if let id = row.fields.first { rows[id] = row.fields } }
+        return (table.columns, rows)
     }
 }
