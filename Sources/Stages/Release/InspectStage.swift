@@ -145,11 +145,9 @@ public enum InspectStage: PipelineStage {
         return r
     }
 
+    /// (`source` exists: run checked Leaflet's files before writing, the images are listed.)
     static func copyReplacing(_ source: String, _ target: String) throws {
         let fm = FileManager.default
-        guard fm.fileExists(atPath: source) else {
-            throw InputError(file: source, "is missing: the page needs Leaflet from Debian's libjs-leaflet (scripts/setup.sh installs it)")
-        }
         try fm.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try FileIO.writeAtomically(try FileIO.readBytes(source), to: target)
     }
