@@ -1,7 +1,7 @@
 // The one 3-D vector type: the globe's scene space, the unit vectors of great-circle
 // geometry, H3's face projection.
 
-/// A 3-D vector. Which frame it lives in is the producer's convention: `Point.unitVector`
+/// A 3-D vector. Which frame it lives in is the producer's convention: `Sphere.vector`
 /// gives the geocentric one (z to the north pole, x to longitude 0); the globe's scene
 /// (GeoModel's `SphereMap`) has y up.
 public struct Vec3: Hashable, Sendable {

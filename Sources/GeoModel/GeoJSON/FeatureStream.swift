@@ -96,7 +96,7 @@ public enum FeatureStream {
                                   makeState: () -> S, released: ((Range<Int>) -> Void)? = nil,
                                   _ decode: (inout JSONCursor, Int, S) throws -> R) throws -> Read<R> {
         var c = JSONCursor(buf: buf, file: file)
-        if buf.count >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF { c.pos = 3 }
+        if JSONCursor.hasByteOrderMark(buf) { c.pos = 3 }
         var type: String? = nil
         var read: Read<R>? = nil
         var problem = false

@@ -18,6 +18,12 @@ public struct JSONCursor {
 
     public init(buf: UnsafeBufferPointer<UInt8>, file: String) { self.buf = buf; self.file = file }
 
+    /// Whether the file starts with a UTF-8 byte-order mark (3 bytes), which RFC 8259 §8.1 lets
+    /// a parser ignore (some Windows tools write one): its JSON then starts at byte 3.
+    @inlinable public static func hasByteOrderMark(_ buf: UnsafeBufferPointer<UInt8>) -> Bool {
+        buf.count >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF
+    }
+
     /// A problem naming the file and, inside a feature, the feature.
     public func fail(_ problem: String) -> InputError {
         InputError(file: file, feature: featureIndex.map { FeatureRef(index: $0, name: nil, id: featureID) }, problem)
@@ -204,7 +210,7 @@ public struct JSONCursor {
 
     /// Pass 1: the byte ranges of the features of the top-level FeatureCollection.
     public mutating func featureRanges() throws -> [Range<Int>] {
-        if buf.count >= 3, buf[0] == 0xEF, buf[1] == 0xBB, buf[2] == 0xBF { pos = 3 }
+        if Self.hasByteOrderMark(buf) { pos = 3 }
         var ranges: [Range<Int>]? = nil
         var type: String? = nil
         try object { c, key in

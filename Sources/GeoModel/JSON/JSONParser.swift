@@ -22,8 +22,7 @@ public struct JSONParser {
     public static func parse(_ data: [UInt8], keepKeys: Set<String>? = nil) throws -> JSONValue {
         try data.withUnsafeBufferPointer { buf in
             var p = Cursor(buf: buf, keep: keepKeys.map { $0.union(structuralKeys) })
-            // RFC 8259 §8.1 lets a parser ignore a UTF-8 byte-order mark (some Windows tools write one).
-            if buf.count >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF { p.pos = 3 }
+            if JSONCursor.hasByteOrderMark(buf) { p.pos = 3 }
             p.skipWhitespace()
             let v = try p.parseValue(depth: 0)
             p.skipWhitespace()

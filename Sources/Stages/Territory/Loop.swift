@@ -191,7 +191,7 @@ public enum Loop {
         let ring = p.exterior
         guard ring.count >= 4 else { return 0 }
         let lat0 = ring.reduce(0.0) { $0 + $1.y } / Double(ring.count) * .pi / 180
-        let e2 = 0.0066943799901413165, a = 6378137.0
+        let e2 = Ellipsoid.wgs84.e2, a = Ellipsoid.wgs84.a
         let w = (1 - e2 * sin(lat0) * sin(lat0)).squareRoot()
         let m = a * (1 - e2) / (w * w * w), n = a / w
         let kx = n * cos(lat0) * .pi / 180, ky = m * .pi / 180

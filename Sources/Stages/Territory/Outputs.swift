@@ -162,10 +162,9 @@ struct TerritoryOutputs {
         w.raw("insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell) values\n")
         for (k, c) in won[rows].enumerated() {
             if k > 0 { w.raw(",\n") }
-            w.raw("  ('\(H3Cell.hex(c.cell))', '\(c.owner)', '\(c.run)', '\(Timestamp.iso(c.claimedAt))', 'SRID=4326;POLYGON((")
-            let ring = try H3Cell.storedRing(c.cell)
-            w.wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
-            w.raw("))')")
+            w.raw("  ('\(H3Cell.hex(c.cell))', '\(c.owner)', '\(c.run)', '\(Timestamp.iso(c.claimedAt))', '")
+            try w.storedCell(c.cell)
+            w.raw("')")
         }
         w.raw("\n" + Self.cellsConflict + ";\n")
         return w.bytes
@@ -341,6 +340,15 @@ extension JSONWriter {
                 t.exact(p.x); t.byte(0x20); t.exact(p.y)
             }
         }
+    }
+
+    /// A cell's boundary as territory_hex.cell stores it (`H3Cell.storedRing`), as EWKT: the
+    /// same text in territory_hex.sql and in the night's `copy night_cells`.
+    mutating func storedCell(_ cell: UInt64) throws {
+        raw("SRID=4326;POLYGON((")
+        let ring = try H3Cell.storedRing(cell)
+        wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
+        raw("))")
     }
 
     /// Lends the writer's buffer to a `CoordText` (moved, not copied) and takes it back.
