@@ -8,7 +8,7 @@ so they measure what a Python caller gets, not the C library alone.
 Targets (issue #13): latLngToCell ≥ 2,000,000 points/s, cellToBoundary ≥ 1,000,000 cells/s,
 polygonToCells of a 5 km² loop at res 9 < 0.5 ms. Exits 1 if a target is missed.
 
-Usage: bench/h3.py [BINARY]   (default .build/release/geo-hexagons)
+Usage: bench/h3_speed.py [BINARY]   (default .build/release/geo-hexagons)
 """
 import math
 import re
