@@ -158,9 +158,10 @@ public enum IngestStage: PipelineStage {
         if !o.allUnits, let path = o.countrySetPath { countrySet = try DataTables.loadCountrySet(path) }
 
         // The populated places (16 MB, for the capitals) are parsed on a second core while the
-        // units are read: two independent inputs on the stage's critical path.
+        // units are read: two independent inputs on the stage's critical path (in turn when the
+        // run has one thread, GEO_THREADS=1).
         let placesPath = o.placesPath
-        let placesRead = Background { try Places(path: placesPath) }
+        let placesRead = Background(onThread: Parallel.defaultWorkers > 1) { try Places(path: placesPath) }
         var readOptions = GeoJSON.ReadOptions()
         readOptions.nameKeys = ["NAME", "ADMIN", "name"]
         let features = try log.step("read \(o.input)") { try GeoJSON.read(path: o.input, options: readOptions) }

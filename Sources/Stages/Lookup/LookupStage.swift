@@ -80,20 +80,12 @@ public enum LookupStage: PipelineStage {
         report.output = o.output
         // The places are read on a second thread while the countries are read and checked
         // (an error in the countries is still the one reported when both are bad).
-        var countriesRead: Result<([LookupIndexBuilder.Country], [String], [String: Int]), Error>? = nil
-        var placesRead: Result<Places, Error>? = nil
-        let read = { (k: Int) in
-            if k == 0 {
-                countriesRead = Result { try readCountries(o, log: log) }
-            } else {
-                placesRead = Result { try log.step("read \(o.places)") { try Places(path: o.places) } }
-            }
-        }
-        if o.threads >= 2 { DispatchQueue.concurrentPerform(iterations: 2, execute: read) } else { read(0); read(1) }
-        let (countries, skipped, seen) = try countriesRead!.get()
+        let placesPath = o.places
+        let placesRead = Background(onThread: o.threads >= 2) { try log.step("read \(placesPath)") { try Places(path: placesPath) } }
+        let (countries, skipped, seen) = try readCountries(o, log: log)
         report.skippedPoints = skipped
         report.countries = countries.count
-        let places = try placesRead!.get()
+        let places = try placesRead.value()
         let cities = places.all.map {
             LookupIndexBuilder.City(name: $0.name, countryCode: seen[$0.iso] != nil ? $0.iso : nil,
                                     coordinate: Coordinate(latitude: $0.position.y, longitude: $0.position.x), population: Int($0.population))
