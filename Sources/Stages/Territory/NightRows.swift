@@ -141,10 +141,9 @@ extension TerritoryStage {
     /// One won cell's row of `night_cells`, with its boundary as territory_hex.sql stores it.
     public static func copyRow(_ c: Claim) throws -> [UInt8] {
         var w = JSONWriter(reserve: 400)
-        w.raw("\(H3Cell.hex(c.cell))\t\(c.owner)\t\(c.run)\t\(Timestamp.iso(c.claimedAt))\tSRID=4326;POLYGON((")
-        let ring = try H3Cell.storedRing(c.cell)
-        w.wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
-        w.raw("))\n")
+        w.raw("\(H3Cell.hex(c.cell))\t\(c.owner)\t\(c.run)\t\(Timestamp.iso(c.claimedAt))\t")
+        try w.cellEWKT(c.cell)
+        w.raw("\n")
         return w.bytes
     }
 }

@@ -162,10 +162,9 @@ struct TerritoryOutputs {
         w.raw("insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell) values\n")
         for (k, c) in won[rows].enumerated() {
             if k > 0 { w.raw(",\n") }
-            w.raw("  ('\(H3Cell.hex(c.cell))', '\(c.owner)', '\(c.run)', '\(Timestamp.iso(c.claimedAt))', 'SRID=4326;POLYGON((")
-            let ring = try H3Cell.storedRing(c.cell)
-            w.wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
-            w.raw("))')")
+            w.raw("  ('\(H3Cell.hex(c.cell))', '\(c.owner)', '\(c.run)', '\(Timestamp.iso(c.claimedAt))', '")
+            try w.cellEWKT(c.cell)
+            w.raw("')")
         }
         w.raw("\n" + Self.cellsConflict + ";\n")
         return w.bytes
@@ -332,6 +331,15 @@ struct CoordText {
 }
 
 extension JSONWriter {
+    /// A cell's boundary as territory_hex.cell stores it, `SRID=4326;POLYGON((…))` (the SQL file
+    /// quotes it, the night's COPY row does not).
+    mutating func cellEWKT(_ cell: UInt64) throws {
+        raw("SRID=4326;POLYGON((")
+        let ring = try H3Cell.storedRing(cell)
+        wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
+        raw("))")
+    }
+
     /// A WKT coordinate list "x y,x y,…" of `count` points, each written to read back exactly.
     @inline(__always) mutating func wktCoordinates(_ count: Int, _ point: (Int) -> (x: Double, y: Double)) {
         withCoordText { t in
