@@ -113,11 +113,8 @@ extension TerritoryStage {
     /// runs insert in territory_hex.sql, geometries as hex EWKB — the same doubles as that
     /// file's exact WKT, and many times cheaper for PostGIS to read than WKT.
     static func copyRow(_ r: Run, _ v: Verdict, loop: [Polygon]) -> [UInt8] {
-        var w = JSONWriter(reserve: 256 + 32 * (v.kept.count + (loop.first?.rings.reduce(0) { $0 + $1.count } ?? 0)))
-        w.raw("\(r.id)\t\(r.userID)\t\(Timestamp.iso(r.startedAt))\t\(Timestamp.iso(r.endedAt))\t")
-        w.fixed(v.distance, decimals: 3); w.raw("\t")
-        w.fixed(v.duration, decimals: 6); w.raw("\t")
-        w.raw(v.valid ? "t\t" : "f\t")
+        var w = JSONWriter(reserve: 256 + 32 * TerritoryOutputs.rowPoints(v, loop: loop))
+        TerritoryOutputs.runScalars(&w, r, v, sql: false)
         var hex = HexEWKB(out: w.bytes)
         if v.kept.count >= 2 {
             hex.header(type: 2)

@@ -113,14 +113,28 @@ struct TerritoryOutputs {
 
         """
 
+    /// The points a run's row carries, kept fixes and the stored loop's vertices (its size).
+    static func rowPoints(_ v: Verdict, loop: [Polygon]) -> Int {
+        v.kept.count + (loop.first?.rings.reduce(0) { $0 + $1.count } ?? 0)
+    }
+
+    /// A run's row up to its geometries — id, user_id, started_at, ended_at, distance_m,
+    /// duration_s, valid_loop, each followed by `separator` — quoted as SQL values (the runs
+    /// insert) or bare (COPY text).
+    static func runScalars(_ w: inout JSONWriter, _ r: Run, _ v: Verdict, sql: Bool) {
+        let q = sql ? "'" : "", sep = sql ? ", " : "\t"
+        w.raw("\(q)\(r.id)\(q)\(sep)\(q)\(r.userID)\(q)\(sep)\(q)\(Timestamp.iso(r.startedAt))\(q)\(sep)\(q)\(Timestamp.iso(r.endedAt))\(q)\(sep)")
+        w.fixed(v.distance, decimals: 3); w.raw(sep)
+        w.fixed(v.duration, decimals: 6); w.raw(sep)
+        w.raw(sql ? (v.valid ? "true" : "false") : (v.valid ? "t" : "f")); w.raw(sep)
+    }
+
     /// One run's row of the runs insert, `  (id, …, loop_polygon)` (the insert joins rows with
     /// ",\n"; two bytes of room are left for that).
     static func sqlRow(_ r: Run, _ v: Verdict, loop: [Polygon]) -> [UInt8] {
-        var w = JSONWriter(reserve: 320 + 26 * (v.kept.count + (loop.first?.rings.reduce(0) { $0 + $1.count } ?? 0)))
-        w.raw("  ('\(r.id)', '\(r.userID)', '\(Timestamp.iso(r.startedAt))', '\(Timestamp.iso(r.endedAt))', ")
-        w.fixed(v.distance, decimals: 3); w.raw(", ")
-        w.fixed(v.duration, decimals: 6); w.raw(", ")
-        w.raw(v.valid ? "true, " : "false, ")
+        var w = JSONWriter(reserve: 320 + 26 * rowPoints(v, loop: loop))
+        w.raw("  (")
+        runScalars(&w, r, v, sql: true)
         if v.kept.count >= 2 {
             w.raw("'SRID=4326;LINESTRING(")
             w.wktCoordinates(v.kept.count) { (r.lon[v.kept[$0]], r.lat[v.kept[$0]]) }
