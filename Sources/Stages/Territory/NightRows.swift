@@ -25,7 +25,6 @@ extension TerritoryStage {
     public struct Night: Sendable {
         /// In the file's order (a shard's runs only, with `shard`).
         public var runs: [NightRun]
-        public var fixes = 0
         public var valid = 0
         /// Cells tonight's valid runs own after the fold (they beat the current claim), by cell.
         public var won: [Claim]
@@ -44,11 +43,11 @@ extension TerritoryStage {
         let file = try MappedFile(path: input)
         let decoded = try log.step("read and judge runs, build loops, claim cells") {
             try RunsReader.eachRun(file.buffer, file: input, workers: threads, makeState: { GEOSContext() },
-                                   released: { file.release($0) }) { run, geos -> (fixes: Int, run: NightRun?) in
-                if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return (run.fixCount, nil) }
+                                   released: { file.release($0) }) { run, geos -> NightRun? in
+                if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return nil }
                 let (v, loop, cells) = try judgeOne(run, rules: rules, resolution: resolution, file: input, geos: geos)
-                return (run.fixCount, NightRun(id: run.id, userID: run.userID, endedAt: run.endedAt, valid: v.valid,
-                                               cells: cells, copyRow: copyRow(run, v, loop: loop)))
+                return NightRun(id: run.id, userID: run.userID, endedAt: run.endedAt, valid: v.valid,
+                                cells: cells, copyRow: copyRow(run, v, loop: loop))
             }
         }
         // The same quarantine rule as the stage: a few malformed runs are skipped, more stop the night.
@@ -59,15 +58,13 @@ extension TerritoryStage {
         for r in decoded.rejected.prefix(5) { log.info("quarantined: \(r.error(file: input))") }
         var runs: [NightRun] = []
         runs.reserveCapacity(decoded.runs.count)
-        var fixes = 0
         for d in decoded.runs {
-            fixes += d.value.fixes
-            if let r = d.value.run { runs.append(r) }
+            if let r = d.value { runs.append(r) }
         }
         let t = territory(existing: existing, valid: runs.lazy.filter(\.valid).map { ($0.cells, $0.userID, $0.id, $0.endedAt) })
         let tonight = Set(runs.map(\.id))
         let won = t.cells.values.filter { tonight.contains($0.run) }.sorted { $0.cell < $1.cell }
-        return Night(runs: runs, fixes: fixes, valid: runs.reduce(0) { $0 + ($1.valid ? 1 : 0) }, won: won,
+        return Night(runs: runs, valid: runs.reduce(0) { $0 + ($1.valid ? 1 : 0) }, won: won,
                      owned: t.cells.count, users: Array(Set(runs.map(\.userID))).sorted(), quarantined: decoded.rejected.count)
     }
 
