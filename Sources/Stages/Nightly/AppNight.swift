@@ -19,7 +19,7 @@ struct ContractError: Error, CustomStringConvertible {
 
 /// The frame every app's night runs in: connect, one transaction, the advisory lock, the app's
 /// work, the record in geodata.nights, commit (or roll back for a dry run). A failure rolls the
-/// app back and is recorded (status failed) in a transaction of its own when the server is
+/// app back and is recorded (status failed) in a transaction of its own, behind the lock, when the server is
 /// reachable.
 struct NightRunner {
     var app: String
@@ -56,6 +56,7 @@ struct NightRunner {
             // The app's transaction is rolled back; say so in the record when the server answers.
             if !options.dryRun, !(error is PostgresError && (error as! PostgresError).kind == .busy) {
                 _ = try? db.transaction {
+                    try db.advisoryXactLock(lockKey, wait: options.wait)   // geodata.nights is written behind the lock too
                     try db.execute(NightsTable.schema, name: "geodata.nights")
                     try NightsTable.record(db, app: app, started: started, status: "failed", summary: db.target.scrub("\(error)"),
                                            inputs: (try? digest.wait()) ?? "unknown", commit: options.pipelineCommit)
