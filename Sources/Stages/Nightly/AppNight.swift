@@ -25,7 +25,6 @@ struct NightRunner {
     var app: String
     var url: String
     var options: NightlyStage.Options
-    var today: Day
     var log: StageLog
 
     /// The app's advisory lock: one night of an app at a time in a database.

@@ -110,7 +110,7 @@ public enum NightlyStage: PipelineStage {
             }
             let line: String
             do {
-                line = try NightRunner(app: app, url: o.url(for: app)!, options: o, today: today, log: log).run(&night)
+                line = try NightRunner(app: app, url: o.url(for: app)!, options: o, log: log).run(&night)
             } catch {
                 line = "\(app): FAILED: \(error)"
                 failed.append(app)
