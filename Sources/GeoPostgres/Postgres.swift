@@ -281,17 +281,6 @@ public final class PostgresConnection {
         try query("select pg_advisory_xact_lock($1)", [String(key)])
     }
 
-    /// The session-scoped variant: true when taken (held until `advisoryUnlock` or disconnect).
-    public func tryAdvisoryLock(_ key: Int64) throws -> Bool {
-        try query("select pg_try_advisory_lock($1)", [String(key)]).scalar == "t"
-    }
-
-    public func advisoryUnlock(_ key: Int64) throws {
-        try query("select pg_advisory_unlock($1)", [String(key)])
-    }
-
-    /// Quotes an identifier or a string literal for the few statements that cannot bind one.
-    public static func quoteLiteral(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
 }
 
 /// Buffers COPY text rows and sends them in 256 KiB chunks.
