@@ -66,6 +66,16 @@ struct NightRunner {
     }
 }
 
+extension PostgresConnection {
+    /// `select`'s rows as the stages' readers of a CSV export read them: `copy (…) to stdout
+    /// with (format csv, header)`, one line each, without its newline.
+    func csvLines(_ select: String) throws -> [Substring] {
+        var lines: [Substring] = []
+        try copyOut("copy (\(select)) to stdout with (format csv, header)") { lines.append(Substring(String(decoding: $0, as: UTF8.self))) }
+        return lines
+    }
+}
+
 /// geodata.nights (CONTRACTS §9): one row per app per night, in the app's own database.
 enum NightsTable {
     static let schema = """
