@@ -1,7 +1,8 @@
 # nightly: the night against the apps' live PostgreSQL (CONTRACTS §9, issue #21; docs/OPERATIONS.md)
 #
-#   make nightly DATABASE_URL=postgresql://user:password@host:5432/postgres
-#   make nightly NIGHTLY_APPS=quiz QUIZ_DATABASE_URL=… NIGHTLY_TODAY=2026-11-25
+#   DATABASE_URL=postgresql://user:password@host:5432/postgres make nightly
+#   QUIZ_DATABASE_URL=… make nightly NIGHTLY_APPS=quiz NIGHTLY_TODAY=2026-11-25
+# (in the environment: a URL on make's own command line shows, password and all, in `ps`)
 #   make nightly … NIGHTLY_DRY_RUN=yes           what each app would change; changes nothing
 #
 # quiz: daily_challenges gets a row for each day of today … today + CHALLENGE_AHEAD that has

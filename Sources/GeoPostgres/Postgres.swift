@@ -60,6 +60,8 @@ public final class PostgresConnection {
     /// environment). A server that does not answer in `connectTimeout` seconds is an error.
     public init(_ conninfo: String, applicationName: String = "geo-nightly", connectTimeout: Int = 10) throws {
         let password = Self.password(in: conninfo)
+        // libpq's message for a string it cannot parse may quote it (a URI whole), password and all.
+        let hidesPassword = password == nil && Self.mayCarryPassword(conninfo)
         // Defaults first, then the caller's string, which overrides them (expand_dbname).
         let keys = ["connect_timeout", "application_name", "dbname"]
         let values = ["\(connectTimeout)", applicationName, conninfo]
@@ -73,7 +75,10 @@ public final class PostgresConnection {
         guard let c, PQstatus(c) == CONNECTION_OK else {
             let raw = c.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
             PQfinish(c)
-            throw PostgresError(kind: .connect, target: t, operation: "connect", message: t.scrub(Self.tidy(raw)),
+            let message = hidesPassword
+                ? "the connection string is not a valid libpq URI or conninfo (libpq's message is not shown: it would quote the password)"
+                : t.scrub(Self.tidy(raw))
+            throw PostgresError(kind: .connect, target: t, operation: "connect", message: message,
                                 sqlState: Self.connectState(raw))
         }
         conn = c
@@ -93,6 +98,16 @@ public final class PostgresConnection {
             p += 1
         }
         return nil
+    }
+
+    /// For a string libpq cannot parse (so `password(in:)` found none): whether it looks like it
+    /// carries one anyway — a URI with "user:password@", or a "password" key.
+    static func mayCarryPassword(_ conninfo: String) -> Bool {
+        if let scheme = conninfo.range(of: "://") {
+            let authority = conninfo[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" }
+            if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") { return true }
+        }
+        return conninfo.range(of: "password", options: .caseInsensitive) != nil
     }
 
     /// libpq's connection failures carry no SQLSTATE; these are the ones a person must tell apart.
@@ -266,17 +281,6 @@ public final class PostgresConnection {
         try query("select pg_advisory_xact_lock($1)", [String(key)])
     }
 
-    /// The session-scoped variant: true when taken (held until `advisoryUnlock` or disconnect).
-    public func tryAdvisoryLock(_ key: Int64) throws -> Bool {
-        try query("select pg_try_advisory_lock($1)", [String(key)]).scalar == "t"
-    }
-
-    public func advisoryUnlock(_ key: Int64) throws {
-        try query("select pg_advisory_unlock($1)", [String(key)])
-    }
-
-    /// Quotes an identifier or a string literal for the few statements that cannot bind one.
-    public static func quoteLiteral(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "''") + "'" }
 }
 
 /// Buffers COPY text rows and sends them in 256 KiB chunks.

@@ -98,6 +98,8 @@ check_refusal() {  # check_refusal NAME EXPECTED_TEXT URL
 check_refusal "unreachable server" "night_user@127.0.0.1:1/base" "postgresql://night_user:Sekr1t-pw@127.0.0.1:1/base"
 check_refusal "wrong password (scram over TCP)" "night_user@127.0.0.1:$PORT/base: connect failed: .*password authentication failed" \
   "postgresql://night_user:Sekr1t-pwX@127.0.0.1:$PORT/base"
+check_refusal "malformed URI (libpq would quote it whole)" "connect failed: the connection string is not a valid libpq URI or conninfo" \
+  "postgresql://night_user:Sekr1t-pw@[::1/base"
 check_refusal "missing database" "night_user@127.0.0.1:$PORT/nosuchdb: connect failed: .*does not exist" \
   "host=127.0.0.1 port=$PORT user=night_user password=Sekr1t-pw dbname=nosuchdb"
 rc=0; DATABASE_URL="host=127.0.0.1 port=$PORT user=night_user password=Sekr1t-pw dbname=base" "$NIGHTLY" --apps quiz --world "$WORLD" --today "$TODAY" --dry-run >"$TMP/out" 2>&1 || rc=$?

@@ -19,7 +19,8 @@ extension ChallengesStage {
         try checkRules(schedule, countries: countries)
         let c = schedule.changeCounts
         guard c.pastTouched == 0, c.replanned == 0 else {
-            throw StageError("the plan would change \(c.pastTouched + c.replanned) existing rows; it may only add days")
+            let changed = schedule.days.filter { if case .replanned = $0.change { return true }; return $0.day < today && $0.change != .kept }
+            throw StageError("the plan for \(table) would change \(c.pastTouched + c.replanned) existing rows (\(changed.prefix(5).map(\.day.iso).joined(separator: ", "))\(changed.count > 5 ? ", …" : "")); it may only add days")
         }
         return (schedule, schedule.days.filter { $0.change == .added })
     }

@@ -19,13 +19,12 @@ struct ContractError: Error, CustomStringConvertible {
 
 /// The frame every app's night runs in: connect, one transaction, the advisory lock, the app's
 /// work, the record in geodata.nights, commit (or roll back for a dry run). A failure rolls the
-/// app back and is recorded (status failed) in a transaction of its own when the server is
+/// app back and is recorded (status failed) in a transaction of its own, behind the lock, when the server is
 /// reachable.
 struct NightRunner {
     var app: String
     var url: String
     var options: NightlyStage.Options
-    var today: Day
     var log: StageLog
 
     /// The app's advisory lock: one night of an app at a time in a database.
@@ -56,6 +55,7 @@ struct NightRunner {
             // The app's transaction is rolled back; say so in the record when the server answers.
             if !options.dryRun, !(error is PostgresError && (error as! PostgresError).kind == .busy) {
                 _ = try? db.transaction {
+                    try db.advisoryXactLock(lockKey, wait: options.wait)   // geodata.nights is written behind the lock too
                     try db.execute(NightsTable.schema, name: "geodata.nights")
                     try NightsTable.record(db, app: app, started: started, status: "failed", summary: db.target.scrub("\(error)"),
                                            inputs: (try? digest.wait()) ?? "unknown", commit: options.pipelineCommit)
@@ -63,6 +63,16 @@ struct NightRunner {
             }
             throw error
         }
+    }
+}
+
+extension PostgresConnection {
+    /// `select`'s rows as the stages' readers of a CSV export read them: `copy (…) to stdout
+    /// with (format csv, header)`, one line each, without its newline.
+    func csvLines(_ select: String) throws -> [Substring] {
+        var lines: [Substring] = []
+        try copyOut("copy (\(select)) to stdout with (format csv, header)") { lines.append(Substring(String(decoding: $0, as: UTF8.self))) }
+        return lines
     }
 }
 

@@ -84,7 +84,7 @@ public enum NightlyStage: PipelineStage {
 
         /// The night's date: `today`, or the clock's (UTC).
         public func day() throws -> Day {
-            guard let t = today else { return Day(ordinal: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down))) }
+            guard let t = today else { return Day(date: Date()) }
             guard let d = Day(iso: t), d.components.year >= 1 else { throw OptionsError("--today (NIGHTLY_TODAY) must be a date YYYY-MM-DD (got \"\(t)\")") }
             return d
         }
@@ -110,7 +110,7 @@ public enum NightlyStage: PipelineStage {
             }
             let line: String
             do {
-                line = try NightRunner(app: app, url: o.url(for: app)!, options: o, today: today, log: log).run(&night)
+                line = try NightRunner(app: app, url: o.url(for: app)!, options: o, log: log).run(&night)
             } catch {
                 line = "\(app): FAILED: \(error)"
                 failed.append(app)

@@ -18,10 +18,7 @@ struct QuizNight: AppNight {
         // exactly one type or with an answer outside the country set is refused, rows named.
         var existing: [ExistingDay] = []
         if try db.query("select to_regclass($1) is not null", [table]).scalar == "t" {
-            var text = ""
-            try db.copyOut("copy (\(ChallengesStage.existingQuery)) to stdout with (format csv, header)") {
-                text += String(decoding: $0, as: UTF8.self) + "\n"
-            }
+            let text = try db.csvLines(ChallengesStage.existingQuery).joined(separator: "\n")
             do {
                 existing = try ChallengesStage.readExisting(csv: text, source: "\(table) in \(db.target)", countries: Set(countries.map(\.id)))
             } catch { throw ContractError(message: "\(error)") }

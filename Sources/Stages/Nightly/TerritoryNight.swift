@@ -21,12 +21,7 @@ struct TerritoryNight: AppNight {
                            name: "the game's migration \(GameMigration.name)")
         }
         // The live territory, read with the stage's own reader of the CSV export.
-        var lines: [Substring] = []
-        try log.step("territory: read territory_hex") {
-            try db.copyOut("copy (\(TerritoryStage.nightExistingQuery)) to stdout with (format csv, header)") {
-                lines.append(Substring(String(decoding: $0, as: UTF8.self)))
-            }
-        }
+        var lines = try log.step("territory: read territory_hex") { try db.csvLines(TerritoryStage.nightExistingQuery) }
         let existing: [Claim]
         do { existing = try ExistingTerritory.read(lines: lines, source: "territory_hex in \(db.target)") }
         catch { throw ContractError(message: "\(error)") }

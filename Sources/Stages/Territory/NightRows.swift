@@ -25,7 +25,6 @@ extension TerritoryStage {
     public struct Night: Sendable {
         /// In the file's order (a shard's runs only, with `shard`).
         public var runs: [NightRun]
-        public var fixes = 0
         public var valid = 0
         /// Cells tonight's valid runs own after the fold (they beat the current claim), by cell.
         public var won: [Claim]
@@ -44,11 +43,11 @@ extension TerritoryStage {
         let file = try MappedFile(path: input)
         let decoded = try log.step("read and judge runs, build loops, claim cells") {
             try RunsReader.eachRun(file.buffer, file: input, workers: threads, makeState: { GEOSContext() },
-                                   released: { file.release($0) }) { run, geos -> (fixes: Int, run: NightRun?) in
-                if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return (run.fixCount, nil) }
+                                   released: { file.release($0) }) { run, geos -> NightRun? in
+                if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return nil }
                 let (v, loop, cells) = try judgeOne(run, rules: rules, resolution: resolution, file: input, geos: geos)
-                return (run.fixCount, NightRun(id: run.id, userID: run.userID, endedAt: run.endedAt, valid: v.valid,
-                                               cells: cells, copyRow: copyRow(run, v, loop: loop)))
+                return NightRun(id: run.id, userID: run.userID, endedAt: run.endedAt, valid: v.valid,
+                                cells: cells, copyRow: copyRow(run, v, loop: loop))
             }
         }
         // The same quarantine rule as the stage: a few malformed runs are skipped, more stop the night.
@@ -59,15 +58,13 @@ extension TerritoryStage {
         for r in decoded.rejected.prefix(5) { log.info("quarantined: \(r.error(file: input))") }
         var runs: [NightRun] = []
         runs.reserveCapacity(decoded.runs.count)
-        var fixes = 0
         for d in decoded.runs {
-            fixes += d.value.fixes
-            if let r = d.value.run { runs.append(r) }
+            if let r = d.value { runs.append(r) }
         }
         let t = territory(existing: existing, valid: runs.lazy.filter(\.valid).map { ($0.cells, $0.userID, $0.id, $0.endedAt) })
         let tonight = Set(runs.map(\.id))
         let won = t.cells.values.filter { tonight.contains($0.run) }.sorted { $0.cell < $1.cell }
-        return Night(runs: runs, fixes: fixes, valid: runs.reduce(0) { $0 + ($1.valid ? 1 : 0) }, won: won,
+        return Night(runs: runs, valid: runs.reduce(0) { $0 + ($1.valid ? 1 : 0) }, won: won,
                      owned: t.cells.count, users: Array(Set(runs.map(\.userID))).sorted(), quarantined: decoded.rejected.count)
     }
 
@@ -113,11 +110,8 @@ extension TerritoryStage {
     /// runs insert in territory_hex.sql, geometries as hex EWKB — the same doubles as that
     /// file's exact WKT, and many times cheaper for PostGIS to read than WKT.
     static func copyRow(_ r: Run, _ v: Verdict, loop: [Polygon]) -> [UInt8] {
-        var w = JSONWriter(reserve: 256 + 32 * (v.kept.count + (loop.first?.rings.reduce(0) { $0 + $1.count } ?? 0)))
-        w.raw("\(r.id)\t\(r.userID)\t\(Timestamp.iso(r.startedAt))\t\(Timestamp.iso(r.endedAt))\t")
-        w.fixed(v.distance, decimals: 3); w.raw("\t")
-        w.fixed(v.duration, decimals: 6); w.raw("\t")
-        w.raw(v.valid ? "t\t" : "f\t")
+        var w = JSONWriter(reserve: 256 + 32 * TerritoryOutputs.rowPoints(v, loop: loop))
+        TerritoryOutputs.runScalars(&w, r, v, sql: false)
         var hex = HexEWKB(out: w.bytes)
         if v.kept.count >= 2 {
             hex.header(type: 2)
@@ -142,7 +136,7 @@ extension TerritoryStage {
     public static func copyRow(_ c: Claim) throws -> [UInt8] {
         var w = JSONWriter(reserve: 400)
         w.raw("\(H3Cell.hex(c.cell))\t\(c.owner)\t\(c.run)\t\(Timestamp.iso(c.claimedAt))\t")
-        try w.storedCell(c.cell)
+        try w.cellEWKT(c.cell)
         w.raw("\n")
         return w.bytes
     }

@@ -113,14 +113,28 @@ struct TerritoryOutputs {
 
         """
 
+    /// The points a run's row carries, kept fixes and the stored loop's vertices (its size).
+    static func rowPoints(_ v: Verdict, loop: [Polygon]) -> Int {
+        v.kept.count + (loop.first?.rings.reduce(0) { $0 + $1.count } ?? 0)
+    }
+
+    /// A run's row up to its geometries — id, user_id, started_at, ended_at, distance_m,
+    /// duration_s, valid_loop, each followed by `separator` — quoted as SQL values (the runs
+    /// insert) or bare (COPY text).
+    static func runScalars(_ w: inout JSONWriter, _ r: Run, _ v: Verdict, sql: Bool) {
+        let q = sql ? "'" : "", sep = sql ? ", " : "\t"
+        w.raw("\(q)\(r.id)\(q)\(sep)\(q)\(r.userID)\(q)\(sep)\(q)\(Timestamp.iso(r.startedAt))\(q)\(sep)\(q)\(Timestamp.iso(r.endedAt))\(q)\(sep)")
+        w.fixed(v.distance, decimals: 3); w.raw(sep)
+        w.fixed(v.duration, decimals: 6); w.raw(sep)
+        w.raw(sql ? (v.valid ? "true" : "false") : (v.valid ? "t" : "f")); w.raw(sep)
+    }
+
     /// One run's row of the runs insert, `  (id, …, loop_polygon)` (the insert joins rows with
     /// ",\n"; two bytes of room are left for that).
     static func sqlRow(_ r: Run, _ v: Verdict, loop: [Polygon]) -> [UInt8] {
-        var w = JSONWriter(reserve: 320 + 26 * (v.kept.count + (loop.first?.rings.reduce(0) { $0 + $1.count } ?? 0)))
-        w.raw("  ('\(r.id)', '\(r.userID)', '\(Timestamp.iso(r.startedAt))', '\(Timestamp.iso(r.endedAt))', ")
-        w.fixed(v.distance, decimals: 3); w.raw(", ")
-        w.fixed(v.duration, decimals: 6); w.raw(", ")
-        w.raw(v.valid ? "true, " : "false, ")
+        var w = JSONWriter(reserve: 320 + 26 * rowPoints(v, loop: loop))
+        w.raw("  (")
+        runScalars(&w, r, v, sql: true)
         if v.kept.count >= 2 {
             w.raw("'SRID=4326;LINESTRING(")
             w.wktCoordinates(v.kept.count) { (r.lon[v.kept[$0]], r.lat[v.kept[$0]]) }
@@ -163,7 +177,7 @@ struct TerritoryOutputs {
         for (k, c) in won[rows].enumerated() {
             if k > 0 { w.raw(",\n") }
             w.raw("  ('\(H3Cell.hex(c.cell))', '\(c.owner)', '\(c.run)', '\(Timestamp.iso(c.claimedAt))', '")
-            try w.storedCell(c.cell)
+            try w.cellEWKT(c.cell)
             w.raw("')")
         }
         w.raw("\n" + Self.cellsConflict + ";\n")
@@ -331,6 +345,15 @@ struct CoordText {
 }
 
 extension JSONWriter {
+    /// A cell's boundary as territory_hex.cell stores it, `SRID=4326;POLYGON((…))` (the SQL file
+    /// quotes it, the night's COPY row does not).
+    mutating func cellEWKT(_ cell: UInt64) throws {
+        raw("SRID=4326;POLYGON((")
+        let ring = try H3Cell.storedRing(cell)
+        wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
+        raw("))")
+    }
+
     /// A WKT coordinate list "x y,x y,…" of `count` points, each written to read back exactly.
     @inline(__always) mutating func wktCoordinates(_ count: Int, _ point: (Int) -> (x: Double, y: Double)) {
         withCoordText { t in
@@ -340,15 +363,6 @@ extension JSONWriter {
                 t.exact(p.x); t.byte(0x20); t.exact(p.y)
             }
         }
-    }
-
-    /// A cell's boundary as territory_hex.cell stores it (`H3Cell.storedRing`), as EWKT: the
-    /// same text in territory_hex.sql and in the night's `copy night_cells`.
-    mutating func storedCell(_ cell: UInt64) throws {
-        raw("SRID=4326;POLYGON((")
-        let ring = try H3Cell.storedRing(cell)
-        wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
-        raw("))")
     }
 
     /// Lends the writer's buffer to a `CoordText` (moved, not copied) and takes it back.
