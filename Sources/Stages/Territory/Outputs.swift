@@ -314,37 +314,48 @@ struct TerritoryOutputs {
     }
 }
 
-/// Coordinate text appended byte by byte in this module, so every append inlines (a night
-/// writes tens of millions of coordinates; the writer's own calls cross a module each).
+/// Coordinate text written byte by byte in this module, so every write inlines (a night
+/// writes tens of millions of coordinates; the writer's own calls cross a module each): into a
+/// small buffer on the stack, appended to `out` a few kilobytes at a time (an append per number
+/// was a call to memmove each).
 struct CoordText {
     var out: [UInt8]
-    @inline(__always) mutating func byte(_ b: UInt8) { out.append(b) }
+    /// `chunk` bytes and room for one more position past them.
+    let buf: UnsafeMutablePointer<UInt8>
+    var n = 0
+    static let chunk = 4096, capacity = chunk + 128
+
+    init(out: [UInt8], buf: UnsafeMutablePointer<UInt8>) { self.out = out; self.buf = buf }
+
+    /// Makes room for one position (two numbers of at most 24 bytes each and a separator).
+    @inline(__always) mutating func room() { if n > Self.chunk { flush() } }
+
+    mutating func flush() {
+        out.append(contentsOf: UnsafeBufferPointer(start: buf, count: n))
+        n = 0
+    }
+
+    @inline(__always) mutating func byte(_ b: UInt8) { room(); buf[n] = b; n += 1 }
 
     /// A coordinate that reads back as exactly the same double: a double nearest to k·10⁻⁷ as
     /// those (at most 7) decimals, fast integer formatting; anything else (a crossing GEOS
     /// computed) in Swift's shortest round-trip form.
     @inline(__always) mutating func exact(_ d: Double) {
-        Self.withScratch { s in
-            let n = Self.decimal(d, into: s)
-            if n == 0 { out.append(contentsOf: d.description.utf8) } else { out.append(contentsOf: UnsafeBufferPointer(start: s, count: n)) }
-        }
+        room()
+        put(d)
     }
 
-    /// A WKT position, "x y", as two `exact` numbers appended at once.
+    /// A WKT position, "x y".
     @inline(__always) mutating func wktPosition(_ x: Double, _ y: Double) {
-        Self.withScratch { s in
-            let nx = Self.decimal(x, into: s)
-            guard nx > 0 else { exact(x); byte(0x20); exact(y); return }
-            s[nx] = 0x20
-            let ny = Self.decimal(y, into: s + nx + 1)
-            guard ny > 0 else { out.append(contentsOf: UnsafeBufferPointer(start: s, count: nx + 1)); exact(y); return }
-            out.append(contentsOf: UnsafeBufferPointer(start: s, count: nx + 1 + ny))
-        }
+        room()
+        put(x); buf[n] = 0x20; n += 1; put(y)
     }
 
-    @inline(__always) private static func withScratch(_ body: (UnsafeMutablePointer<UInt8>) -> Void) {
-        var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &scratch) { body($0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+    /// `exact` without making room (at most 24 bytes).
+    @inline(__always) private mutating func put(_ d: Double) {
+        let k = Self.decimal(d, into: buf + n)
+        if k > 0 { n += k; return }
+        for c in d.description.utf8 { buf[n] = c; n += 1 }
     }
 
     /// Writes `d` at `s` as the decimals of the integer k nearest to d·10⁷, trailing zeros
@@ -410,9 +421,12 @@ extension JSONWriter {
 
     /// Lends the writer's buffer to a `CoordText` (moved, not copied) and takes it back.
     @inline(__always) mutating func withCoordText(_ body: (inout CoordText) -> Void) {
-        var t = CoordText(out: bytes)
-        bytes = []
-        body(&t)
-        bytes = t.out
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: CoordText.capacity) { b in
+            var t = CoordText(out: bytes, buf: b.baseAddress!)
+            bytes = []
+            body(&t)
+            t.flush()
+            bytes = t.out
+        }
     }
 }

@@ -31,12 +31,11 @@ final class RowSpools: @unchecked Sendable {
         /// pending bytes: no buffer of its own to allocate, fill and copy.
         func append(_ format: (inout JSONWriter) -> Void) throws -> RowRef {
             var w = JSONWriter(reserve: 0)
-            w.bytes = pending
-            pending = []
+            swap(&w.bytes, &pending)
             let start = w.bytes.count
             format(&w)
             w.bytes.append(0x2C); w.bytes.append(0x0A)
-            pending = w.bytes
+            swap(&w.bytes, &pending)
             let length = pending.count - start
             let ref = RowRef(spool: index, length: Int32(length), offset: size)
             size += length
