@@ -148,3 +148,23 @@ import Testing
         #expect(loop[0].exterior.contains { $0.y == -90 })
     }
 }
+
+/// `shape`'s sweep order: every segment once, by least x.
+@Suite struct LoopSweepTests {
+    @Test func segmentsSortedByLeastX() {
+        for seed in 0..<200 as Range<UInt64> {
+            var pts: Ring = []
+            for p in LoopTests.ring(seed, n: 20 + Int(seed) * 7) where pts.last != p { pts.append(p) }
+            let n = pts.count - 1
+            let xs = pts.map(\.x)
+            let segs = Loop.sortedSegments(pts, n, minX: xs.min()!, maxX: xs.max()!)
+            #expect(segs.map(\.i).sorted() == Array(0..<n), "ring \(seed)")
+            #expect(zip(segs, segs.dropFirst()).allSatisfy { $0.lox <= $1.lox }, "ring \(seed)")
+            #expect(segs.allSatisfy { $0.lox == min(pts[$0.i].x, pts[$0.i + 1].x) && $0.hiy == max(pts[$0.i].y, pts[$0.i + 1].y) })
+        }
+        // All segments in one bucket but one: still in order.
+        let spike: Ring = [Point(0, 0), Point(0, 1), Point(1e-9, 2), Point(1000, 0), Point(0, 0)]
+        let segs = Loop.sortedSegments(spike, 4, minX: 0, maxX: 1000)
+        #expect(zip(segs, segs.dropFirst()).allSatisfy { $0.lox <= $1.lox })
+    }
+}
