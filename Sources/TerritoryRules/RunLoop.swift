@@ -60,12 +60,13 @@ public struct RunLoop: Sendable {
         for i in lon.indices { west = min(west, lon[i]); east = max(east, lon[i]); south = min(south, lat[i]); north = max(north, lat[i]) }
         func corner(_ x: Double, _ y: Double) -> LatLng { LatLng(latDegrees: y, lngDegrees: x > 180 ? x - 360 : x) }
         let box = GeoPolygon(outer: [corner(west, south), corner(east, south), corner(east, north), corner(west, north)], holes: [])
+        let rows = EdgeRows(lon: lon, lat: lat, south: south, north: north)
         var out: [UInt64] = []
         for c in try H3.polygonToCells(box, res: res) {
             let centre = try H3.cellToLatLng(c)
             var x = centre.lngDegrees
             if x < west - 1 { x += 360 }
-            if Self.winding(x, centre.latDegrees, lon, lat) != 0 { out.append(c.value) }
+            if rows.winding(x, centre.latDegrees, lon, lat) != 0 { out.append(c.value) }
         }
         return out.sorted()
     }
@@ -73,12 +74,61 @@ public struct RunLoop: Sendable {
     /// How many times the closed ring winds around (x, y) (counter-clockwise positive).
     static func winding(_ x: Double, _ y: Double, _ lon: [Double], _ lat: [Double]) -> Int {
         var w = 0
-        for i in 0..<(lon.count - 1) {
-            let x0 = lon[i], y0 = lat[i], x1 = lon[i + 1], y1 = lat[i + 1]
-            let side = (x1 - x0) * (y - y0) - (x - x0) * (y1 - y0)
-            if y0 <= y { if y1 > y && side > 0 { w += 1 } } else if y1 <= y && side < 0 { w -= 1 }
-        }
+        for i in 0..<(lon.count - 1) { w += crossing(i, x, y, lon, lat) }
         return w
+    }
+
+    /// What edge i (from point i to i + 1) adds to the winding around (x, y): ±1 when it
+    /// crosses the ray from (x, y) to +x going up (down) with the point on its left (right).
+    /// Only an edge with min(y0, y1) ≤ y < max(y0, y1) can.
+    @inline(__always) static func crossing(_ i: Int, _ x: Double, _ y: Double, _ lon: [Double], _ lat: [Double]) -> Int {
+        let x0 = lon[i], y0 = lat[i], x1 = lon[i + 1], y1 = lat[i + 1]
+        let side = (x1 - x0) * (y - y0) - (x - x0) * (y1 - y0)
+        if y0 <= y { if y1 > y && side > 0 { return 1 } } else if y1 <= y && side < 0 { return -1 }
+        return 0
+    }
+
+    /// The ring's edges by horizontal band, so a point is tested against the edges whose
+    /// latitudes reach its own — a few, not the whole ring (a run's thousand fixes, for each of
+    /// hundreds of candidate cells). The winding is the same sum: the edges left out add 0.
+    struct EdgeRows {
+        let south: Double, scale: Double, count: Int
+        /// Band b's edges are `edges[start[b]..<start[b + 1]]`.
+        var start: [Int32]
+        var edges: [Int32] = []
+
+        init(lon: [Double], lat: [Double], south: Double, north: Double) {
+            let n = lon.count - 1
+            count = max(1, n / 4)
+            self.south = south
+            scale = north > south ? Double(count) / (north - south) : 0
+            start = [Int32](repeating: 0, count: count + 2)
+            for i in 0..<n {
+                for b in band(min(lat[i], lat[i + 1]))...band(max(lat[i], lat[i + 1])) { start[b + 2] += 1 }
+            }
+            for b in 0...count { start[b + 1] += start[b] }
+            edges = [Int32](repeating: 0, count: Int(start[count + 1]))
+            for i in 0..<n {
+                for b in band(min(lat[i], lat[i + 1]))...band(max(lat[i], lat[i + 1])) {
+                    edges[Int(start[b + 1])] = Int32(i)
+                    start[b + 1] += 1
+                }
+            }
+        }
+
+        /// The band of latitude y (monotonic in y; outside the ring's range, the first or last).
+        @inline(__always) func band(_ y: Double) -> Int {
+            let v = (y - south) * scale
+            guard v >= 0 else { return 0 }
+            return v < Double(count) ? min(count - 1, Int(v)) : count - 1
+        }
+
+        func winding(_ x: Double, _ y: Double, _ lon: [Double], _ lat: [Double]) -> Int {
+            let b = band(y)
+            var w = 0
+            for k in Int(start[b])..<Int(start[b + 1]) { w += RunLoop.crossing(Int(edges[k]), x, y, lon, lat) }
+            return w
+        }
     }
 
     /// The cells of a region closed through a pole (`continuous`), which H3's polygon fill

@@ -374,14 +374,24 @@ struct CoordText {
         var n = 0
         if i < 0 { s[0] = 0x2D; n = 1 }
         let m = i.magnitude
-        var ip = m / 10_000_000
+        var ip = Int(truncatingIfNeeded: m / 10_000_000)
         let frac = Int(truncatingIfNeeded: m % 10_000_000)
-        // The integer part, at most 9 digits for |d| < 9e8.
-        var tmp: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &tmp) { t in
-            var k = 16
-            repeat { k -= 1; t[k] = UInt8(truncatingIfNeeded: ip % 10) + 0x30; ip /= 10 } while ip > 0
-            for j in k..<16 { s[n] = t[j]; n += 1 }
+        // The integer part (at most 9 digits for |d| < 9e8): a longitude or latitude has at
+        // most three, written straight from the pair table.
+        if ip < 10 {
+            s[n] = UInt8(truncatingIfNeeded: ip) + 0x30; n += 1
+        } else if ip < 100 {
+            s[n] = pair[2 * ip]; s[n + 1] = pair[2 * ip + 1]; n += 2
+        } else if ip < 1000 {
+            let h = ip / 100, r = ip % 100
+            s[n] = UInt8(truncatingIfNeeded: h) + 0x30; s[n + 1] = pair[2 * r]; s[n + 2] = pair[2 * r + 1]; n += 3
+        } else {
+            var tmp: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &tmp) { t in
+                var k = 16
+                repeat { k -= 1; t[k] = UInt8(truncatingIfNeeded: ip % 10) + 0x30; ip /= 10 } while ip > 0
+                for j in k..<16 { s[n] = t[j]; n += 1 }
+            }
         }
         guard frac != 0 else { return n }
         // Seven decimals: one digit, then three pairs; then the trailing zeros go.
