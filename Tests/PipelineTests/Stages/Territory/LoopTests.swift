@@ -5,6 +5,7 @@ import GeoPROJ
 import H3
 import Testing
 @testable import TerritoryStage
+@testable import TerritoryRules
 
 /// The loop's fast path (a simple ring skips GEOS) must give exactly what GEOS's make-valid
 /// gives, vertex for vertex, and must hand every ring it is unsure of to GEOS.
@@ -166,5 +167,29 @@ import Testing
         let spike: Ring = [Point(0, 0), Point(0, 1), Point(1e-9, 2), Point(1000, 0), Point(0, 0)]
         let segs = Loop.sortedSegments(spike, 4, minX: 0, maxX: 1000)
         #expect(zip(segs, segs.dropFirst()).allSatisfy { $0.lox <= $1.lox })
+    }
+}
+
+/// The app's cell test by latitude band must count the same winding as the whole ring.
+@Suite struct RunLoopBandTests {
+    @Test func bandWindingIsTheRingsWinding() {
+        var rng = SplitMix64(state: 14)
+        for seed in 0..<60 as Range<UInt64> {
+            let ring = LoopTests.ring(seed, n: 10 + Int(seed) * 13)
+            let lon = ring.map(\.x), lat = ring.map(\.y)
+            let south = lat.min()!, north = lat.max()!, west = lon.min()!, east = lon.max()!
+            let rows = RunLoop.EdgeRows(lon: lon, lat: lat, south: south, north: north)
+            var differ = 0, inside = 0
+            for k in 0..<2000 {
+                // Points in and around the box, on fix latitudes too (the half-open rule's edge).
+                let y = k % 5 == 0 ? lat[Int(rng.next() % UInt64(lat.count))] : south + (north - south) * (1.4 * rng.unit() - 0.2)
+                let x = west + (east - west) * (1.4 * rng.unit() - 0.2)
+                let w = RunLoop.winding(x, y, lon, lat)
+                if rows.winding(x, y, lon, lat) != w { differ += 1 }
+                if w != 0 { inside += 1 }
+            }
+            #expect(differ == 0, "ring \(seed)")
+            #expect(inside > 100, "ring \(seed)")
+        }
     }
 }
