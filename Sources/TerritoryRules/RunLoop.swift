@@ -94,30 +94,42 @@ public struct RunLoop: Sendable {
     struct EdgeRows {
         let south: Double, scale: Double, count: Int
         /// Band b's edges are `edges[start[b]..<start[b + 1]]`.
-        var start: [Int32]
-        var edges: [Int32] = []
+        let start: [Int32]
+        let edges: [Int32]
 
         init(lon: [Double], lat: [Double], south: Double, north: Double) {
             let n = lon.count - 1
-            count = max(1, n / 4)
-            self.south = south
-            scale = north > south ? Double(count) / (north - south) : 0
-            start = [Int32](repeating: 0, count: count + 2)
+            let count = max(1, n / 4), scale = north > south ? Double(count) / (north - south) : 0
+            (self.count, self.south, self.scale) = (count, south, scale)
+            func band(_ y: Double) -> Int { Self.band(y, south: south, scale: scale, count: count) }
+            var start = [Int32](repeating: 0, count: count + 2)
+            // Each edge's first and last band, then the bands' edges (counted, then placed).
+            var bands = [(lo: Int32, hi: Int32)](repeating: (0, 0), count: n)
+            var y0 = lat[0]
             for i in 0..<n {
-                for b in band(min(lat[i], lat[i + 1]))...band(max(lat[i], lat[i + 1])) { start[b + 2] += 1 }
+                let y1 = lat[i + 1]
+                let lo = band(min(y0, y1)), hi = band(max(y0, y1))
+                bands[i] = (Int32(truncatingIfNeeded: lo), Int32(truncatingIfNeeded: hi))
+                start[lo + 2] += 1
+                if hi > lo { for b in lo + 1...hi { start[b + 2] += 1 } }
+                y0 = y1
             }
             for b in 0...count { start[b + 1] += start[b] }
-            edges = [Int32](repeating: 0, count: Int(start[count + 1]))
+            var edges = [Int32](repeating: 0, count: Int(start[count + 1]))
             for i in 0..<n {
-                for b in band(min(lat[i], lat[i + 1]))...band(max(lat[i], lat[i + 1])) {
-                    edges[Int(start[b + 1])] = Int32(i)
+                for b in Int(bands[i].lo)...Int(bands[i].hi) {
+                    edges[Int(start[b + 1])] = Int32(truncatingIfNeeded: i)
                     start[b + 1] += 1
                 }
             }
+            self.start = start
+            self.edges = edges
         }
 
         /// The band of latitude y (monotonic in y; outside the ring's range, the first or last).
-        @inline(__always) func band(_ y: Double) -> Int {
+        @inline(__always) func band(_ y: Double) -> Int { Self.band(y, south: south, scale: scale, count: count) }
+
+        @inline(__always) static func band(_ y: Double, south: Double, scale: Double, count: Int) -> Int {
             let v = (y - south) * scale
             guard v >= 0 else { return 0 }
             return v < Double(count) ? min(count - 1, Int(v)) : count - 1
