@@ -28,14 +28,23 @@ struct TerritoryNight: AppNight {
         lines = []
         var night = try TerritoryStage.night(input: runs, existing: existing, shard: try shard.map { try Shard(parsing: $0) },
                                              threads: threads, log: log)
-        try log.step("territory: copy \(formatCount(night.users.count)) users, \(formatCount(night.runs.count)) runs, \(formatCount(night.won.count)) cells") {
+        // Runs already stored keep their path (the merge never updates it): it is not sent again,
+        // and the rows are locked against deletion until commit, so the merge finds them.
+        let stored = try log.step("territory: find tonight's runs already stored") { try storedRuns(db, night.runs.map(\.id)) }
+        try log.step("territory: copy \(formatCount(night.users.count)) users, \(formatCount(night.runs.count)) runs (\(formatCount(stored.count)) stored: without their path), \(formatCount(night.won.count)) cells") {
             try db.execute(TerritoryStage.nightTempTables, name: "the night's temporary tables")
             try db.copyIn("copy night_users from stdin") { w in
                 for u in night.users { try w.row(fields: [u]) }
             }
-            try db.copyIn("copy night_runs (\(TerritoryStage.nightRunColumns)) from stdin") { w in
+            let nullField: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
+            try db.copyIn("copy night_runs (\(TerritoryStage.nightRunColumns)) from stdin", binary: true) { w in
                 for i in night.runs.indices {
-                    try w.row(night.runs[i].copyRow)
+                    let r = night.runs[i]
+                    if let path = r.pathField, stored.contains(r.id) {
+                        try w.row(r.copyRow[..<path.lowerBound], nullField[...], r.copyRow[path.upperBound...])
+                    } else {
+                        try w.row(r.copyRow)
+                    }
                     night.runs[i].copyRow = []   // streamed: each row is freed once sent
                 }
             }
@@ -55,6 +64,14 @@ struct TerritoryNight: AppNight {
         let would = dryRun ? "would be " : ""
         return "\(formatCount(night.runs.count)) runs (\(formatCount(night.valid)) valid loops\(night.quarantined > 0 ? ", \(night.quarantined) malformed quarantined" : ""))\(shard.map { " [shard \($0)]" } ?? ""): "
             + "\(written[0]) users, \(written[1]) runs, \(written[2]) cells \(would)written; \(formatCount(night.owned)) cells owned"
+    }
+
+    /// Which of `ids` runs has already, each locked (`for key share`) until the transaction ends.
+    func storedRuns(_ db: PostgresConnection, _ ids: [String]) throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        let rows = try db.query("select id::text from runs where id = any($1::uuid[]) for key share",
+                                ["{" + ids.joined(separator: ",") + "}"]).rows
+        return Set(rows.compactMap { $0[0] })
     }
 
     /// A territory row whose owner is not in users (or whose run is not in runs) breaks the
