@@ -41,8 +41,9 @@ extension TerritoryStage {
     }
 
     /// Reads and judges `input` (in parallel, as the stage does), folds tonight's valid runs
-    /// over `existing` (the live table's claims) and returns what changes.
-    public static func night(input: String, existing: [Claim], shard: Shard?, threads: Int,
+    /// over `existing` (the live table's claims) and returns what changes. `maxRejects`: the
+    /// stage's `--max-rejects` (nil: its default).
+    public static func night(input: String, existing: [Claim], shard: Shard?, threads: Int, maxRejects: Int? = nil,
                              rules: Rules = Rules(), resolution: Int = 9, log: StageLog) throws -> Night {
         let file = try MappedFile(path: input)
         let decoded = try log.step("read and judge runs, build loops, claim cells") {
@@ -55,12 +56,9 @@ extension TerritoryStage {
                                 cells: cells, copyRow: row.bytes, pathField: row.path)
             }
         }
-        // The same quarantine rule as the stage: a few malformed runs are skipped, more stop the night.
-        let allowed = Options().allowedRejects(features: decoded.features)
-        if decoded.rejected.count > allowed {
-            throw InputError(file: input, "\(decoded.rejected.count) of \(decoded.features) runs are malformed, more than the \(allowed) a night may quarantine: nothing written; the first: \(decoded.rejected[0].error(file: input))")
-        }
-        for r in decoded.rejected.prefix(5) { log.info("quarantined: \(r.error(file: input))") }
+        var limits = Options()
+        limits.maxRejects = maxRejects
+        try quarantine(decoded.rejected, of: decoded.features, allowed: limits.allowedRejects(features: decoded.features), input: input, log: log)
         var runs: [NightRun] = []
         runs.reserveCapacity(decoded.runs.count)
         for d in decoded.runs {
@@ -143,6 +141,17 @@ extension TerritoryStage {
             }
         } else { row.null() }
         return (row.bytes, path)
+    }
+
+    /// A stored cell's row of `night_boundaries`: its hex_id as stored and its boundary as
+    /// territory_hex.sql writes it. The hex_id must be an H3 cell (ExistingTerritory checks).
+    public static func boundaryCopyRow(hexID: String) throws -> [UInt8] {
+        guard let cell = UInt64(hexID.lowercased(), radix: 16) else { throw InputError(file: "territory_hex", "hex_id \"\(hexID)\" is not an H3 cell") }
+        var w = JSONWriter(reserve: 400)
+        w.raw("\(hexID)\t")
+        try w.cellEWKT(cell)
+        w.raw("\n")
+        return w.bytes
     }
 
     /// One won cell's row of `night_cells`, with its boundary as territory_hex.sql stores it.
