@@ -173,6 +173,29 @@ if [ $rc -eq 0 ] && grep -q "1 stored cells' boundaries filled" "$TMP/out" \
   ok "rows without a boundary get it: 10 won tonight (as territory_hex.sql writes them) and 1 claimed before, across ±180° ($far)"
 else bad "boundary fill (exit $rc): $(grep -E '^territory' "$TMP/out")"; fi
 
+# --- a run stored by the app while the night copies: the night's COPY into runs fails on its key,
+# is rolled back to its savepoint, and every run goes through the merge (nothing lost, no error).
+# The app's transaction holds the run, uncommitted, when the night looks for stored runs. A night
+# with no runs has applied the game's migration first: a night that finds it recorded in
+# geodata.migrations takes no table lock, so the app's writes go on while it runs.
+sql postgres "create database race template base"
+echo '{"type": "FeatureCollection", "features": []}' >"$TMP/no-runs.geojson"
+night race --apps territory --runs "$TMP/no-runs.geojson" || { bad "a night of no runs failed"; cat "$TMP/out"; }
+run1=$("$PY" -c 'import json,sys; f=json.load(open(sys.argv[1]))["features"][0]; print(f["id"], f["properties"]["user_id"])' "$RUNS")
+read -r race_run race_user <<<"$run1"
+"${PSQL[@]}" -d race -c "begin; insert into users (id, username) values ('$race_user', 'from the app');
+  insert into runs (id, user_id, started_at, ended_at, path) values ('$race_run', '$race_user', '2026-11-21Z', '2026-11-21Z', 'SRID=4326;LINESTRING(1 1,2 2)');
+  select pg_sleep(2); commit;" >/dev/null 2>&1 & app=$!
+for _ in $(seq 50); do [ "$(sql race "select count(*) from pg_stat_activity where datname = 'race' and pid <> pg_backend_pid() and query like '%pg_sleep%' and state = 'active'")" = 1 ] && break; sleep 0.1; done
+rc=0; night race --apps territory || rc=$?
+wait $app
+if [ $rc -eq 0 ] && grep -q 'a run was stored while the night ran' "$TMP/out" \
+   && [ "$(sql race "select count(*) || '|' || count(path) from runs")" = "$(sql full_night "select count(*) || '|' || count(path) from runs")" ] \
+   && [ "$(sql race "select username || ' ' || st_astext(path) from runs join users u on u.id = user_id where runs.id = '$race_run'")" = "from the app LINESTRING(1 1,2 2)" ] \
+   && [ "$(sql race "$OWNERS")" = "$(cat "$TMP/geo.txt")" ]; then
+  ok "a run the app stored while the night copied: the night goes through the merge, the app's row keeps its path and runner, the territory is the night's"
+else bad "run stored during the night (exit $rc): $(grep -E '^territory|stored while' "$TMP/out")"; fi
+
 # --- malformed runs: quarantined up to TERRITORY_MAX_REJECTS, more stop the app's night -----------
 sql postgres "create database rejects template full_night"
 MALFORMED=Tests/BadInputs/territory/many-malformed.geojson   # 11 malformed runs of 12

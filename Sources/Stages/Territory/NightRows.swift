@@ -89,15 +89,15 @@ extension TerritoryStage {
 
     public static let nightRunColumns = "id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon"
 
-    /// The one set-based merge of the copied rows, with territory_hex.sql's rules: users added
-    /// (never renamed), runs inserted or their judged columns updated (`runsConflict`), a cell
-    /// taken only by a claim that beats the stored one (`TerritoryOutputs.cellsConflict`) — so
-    /// shards and reruns, in any order, converge. Returns users, runs and cells written.
+    /// Tonight's runners, added (never renamed) before their runs, which point at them.
+    public static let nightUsersMerge = "insert into users (id, username) select id, 'runner-' || id from night_users on conflict do nothing"
+
+    /// The set-based merge of the copied rows, with territory_hex.sql's rules: runs inserted or
+    /// their judged columns updated (`runsConflict`), a cell taken only by a claim that beats the
+    /// stored one (`TerritoryOutputs.cellsConflict`) — so shards and reruns, in any order,
+    /// converge. Returns runs and cells written.
     public static let nightMerge = """
-        with u as (
-          insert into users (id, username) select id, 'runner-' || id from night_users
-          on conflict do nothing returning 1),
-        r as (
+        with r as (
           insert into runs (\(nightRunColumns)) select \(nightRunColumns) from night_runs
           \(TerritoryOutputs.runsConflict.trimmingCharacters(in: .whitespacesAndNewlines).dropLast())
           returning 1),
@@ -106,7 +106,7 @@ extension TerritoryStage {
           select hex_id, owner_user_id, last_run_id, claimed_at, cell from night_cells
           \(TerritoryOutputs.cellsConflict)
           returning 1)
-        select (select count(*) from u), (select count(*) from r), (select count(*) from h)
+        select (select count(*) from r), (select count(*) from h)
         """
 
     /// One run's row of `night_runs` (binary COPY): the same values as its row of the runs insert
