@@ -16,6 +16,8 @@ struct ReleaseSnapshot {
 
     let root: String
     let label: String
+    /// The countries, the cities seed and the lookup index, as read here (the release's page reuses them).
+    let products: ProductReader
     let countries: [Feature]
     let quiz: [String: QuizDay]
     let cities: [Int: City]
@@ -27,18 +29,14 @@ struct ReleaseSnapshot {
     init(root: String, label: String) throws {
         self.root = root
         self.label = label
-        countries = try CountryFile.read(path: root + "/" + Self.worldPath)
+        products = ProductReader(root: root)
+        countries = try products.countries()
         quiz = try Self.readQuiz(root + "/" + Self.quizSeedPath)
-        (cities, cityCountries) = try Self.readCitiesSeed(root + "/" + Self.citiesSeedPath)
+        (cities, cityCountries) = try products.citiesSeed()
         worldMeta = try Self.readWorldMeta(root + "/" + ReleaseFiles.worldReportPath)
     }
 
-    func lookup() throws -> GeoLookup {
-        let path = root + "/" + Self.lookupPath
-        do { return try GeoLookup(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw InputError(file: path, "cannot be read as a lookup index: \(error)")
-        }
-    }
+    func lookup() throws -> GeoLookup { try products.lookup() }
 
     /// date → question, from the daily_challenges seed's `values` rows
     /// (id, date, is_guess_country, is_guess_capital, is_guess_flag, answer).
@@ -56,24 +54,21 @@ struct ReleaseSnapshot {
         return out
     }
 
-    /// id → city, from the cities seed's rows (id, display_name, plain_name, admin, country,
-    /// country_id, population, latitude, longitude, alt_names).
-    static func readCities(_ path: String) throws -> [Int: City] {
-        try readCitiesSeed(path).cities
-    }
-
     static let cityCountryColumns = ["name", "capital", "continent", "population"]
 
-    /// The cities seed's two tables: its cities by id, and its countries rows (id, name,
-    /// country_code, capital, continent, population) by code.
-    static func readCitiesSeed(_ path: String) throws -> (cities: [Int: City], countries: [String: [String?]]) {
+    /// The cities seed's two tables: its cities by id (id, display_name, plain_name, admin,
+    /// country, country_id, population, latitude, longitude, alt_names), and its countries rows
+    /// (id, name, country_code, capital, continent, population) by code.
+    typealias CitiesSeed = (cities: [Int: City], countries: [String: [String?]])
+
+    static func readCitiesSeed(_ path: String) throws -> CitiesSeed {
         try readCitiesSeed(try FileIO.readLines(path), path: path)
     }
 
     /// The same, from the seed's lines (`path` names the file in errors). Every line that
     /// starts a values row (`(`) must be a row of the table its `insert into` names, with that
     /// table's columns: a row skipped could hide a changed city from the changelog.
-    static func readCitiesSeed(_ lines: [Substring], path: String) throws -> (cities: [Int: City], countries: [String: [String?]]) {
+    static func readCitiesSeed(_ lines: [Substring], path: String) throws -> CitiesSeed {
         var cities: [Int: City] = [:]
         var countries: [String: [String?]] = [:]
         var table: String?

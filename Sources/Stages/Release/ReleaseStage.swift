@@ -103,7 +103,7 @@ public enum ReleaseStage: PipelineStage {
                 io.out = staging + "/inspect"
                 io.changes = staging + "/changes.json"
                 io.leaflet = o.leaflet
-                _ = try InspectStage.run(io, log: log)
+                _ = try InspectStage.run(io, products: current.products, log: log)
             }
             // The products were hashed before the comparison and are unchanged since: only
             // the files written after (changes, the page) are hashed here.
