@@ -7,6 +7,7 @@ import TerritoryStage
 struct TerritoryNight: AppNight {
     var runs: String
     var shard: String?
+    var maxRejects: Int?
     var threads: Int
     var inputs: [String] { [runs] }
 
@@ -27,15 +28,24 @@ struct TerritoryNight: AppNight {
         catch { throw ContractError(message: "\(error)") }
         lines = []
         var night = try TerritoryStage.night(input: runs, existing: existing, shard: try shard.map { try Shard(parsing: $0) },
-                                             threads: threads, log: log)
-        try log.step("territory: copy \(formatCount(night.users.count)) users, \(formatCount(night.runs.count)) runs, \(formatCount(night.won.count)) cells") {
+                                             threads: threads, maxRejects: maxRejects, log: log)
+        // Runs already stored keep their path (the merge never updates it): it is not sent again,
+        // and the rows are locked against deletion until commit, so the merge finds them.
+        let stored = try log.step("territory: find tonight's runs already stored") { try storedRuns(db, night.runs.map(\.id)) }
+        try log.step("territory: copy \(formatCount(night.users.count)) users, \(formatCount(night.runs.count)) runs (\(formatCount(stored.count)) stored: without their path), \(formatCount(night.won.count)) cells") {
             try db.execute(TerritoryStage.nightTempTables, name: "the night's temporary tables")
             try db.copyIn("copy night_users from stdin") { w in
                 for u in night.users { try w.row(fields: [u]) }
             }
-            try db.copyIn("copy night_runs (\(TerritoryStage.nightRunColumns)) from stdin") { w in
+            let nullField: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
+            try db.copyIn("copy night_runs (\(TerritoryStage.nightRunColumns)) from stdin", binary: true) { w in
                 for i in night.runs.indices {
-                    try w.row(night.runs[i].copyRow)
+                    let r = night.runs[i]
+                    if let path = r.pathField, stored.contains(r.id) {
+                        try w.row(r.copyRow[..<path.lowerBound], nullField[...], r.copyRow[path.upperBound...])
+                    } else {
+                        try w.row(r.copyRow)
+                    }
                     night.runs[i].copyRow = []   // streamed: each row is freed once sent
                 }
             }
@@ -52,9 +62,33 @@ struct TerritoryNight: AppNight {
         let written = try log.step("territory: merge into users, runs, territory_hex") {
             (try db.query(TerritoryStage.nightMerge).first ?? []).map { $0 ?? "?" }
         }
+        let filled = try log.step("territory: fill the boundary of stored cells without one") { try fillMissingBoundaries(db) }
         let would = dryRun ? "would be " : ""
         return "\(formatCount(night.runs.count)) runs (\(formatCount(night.valid)) valid loops\(night.quarantined > 0 ? ", \(night.quarantined) malformed quarantined" : ""))\(shard.map { " [shard \($0)]" } ?? ""): "
             + "\(written[0]) users, \(written[1]) runs, \(written[2]) cells \(would)written; \(formatCount(night.owned)) cells owned"
+            + (filled > 0 ? "; \(formatCount(filled)) stored cells' boundaries \(would)filled" : "")
+    }
+
+    /// Rows stored before the game's migration (or by a writer that left `cell` empty) get their
+    /// cell's boundary, as territory_hex.sql writes it: after a night every row has one
+    /// (CONTRACTS §8a). Their hex_id was checked when the live territory was read.
+    func fillMissingBoundaries(_ db: PostgresConnection) throws -> Int {
+        let ids = try db.query("select hex_id from territory_hex where cell is null").rows.compactMap { $0[0] }
+        guard !ids.isEmpty else { return 0 }
+        try db.execute("create temporary table night_boundaries (hex_id text primary key, cell geometry(polygon, 4326)) on commit drop",
+                       name: "the night's boundaries table")
+        try db.copyIn("copy night_boundaries from stdin") { w in
+            for id in ids { try w.row(try TerritoryStage.boundaryCopyRow(hexID: id)) }
+        }
+        return try db.query("update territory_hex t set cell = b.cell from night_boundaries b where t.hex_id = b.hex_id and t.cell is null").affected
+    }
+
+    /// Which of `ids` runs has already, each locked (`for key share`) until the transaction ends.
+    func storedRuns(_ db: PostgresConnection, _ ids: [String]) throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        let rows = try db.query("select id::text from runs where id = any($1::uuid[]) for key share",
+                                ["{" + ids.joined(separator: ",") + "}"]).rows
+        return Set(rows.compactMap { $0[0] })
     }
 
     /// A territory row whose owner is not in users (or whose run is not in runs) breaks the
