@@ -8,6 +8,7 @@ import PackageDescription
 //   GeoCompression                the only code that imports CZlib
 //   GeoSQLite                     the only code that imports CSQLite (the focus app's content database)
 //   GeoPostgres                   the only code that imports CLibPQ (the apps' live PostgreSQL, `make nightly`)
+//   GeoDigest                     the only code that imports CCrypto (SHA-256 of releases and nights)
 //   Geodesy                       pure Swift, depends on nothing: Point, Vec3, the Earth's radii,
 //                                 great-circle and ellipsoidal distance (GeoModel, H3, GeoLookup use it)
 //   GeoLookup                     pure Swift (no C, no GeoModel): the offline lookup the apps embed
@@ -40,8 +41,8 @@ let stages: [StageTarget] = [
     .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
     // The night against the apps' live PostgreSQL (issue #21): the quiz, territory and cities
     // stages' libraries, loaded through GeoPostgres.
-    .init(name: "Nightly", front: "geo-nightly", uses: ["GeoModel", "GeoPostgres", "ChallengesStage", "TerritoryStage", "CitiesStage", "H3"]),
-    .init(name: "Release", front: "geo-release", uses: ["GeoModel", "GeoPROJ", "GeoFormats", "GeoLookup"]),  // products → a release dir (manifest, changes) + the inspect page
+    .init(name: "Nightly", front: "geo-nightly", uses: ["GeoModel", "GeoPostgres", "GeoDigest", "ChallengesStage", "TerritoryStage", "CitiesStage", "H3"]),
+    .init(name: "Release", front: "geo-release", uses: ["GeoModel", "GeoPROJ", "GeoFormats", "GeoLookup", "GeoDigest"]),  // products → a release dir (manifest, changes) + the inspect page
 ]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -72,6 +73,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "Geodesy"),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"]),
         .target(name: "GeoModel", dependencies: ["Geodesy"]),
@@ -80,6 +82,7 @@ let package = Package(
         .target(name: "GeoCompression", dependencies: ["CZlib"]),
         .target(name: "GeoSQLite", dependencies: ["CSQLite"]),
         .target(name: "GeoPostgres", dependencies: ["CLibPQ"]),
+        .target(name: "GeoDigest", dependencies: ["GeoModel", "CCrypto"]),
         .target(name: "GeoFormats", dependencies: ["GeoModel", "GeoCompression"]),
         // H3 grid in pure Swift (issue #13): standard library and Foundation only, for the iOS apps too.
         .target(name: "H3", dependencies: ["Geodesy"]),
@@ -91,7 +94,7 @@ let package = Package(
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "StageCommand", "Geodesy", "TerritoryRules"]
+                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "GeoDigest", "StageCommand", "Geodesy", "TerritoryRules"]
                         + stages.map { .target(name: $0.name + "Stage") }),
         .target(name: "GeoLookup", dependencies: ["Geodesy"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "Geodesy"]),

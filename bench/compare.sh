@@ -49,16 +49,13 @@ fi
 tol=$(sed -n 2p "$tolfile")
 
 tsv=$out/compare.tsv; : > "$tsv"
-# timed LABEL CMD...: one record "label wall cpu peakKB" (CPU = user+sys of the command and
-# every child it waited for).
+source bench/lib.sh
+# timed LABEL CMD...: one record "label wall cpu peakKB" (bench/lib.sh's measure).
 timed() {
   local label=$1; shift
-  local f; f=$(mktemp)
-  /usr/bin/time -f '%e %U %S %M' -o "$f" "$@" >/dev/null 2>"$out/compare-last.err" || { cat "$out/compare-last.err" >&2; rm -f "$f"; return 1; }
-  awk -v l="$label" '{ printf "%s\t%s\t%.3f\t%s\n", l, $1, $2 + $3, $4 }' "$f" >> "$tsv"
-  rm -f "$f"
+  local r; r=$(measure "$out/compare-last.log" "$@")
+  printf '%s\t%s\n' "$label" "${r// /$'\t'}" >> "$tsv"
 }
-clean() { find build -mindepth 1 -maxdepth 1 ! -name .setup ! -name bench ! -name growth -exec rm -rf {} +; rm -rf dist; }
 FIVE=(world globe silhouettes challenges highlights)
 refrun=$ref/run
 : > "$out/ours-stages.tsv"; : > "$out/reference-steps.tsv"

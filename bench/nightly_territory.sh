@@ -20,6 +20,7 @@ PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 [ -f "$RUNS" ] || { mkdir -p "$(dirname "$RUNS")"; python3 scripts/data/make_runs.py --scale 10000 -o "$RUNS"; }
 [ -x "$BIN/geo-territory" ] && [ -x "$BIN/geo-nightly" ] || swift build -c release --product geo-territory --product geo-nightly >/dev/null
 
+source bench/lib.sh
 source scripts/checks/lib/pg.sh
 pg_start bench_nightly C timezone=UTC shared_buffers=256MB max_wal_size=4GB
 out=$TMP/out; mkdir -p "$out"
@@ -29,23 +30,18 @@ newdb() {
   pg_sql postgres "create database $1" >/dev/null
   "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql >/dev/null
 }
-timed() {  # timed LABEL COMMAND… → "seconds peak_MB" on stdout
-  local t0 t1 mem=$TMP/mem
-  t0=$(date +%s%N)
-  local name=$1; shift
-  /usr/bin/time -f "%M" -o "$mem" "$@" >"$out/$name.log" 2>&1 || { cat "$out/$name.log" >&2; exit 1; }
-  t1=$(date +%s%N)
-  echo "$(( (t1 - t0) / 1000000 )) $(( $(tail -1 "$mem") / 1024 ))"
-}
 echo "runs: $RUNS ($(du -m "$RUNS" | cut -f1) MB); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-6s %12s %10s %12s %10s %8s %14s\n' pair compute_s peak_MB night_s peak_MB ratio rerun_s
 for p in $(seq "$PAIRS"); do
-  read -r c cm < <(timed compute "$BIN/geo-territory" "$RUNS" --out-dir "$out/territory")
+  read -r c _ cm < <(measure "$out/compute.log" "$BIN/geo-territory" "$RUNS" --out-dir "$out/territory")
   newdb night$p
-  read -r n nm < <(DATABASE_URL="host=$SOCK user=postgres dbname=night$p" timed night "$BIN/geo-nightly" --apps territory --runs "$RUNS" --pipeline-commit bench)
-  read -r r rm < <(DATABASE_URL="host=$SOCK user=postgres dbname=night$p" timed rerun "$BIN/geo-nightly" --apps territory --runs "$RUNS" --pipeline-commit bench)
-  printf '%-6s %12.2f %10d %12.2f %10d %8.2f %14.2f\n' "$p" "$(echo "$c/1000" | bc -l)" "$cm" "$(echo "$n/1000" | bc -l)" "$nm" "$(echo "$n/$c" | bc -l)" "$(echo "$r/1000" | bc -l)"
+  url="host=$SOCK user=postgres dbname=night$p"
+  read -r n _ nm < <(measure "$out/night.log" env DATABASE_URL="$url" "$BIN/geo-nightly" --apps territory --runs "$RUNS" --pipeline-commit bench)
+  read -r r _ _ < <(measure "$out/rerun.log" env DATABASE_URL="$url" "$BIN/geo-nightly" --apps territory --runs "$RUNS" --pipeline-commit bench)
+  [ -n "$c" ] && [ -n "$n" ] && [ -n "${r:-}" ] || exit 1   # measure showed the failing log
+  printf '%-6s %12.2f %10d %12.2f %10d %8.2f %14.2f\n' "$p" "$c" $((cm / 1024)) "$n" $((nm / 1024)) "$(echo "$n/$c" | bc -l)" "$r"
   pg_sql postgres "drop database night$p" >/dev/null
 done
 grep -h '^territory:' "$out/night.log" | sed 's/^/night: /'
+grep -hE '^\[nightly .*s\)$' "$out/night.log" | sed 's/^/  last night, step: /'
 grep -h 'territory done in' "$out/compute.log" | sed 's/^/compute: /'

@@ -17,7 +17,7 @@ export STAGE_LOG=$PWD/$log
 
 make --no-print-directory setup >/dev/null
 swift build -c release >/dev/null
-clean() { find build -mindepth 1 -maxdepth 1 ! -name .setup ! -name bench -exec rm -rf {} +; rm -rf dist; }
+source bench/lib.sh
 now() { date +%s%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }
 

@@ -2,7 +2,7 @@
 # The territory night side by side: this build's geo-territory against the one built from main at
 # 71d624f (before issue #22), on the 10,000-run night, in pairs (new, old, new, old, …) so a
 # machine whose speed drifts moves both alike. CPU is user + system and peak memory the largest
-# resident size, both from /usr/bin/time; the ratio is taken pair by pair and its median quoted.
+# resident size, both from /usr/bin/time (bench/lib.sh's measure); the ratio is taken pair by pair and its median quoted.
 #
 #   bench/territory_vs_old.sh [RUNS_FILE] [PAIRS]     defaults: build/bench/territory_runs.geojson, 3
 #
@@ -24,11 +24,12 @@ if [ ! -x "$old" ]; then
 fi
 [ -x "$new" ] || swift build -c release --product geo-territory
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-one() {  # one BINARY → "cpu_seconds peak_kb"
-  /usr/bin/time -f '%U %S %M' -o "$tmp/time" "$1" "$runs" --out-dir "$tmp/out" -q
-  awk '{ printf "%.2f %d\n", $1 + $2, $3 }' "$tmp/time"
-}
-for i in $(seq "$pairs"); do echo "$(one "$new") $(one "$old")" >> "$tmp/pairs"; done
+source bench/lib.sh
+for i in $(seq "$pairs"); do
+  n=$(measure "$tmp/new.log" "$new" "$runs" --out-dir "$tmp/out" -q)
+  o=$(measure "$tmp/old.log" "$old" "$runs" --out-dir "$tmp/out" -q)
+  echo "${n#* } ${o#* }" >> "$tmp/pairs"   # "cpu_s peak_KB cpu_s peak_KB" (new, old)
+done
 ${PYTHON:-python3} - "$tmp/pairs" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
 import statistics, sys
 rows = [list(map(float, l.split())) for l in open(sys.argv[1])]

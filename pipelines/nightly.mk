@@ -40,7 +40,7 @@ endif
 NIGHTLY_INPUTS = $(if $(filter quiz,$(NIGHTLY_APPS)),$(WORLD_OUT)) $(if $(filter territory,$(NIGHTLY_APPS)),$(TERRITORY_RUNS)) \
   $(if $(filter cities,$(NIGHTLY_APPS)),$(CITIES_SEED))
 NIGHTLY_FLAGS = --apps '$(NIGHTLY_APPS)' $(call flag,--today,$(NIGHTLY_TODAY)) $(call flag,--ahead,$(CHALLENGE_AHEAD)) \
-  $(call flag,--shard,$(TERRITORY_SHARD)) $(if $(filter yes,$(NIGHTLY_DRY_RUN)),--dry-run) $(if $(filter no,$(NIGHTLY_WAIT)),--no-wait) \
+  $(call flag,--shard,$(TERRITORY_SHARD)) $(call flag,--max-rejects,$(TERRITORY_MAX_REJECTS)) $(if $(filter yes,$(NIGHTLY_DRY_RUN)),--dry-run) $(if $(filter no,$(NIGHTLY_WAIT)),--no-wait) \
   --world $(WORLD_OUT) --runs $(TERRITORY_RUNS) --cities-seed $(CITIES_SEED) \
   --pipeline-commit $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 

@@ -11,7 +11,7 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 # silhouettes), libsqlite3 (the focus app's content database), libpq (the night's connection to
 # the apps' live PostgreSQL, `make nightly`), libjs-leaflet (Leaflet, copied next to the
 # inspection page: no CDN).
-for p in pkg-config libgeos-dev libproj-dev proj-data zlib1g-dev libsqlite3-dev libpq-dev time librsvg2-bin libjs-leaflet; do have_pkg "$p" || need_apt+=("$p"); done
+for p in pkg-config libgeos-dev libproj-dev proj-data zlib1g-dev libsqlite3-dev libpq-dev libssl-dev time librsvg2-bin libjs-leaflet; do have_pkg "$p" || need_apt+=("$p"); done
 if [ "${1:-}" = "--test" ]; then
   # Test consumers: xmllint (XML), PostgreSQL with contrib (SQL; pg_trgm and unaccent for the
   # cities search) and PostGIS (the territory check loads geometries), sqlite3 (the routes

@@ -180,13 +180,15 @@ public final class PostgresConnection {
         }
     }
 
-    /// `COPY … FROM STDIN`: `body` hands text-format rows to the writer, which sends them in
-    /// chunks as they come (nothing is held beyond one chunk). Returns the rows copied. An
-    /// error from `body` aborts the COPY (the server discards it) and is rethrown.
+    /// `COPY … FROM STDIN`: `body` hands rows to the writer, which sends them in chunks as they
+    /// come (nothing is held beyond one chunk). Text rows by default; with `binary`, the SQL gets
+    /// `with (format binary)`, the rows are binary tuples (GeoFormats' CopyBinaryRow) and the
+    /// writer adds the format's signature and end mark. Returns the rows copied. An error from
+    /// `body` aborts the COPY (the server discards it) and is rethrown.
     @discardableResult
-    public func copyIn(_ sql: String, _ body: (inout CopyWriter) throws -> Void) throws -> Int {
+    public func copyIn(_ sql: String, binary: Bool = false, _ body: (inout CopyWriter) throws -> Void) throws -> Int {
         let op = "copy \(Self.label(sql))"
-        let start = PQexec(conn, sql)
+        let start = PQexec(conn, binary ? sql + " with (format binary)" : sql)
         let status = PQresultStatus(start)
         guard status == PGRES_COPY_IN else {
             defer { PQclear(start) }
@@ -195,7 +197,12 @@ public final class PostgresConnection {
         PQclear(start)
         var writer = CopyWriter(connection: self)
         var bodyError: Error? = nil
-        do { try body(&writer); try writer.flush() } catch { bodyError = error }
+        do {
+            if binary { writer.raw(Self.binaryCopyHeader) }
+            try body(&writer)
+            if binary { writer.raw(Self.binaryCopyTrailer) }
+            try writer.flush()
+        } catch { bodyError = error }
         let end = bodyError == nil ? PQputCopyEnd(conn, nil) : PQputCopyEnd(conn, "aborted by the client")
         guard end == 1 else { throw fail(.copy, op, result: nil) }
         var failure: PostgresError? = nil
@@ -209,6 +216,11 @@ public final class PostgresConnection {
         if let failure { throw failure }
         return copied
     }
+
+    /// The binary COPY signature, flags (no OIDs) and an empty header extension; the end mark,
+    /// a field count of -1.
+    static let binaryCopyHeader: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [0, 0, 0, 0] + [0, 0, 0, 0]
+    static let binaryCopyTrailer: [UInt8] = [0xFF, 0xFF]
 
     fileprivate func putCopyData(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count > 0 else { return }
@@ -283,7 +295,7 @@ public final class PostgresConnection {
 
 }
 
-/// Buffers COPY text rows and sends them in 256 KiB chunks.
+/// Buffers COPY rows (text, or binary tuples) and sends them in 256 KiB chunks.
 public struct CopyWriter {
     fileprivate let connection: PostgresConnection
     private var buffer: [UInt8] = []
@@ -295,12 +307,21 @@ public struct CopyWriter {
         buffer.reserveCapacity(Self.chunk + 4096)
     }
 
-    /// One row, already in COPY text format and ending with "\n".
+    /// One row, already in the COPY's format: text ending with "\n", or a binary tuple.
     public mutating func row(_ bytes: [UInt8]) throws {
+        try row(bytes[...])
+    }
+
+    /// One row given as pieces (a binary tuple with a field left out and put back, say).
+    public mutating func row(_ bytes: ArraySlice<UInt8>, _ more: ArraySlice<UInt8>...) throws {
         buffer.append(contentsOf: bytes)
+        for m in more { buffer.append(contentsOf: m) }
         rows += 1
         if buffer.count >= Self.chunk { try flush() }
     }
+
+    /// Bytes that are not a row (the binary format's signature and end mark).
+    fileprivate mutating func raw(_ bytes: [UInt8]) { buffer.append(contentsOf: bytes) }
 
     /// One row from fields: tab-separated, NULL as \N, text escaped as COPY wants.
     public mutating func row(fields: [String?]) throws {

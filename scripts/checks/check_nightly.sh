@@ -157,6 +157,59 @@ if [ $rc -eq 0 ] && grep -q 'quiz: dry run .* 15 days would be added' "$TMP/out"
   ok "a dry run 15 days later says 15 days would be added and changes nothing"
 else bad "dry run (exit $rc): $(cat "$TMP/out")"; fi
 
+# --- rows stored without their boundary (before the game's migration): the night fills them -----
+# Ten cells tonight's runs own, and one that no run of tonight claims (across ±180°, claimed by a
+# run of an earlier night): every row has its boundary afterwards, the ten as territory_hex.sql writes them.
+sql postgres "create database no_cells template full_night"
+far=$("$PY" -c 'import h3; print(h3.latlng_to_cell(-16.8, 179.9995, 9))')
+far_m2=$("$PY" -c 'import h3, sys; print(h3.cell_area(sys.argv[1], "m^2"))' "$far")
+sql no_cells "update territory_hex set cell = null where hex_id in (select hex_id from territory_hex order by hex_id limit 10);
+  insert into runs (id, user_id, started_at, ended_at) select '00000000-0000-4000-8000-00000000f00d', min(id::text)::uuid, '2020-01-01Z', '2020-01-01Z' from users;
+  insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at) select '$far', user_id, id, ended_at from runs where id = '00000000-0000-4000-8000-00000000f00d'"
+rc=0; night no_cells --apps territory || rc=$?
+if [ $rc -eq 0 ] && grep -q "1 stored cells' boundaries filled" "$TMP/out" \
+   && [ "$(sql no_cells "select md5(string_agg(hex_id || st_asewkb(cell)::text, ',' order by hex_id)) from territory_hex where hex_id <> '$far'")" = "$(sql full_night "$cells")" ] \
+   && [ "$(sql no_cells "select st_isvalid(cell) and abs(st_area(cell::geography) / $far_m2 - 1) < 0.01 from territory_hex where hex_id = '$far'")" = t ]; then
+  ok "rows without a boundary get it: 10 won tonight (as territory_hex.sql writes them) and 1 claimed before, across ±180° ($far)"
+else bad "boundary fill (exit $rc): $(grep -E '^territory' "$TMP/out")"; fi
+
+# --- a run stored by the app while the night copies: the night's COPY into runs fails on its key,
+# is rolled back to its savepoint, and every run goes through the merge (nothing lost, no error).
+# The app's transaction holds the run, uncommitted, when the night looks for stored runs. A night
+# with no runs has applied the game's migration first: a night that finds it recorded in
+# geodata.migrations takes no table lock, so the app's writes go on while it runs.
+sql postgres "create database race template base"
+echo '{"type": "FeatureCollection", "features": []}' >"$TMP/no-runs.geojson"
+night race --apps territory --runs "$TMP/no-runs.geojson" || { bad "a night of no runs failed"; cat "$TMP/out"; }
+run1=$("$PY" -c 'import json,sys; f=json.load(open(sys.argv[1]))["features"][0]; print(f["id"], f["properties"]["user_id"])' "$RUNS")
+read -r race_run race_user <<<"$run1"
+"${PSQL[@]}" -d race -c "begin; insert into users (id, username) values ('$race_user', 'from the app');
+  insert into runs (id, user_id, started_at, ended_at, path) values ('$race_run', '$race_user', '2026-11-21Z', '2026-11-21Z', 'SRID=4326;LINESTRING(1 1,2 2)');
+  select pg_sleep(2); commit;" >/dev/null 2>&1 & app=$!
+for _ in $(seq 50); do [ "$(sql race "select count(*) from pg_stat_activity where datname = 'race' and pid <> pg_backend_pid() and query like '%pg_sleep%' and state = 'active'")" = 1 ] && break; sleep 0.1; done
+rc=0; night race --apps territory || rc=$?
+wait $app
+if [ $rc -eq 0 ] && grep -q 'a run was stored while the night ran' "$TMP/out" \
+   && [ "$(sql race "select count(*) || '|' || count(path) from runs")" = "$(sql full_night "select count(*) || '|' || count(path) from runs")" ] \
+   && [ "$(sql race "select username || ' ' || st_astext(path) from runs join users u on u.id = user_id where runs.id = '$race_run'")" = "from the app LINESTRING(1 1,2 2)" ] \
+   && [ "$(sql race "$OWNERS")" = "$(cat "$TMP/geo.txt")" ]; then
+  ok "a run the app stored while the night copied: the night goes through the merge, the app's row keeps its path and runner, the territory is the night's"
+else bad "run stored during the night (exit $rc): $(grep -E '^territory|stored while' "$TMP/out")"; fi
+
+# --- malformed runs: quarantined up to TERRITORY_MAX_REJECTS, more stop the app's night -----------
+sql postgres "create database rejects template full_night"
+MALFORMED=Tests/BadInputs/territory/many-malformed.geojson   # 11 malformed runs of 12
+b="$(sql rejects "$snap_game") $(sql rejects "$versions")"
+rc=0; night rejects --apps territory --runs "$MALFORMED" || rc=$?
+if [ $rc -ne 0 ] && grep -q '11 of 12 runs are malformed, more than the 10 a night may quarantine' "$TMP/out" \
+   && [ "$(sql rejects "$snap_game") $(sql rejects "$versions")" = "$b" ]; then
+  ok "11 malformed runs of 12, over the default 10: the territory night stops, nothing changed"
+else bad "malformed runs over the limit (exit $rc): $(grep -E '^territory' "$TMP/out")"; fi
+rc=0; night rejects --apps territory --runs "$MALFORMED" --max-rejects 11 || rc=$?
+if [ $rc -eq 0 ] && grep -q 'territory: ok .* 1 runs (.*11 malformed quarantined)' "$TMP/out"; then
+  ok "with --max-rejects 11 (TERRITORY_MAX_REJECTS) the same night goes on without them: $(grep -o '1 runs ([^)]*)' "$TMP/out" | head -1)"
+else bad "malformed runs within --max-rejects (exit $rc): $(grep -E '^territory' "$TMP/out")"; fi
+
 # --- a hand-written live schedule (repeats, gaps, rows past the horizon): only gaps are filled ----
 sql postgres "create database hand_quiz template base"
 sql hand_quiz "create table public.daily_challenges (id uuid primary key default gen_random_uuid(), date date not null,

@@ -2,8 +2,10 @@
 # Two releases, the second from an edited copy of the data directory, and what changes.json says:
 #   A: make release of the products already built (DATA=data, SCALE=10m, the vertex budget decides);
 #   B: make release DATA=<copy> RELEASE_PREVIOUS=A, where the copy (scripts/checks/lib/release_edit.py)
-#      moves ONE vertex of the Portugal–Spain border 4 km and renames Nauru's capital; B builds
-#      in its own BUILD/DIST (build/release-test/b-*), reusing A's world tolerance.
+#      moves ONE vertex of the Portugal–Spain border 4 km across a point of the lookup probe, renames
+#      Nauru's capital, moves one populated place onto another probe point and changes two cities'
+#      population and latitude; B builds in its own BUILD/DIST (build/release-test/b-*), reusing A's
+#      world tolerance.
 # Then, read with Python's json and sha256sum:
 #   * A's and B's manifests: every file of the directory listed with its true bytes and sha256
 #     (sha256sum), nothing listed that is missing; every data file an input with its sha256, and
@@ -11,8 +13,11 @@
 #     world tolerance is A's to the bit and says it came from the previous release;
 #   * B's changes.json lists exactly PT and ES (geometry_km ≥ 1, an area change) and NR (capital
 #     ["Yaren", "Yaren District"], no geometry): no other country, no quiz day changed,
-#     no city added, retired, renamed or moved, Nauru's capital in the cities app's countries table, file deltas for the globe, USDZ and lookup; CHANGES.md has the headline and
-#     the three rows;
+#     no city added, retired, renamed or moved, 2 cities with other columns changed, Nauru's capital
+#     in the cities app's countries table, file deltas for the globe, USDZ and lookup; the lookup
+#     probe: exactly the one point the border vertex crossed answers the other country (by_change,
+#     examples) and exactly one point's nearest city differs (the moved place), as release_edit.py
+#     computed them (data-edited.expected.json); CHANGES.md has the headline and the three rows;
 #   * B's page passes scripts/checks/check_inspect.sh with PT and ES highlighted; its
 #     screenshot is build/release-test/screenshot.png.
 set -uo pipefail
@@ -94,12 +99,25 @@ for f in ("globe.glb", "globe.usdz", "lookup/lookup.bin"):
     check(c["files"]["sizes"][f]["new_bytes"] == b["products"][f]["bytes"], f"files: {f} size delta")
 check("world.geojson" in c["files"]["changed"], "files: world.geojson not among the changed products")
 check(c["lookup"]["probe_points"] == 100000, f"lookup probe {c['lookup']['probe_points']}")
+e = json.load(open(f"{T}/data-edited.expected.json", encoding="utf-8"))
+bp = e["border_probe"]
+check(c["cities"]["other_columns_changed"] == e["cities_other_columns_changed"],
+      f"cities.other_columns_changed {c['cities']['other_columns_changed']}, expected {e['cities_other_columns_changed']} ({', '.join(e['cities'])})")
+check(c["lookup"]["by_change"] == {f"{bp['old']} → {bp['new']}": 1} and c["lookup"]["country_differs"] == 1,
+      f"lookup.by_change {c['lookup']['by_change']} (country_differs {c['lookup']['country_differs']}), expected one probe point {bp['old']} → {bp['new']}")
+ex = c["lookup"]["examples"]
+check(len(ex) == 1 and (ex[0]["old"], ex[0]["new"]) == (bp["old"], bp["new"])
+      and abs(ex[0]["lat"] - bp["lat"]) < 1e-4 and abs(ex[0]["lon"] - bp["lon"]) < 1e-4,
+      f"lookup.examples {ex}, expected probe point {bp['index']} ({bp['lat']:.5f}, {bp['lon']:.5f})")
+check(c["lookup"]["nearest_city_differs"] == e["nearest_city_differs"],
+      f"lookup.nearest_city_differs {c['lookup']['nearest_city_differs']}, expected {e['nearest_city_differs']} (the place {e['place']} moved onto a probe point)")
 md = open(f"{T}/B/CHANGES.md", encoding="utf-8").read()
 for s in ("3 countries changed", "| PT |", "| ES |", "| NR |", "capital: Yaren → Yaren District", "## Quiz", "## Cities", "## Lookup", "## Files"):
     check(s in md, f"CHANGES.md lacks {s!r}")
 for x in bad: print("FAIL:", x)
 moves = ", ".join("%s %s" % (k, v.get("geometry_km", "fields only")) for k, v in sorted(countries.items()))
-print(f"changes.json: {moves}; lookup: {c['lookup']['country_differs']} of {c['lookup']['probe_points']} probe points differ")
+print(f"changes.json: {moves}; lookup: {c['lookup']['country_differs']} of {c['lookup']['probe_points']} probe points differ "
+      f"{c['lookup']['by_change']}, {c['lookup']['nearest_city_differs']} nearest city; cities: {c['cities']['other_columns_changed']} other columns changed")
 sys.exit(1 if bad else 0)
 PY
 

@@ -62,9 +62,6 @@ public enum FeatureStream {
     /// A range of the features array that did not decode cleanly.
     struct ChunkFailed: Error {}
 
-    /// A top-level member `each` was told not to expect.
-    public struct UnexpectedMember: Error { public var key: String }
-
     /// What one byte range of the features array gave, indexes counted from its first feature.
     struct Chunk<R> {
         var start: Int?
@@ -89,10 +86,7 @@ public enum FeatureStream {
     /// look-alike inside a string is caught and that range decoded again from the right place.
     /// Anything else wrong (a syntax error, another error from `decode`) sends the file through
     /// `read`, whose first error is the one reported, whatever the ranges.
-    /// With `onlyTypeAndFeatures`, a top-level member other than "type" and "features" (or
-    /// either of them twice) is an error (`UnexpectedMember`) instead of being skipped.
     public static func each<S, R>(_ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int = Parallel.defaultWorkers,
-                                  onlyTypeAndFeatures: Bool = false,
                                   makeState: () -> S, released: ((Range<Int>) -> Void)? = nil,
                                   _ decode: (inout JSONCursor, Int, S) throws -> R) throws -> Read<R> {
         var c = JSONCursor(buf: buf, file: file)
@@ -101,14 +95,11 @@ public enum FeatureStream {
         var read: Read<R>? = nil
         var problem = false
         do { try c.object { c, key in
-            if onlyTypeAndFeatures && !(key == "type" && type == nil || key == "features" && read == nil) { throw UnexpectedMember(key: key) }
             switch key {
             case "type": type = try c.string()
             case "features":
-                try c.expect(0x5B)
-                if try c.peek() == 0x5D { c.pos += 1; read = Read(); return }
-                guard let (got, end) = try features(buf, file: file, from: c.pos, workers: workers, makeState: makeState,
-                                                    released: released, decode) else { throw ChunkFailed() }
+                let (got, end) = try featuresArray(buf, file: file, from: c.pos, workers: workers, makeState: makeState,
+                                                   released: released, decode)
                 read = got
                 c.pos = end
             default: try c.skip()
@@ -125,6 +116,22 @@ public enum FeatureStream {
         // the file is fine the error came from `decode`, and one worker throws it for the right feature.
         let state = makeState()
         return try FeatureStream.read(buf, file: file, workers: 1) { c, i in try decode(&c, i, state) }
+    }
+
+    /// The features array whose `[` is at `start` (or after white space from it), decoded as
+    /// `each` does, and the position after its `]`. Throws `ChunkFailed` when a range did not
+    /// decode cleanly (the caller reads the file again to name the first problem).
+    static func featuresArray<S, R>(_ buf: UnsafeBufferPointer<UInt8>, file: String, from start: Int, workers: Int = Parallel.defaultWorkers,
+                                    makeState: () -> S, released: ((Range<Int>) -> Void)? = nil,
+                                    _ decode: (inout JSONCursor, Int, S) throws -> R) throws -> (Read<R>, Int) {
+        var c = JSONCursor(buf: buf, file: file)
+        c.pos = start
+        try c.expect(0x5B)
+        if try c.peek() == 0x5D { return (Read(), c.pos + 1) }
+        guard let got = try features(buf, file: file, from: c.pos, workers: workers, makeState: makeState, released: released, decode) else {
+            throw ChunkFailed()
+        }
+        return got
     }
 
     /// The features from `start` (the first feature's `{`) to the array's end, and the position

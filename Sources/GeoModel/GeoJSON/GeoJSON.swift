@@ -30,12 +30,13 @@ public enum GeoJSON {
         return try decode(bytes, file: path, options: options)
     }
 
-    /// The features of a FeatureCollection. The common case — a well-formed file whose top
-    /// level holds only "type" and "features" — goes through the streaming reader
-    /// (`FeatureStream.each`): the features are parsed and checked in parallel, byte range by
-    /// byte range, in one pass over the bytes. Anything else (a syntax error, another top-level
-    /// member, a feature that fails a check) is read again whole, in order, so that the first
-    /// problem is reported exactly as always.
+    /// The features of a FeatureCollection. The common case — a well-formed file — goes
+    /// through the streaming reader: the top-level object is parsed as a whole read would parse
+    /// it (other members such as Natural Earth's "name" and "crs" checked and dropped, as the
+    /// whole read drops them), while its "features" array is decoded in parallel, byte range by
+    /// byte range, in one pass over the bytes (`FeatureStream.featuresArray`). Anything else (a
+    /// syntax error, a second "features", a feature that fails a check) is read again whole,
+    /// in order, so that the first problem is reported exactly as always.
     public static func decode(_ bytes: [UInt8], file: String, options: ReadOptions = ReadOptions()) throws -> [Feature] {
         if let features = bytes.withUnsafeBufferPointer({ streamed($0, file: file, options: options) }) { return features }
         return try decodeWhole(bytes, file: file, options: options)
@@ -43,14 +44,22 @@ public enum GeoJSON {
 
     /// nil when the file is not the plain well-formed case (`decode` then reads it whole).
     static func streamed(_ buf: UnsafeBufferPointer<UInt8>, file: String, options: ReadOptions) -> [Feature]? {
-        // Feature values sit two levels down (the collection object, the features array).
-        guard let read = try? FeatureStream.each(buf, file: file, onlyTypeAndFeatures: true, makeState: { () }, { c, i, _ -> Feature in
-            let (value, end) = try JSONParser.parse(c.buf, from: c.pos, depth: 2, keepKeys: options.keepProperties)
-            c.pos = end
-            return try decodeFeature(value, index: i, file: file, options: options)
-        }), read.rejected.isEmpty else { return nil }
+        var read: FeatureStream.Read<Feature>? = nil
+        let top = try? JSONParser.topLevelObject(buf, keepKeys: options.keepProperties, hooked: "features") { start in
+            // A second "features" member: the whole read decides which counts.
+            guard read == nil else { throw FeatureStream.ChunkFailed() }
+            // Feature values sit two levels down (the collection object, the features array).
+            let (got, end) = try FeatureStream.featuresArray(buf, file: file, from: start, makeState: { () }) { c, i, _ -> Feature in
+                let (value, end) = try JSONParser.parse(c.buf, from: c.pos, depth: 2, keepKeys: options.keepProperties)
+                c.pos = end
+                return try decodeFeature(value, index: i, file: file, options: options)
+            }
+            read = got
+            return end
+        }
         // (Inside a range `i` counts from the range's first feature: it only names errors, and
         // any error sends the file to the whole-tree reader.)
+        guard let top, top["type"]?.stringValue == "FeatureCollection", let read, read.rejected.isEmpty else { return nil }
         return read.features.map(\.value)
     }
 

@@ -43,6 +43,27 @@ public struct JSONParser {
         return (v, p.pos)
     }
 
+    /// The top-level object of a document exactly as `parse` reads it (the same syntax checks,
+    /// the same keys kept), except that the value of each member named `hooked` is read by
+    /// `read` — given the position of the value's first byte, it returns the position just after
+    /// the value — and stands in the object as null. nil when the top level is not an object.
+    /// (The streaming GeoJSON reader hands the "features" array to its parallel decoder this
+    /// way, so that every other top-level member is parsed and checked as a whole read would.)
+    static func topLevelObject(_ buf: UnsafeBufferPointer<UInt8>, keepKeys: Set<String>?, hooked: String,
+                               read: (Int) throws -> Int) throws -> JSONObject? {
+        try withoutActuallyEscaping(read) { read in
+            var p = Cursor(buf: buf, keep: keepKeys.map { $0.union(structuralKeys) })
+            p.hook = (hooked, read)
+            if JSONCursor.hasByteOrderMark(buf) { p.pos = 3 }
+            p.skipWhitespace()
+            guard p.peek() == UInt8(ascii: "{") else { return nil }
+            guard case .object(let top) = try p.parseValue(depth: 0) else { return nil }
+            p.skipWhitespace()
+            if p.pos != buf.count { throw p.error("unexpected characters after the top-level value") }
+            return top
+        }
+    }
+
     static let structuralKeys: Set<String> = ["type", "features", "geometry", "geometries", "coordinates", "properties", "id", "bbox"]
 
     struct Cursor {
@@ -55,6 +76,8 @@ public struct JSONParser {
         /// True while parsing the value of a "geometry"/"geometries" member: only there is a
         /// "coordinates" array read as a CoordinateTree (a property may be called coordinates too).
         var inGeometry = false
+        /// A top-level member whose value another reader reads (`topLevelObject`).
+        var hook: (key: String, read: (Int) throws -> Int)? = nil
 
         init(buf: UnsafeBufferPointer<UInt8>, keep: Set<String>? = nil) {
             self.buf = buf
@@ -143,6 +166,12 @@ public struct JSONParser {
                 try expect(UInt8(ascii: ":"), "':' after key \"\(key)\"")
                 skipWhitespace()
                 let value: JSONValue
+                if depth == 0, let hook, key == hook.key {
+                    pos = try hook.read(pos)
+                    entries.append((key, .null))
+                    if try nextMember() { continue }
+                    return .object(JSONObject(entries))
+                }
                 if let keep, !keep.contains(key) {
                     try skipValue(depth: depth + 1)
                     if try nextMember() { continue }

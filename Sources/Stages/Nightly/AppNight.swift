@@ -41,7 +41,7 @@ struct NightRunner {
                 try db.advisoryXactLock(lockKey, wait: options.wait) { holder in
                     log.info("\(app): another night of \(app) is running on \(db.target) (server process \(holder)); \(options.wait ? "waiting for it to finish" : "stopping")")
                 }
-                try db.execute(NightsTable.schema, name: "geodata.nights")
+                try db.execute(NightsTable.schema + Migrations.schema, name: "geodata.nights and geodata.migrations")
                 let summary = try night.apply(db, dryRun: options.dryRun, log: log)
                 if options.dryRun {
                     return "\(app): dry run on \(db.target): \(summary); nothing changed"

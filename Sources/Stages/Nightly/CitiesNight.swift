@@ -11,9 +11,7 @@ struct CitiesNight: AppNight {
 
     func apply(_ db: PostgresConnection, dryRun: Bool, log: StageLog) throws -> String {
         let statements = try SQLScript.withoutTransaction(try FileIO.readText(seed), source: seed)
-        try log.step("cities: apply the migration \(CitiesStage.migrationName)") {
-            try db.execute(CitiesStage.migration, name: "the cities migration \(CitiesStage.migrationName)")
-        }
+        try Migrations.apply(db, app: "cities", name: CitiesStage.migrationName, sql: CitiesStage.migration, log: log)
         try log.step("cities: load \(seed)") { try db.execute(statements, name: seed) }
         // Rows this transaction wrote carry its id as xmin: a rerun writes none.
         let counts = try db.query("""

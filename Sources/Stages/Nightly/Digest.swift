@@ -1,7 +1,8 @@
 import Foundation
+import GeoDigest
 import GeoModel
 
-/// SHA-256 of the night's inputs (GeoModel's SHA256), computed on a thread of its own while the
+/// SHA-256 of the night's inputs (GeoDigest's SHA256), computed on a thread of its own while the
 /// night works: a night's runs are 500 MB.
 final class InputsDigest: @unchecked Sendable {
     private let files: [String]

@@ -30,6 +30,8 @@ public enum NightlyStage: PipelineStage {
         /// The game: tonight's runs (CONTRACTS §8) and optionally one shard of them.
         public var runs = "data/territory/runs.geojson"
         public var shard: String? = nil
+        /// Malformed runs the night may quarantine before it stops (nil: the stage's default).
+        public var maxRejects: Int? = nil
         public var threads = Parallel.defaultWorkers
         /// The cities: the seed `make cities` wrote (the migration is the stage's own text).
         public var citiesSeed = "dist/supabase/cities/seed.sql"
@@ -59,6 +61,8 @@ public enum NightlyStage: PipelineStage {
             .option("ahead", \.ahead, .within(0...3650), help: "Days after today that must have a quiz question."),
             .option("runs", \.runs, help: "Tonight's runs (GeoJSON FeatureCollection, CONTRACTS §8)."),
             .option("shard", \.shard, help: "i/n: load only shard i of n of the runs."),
+            .option("max-rejects", \.maxRejects, .atLeast(0),
+                    help: "Malformed runs the night may quarantine before it stops, nothing written (TERRITORY_MAX_REJECTS; default: 10 or 1 % of the runs, whichever is larger)."),
             .option("threads", \.threads, .atLeast(1), help: "Worker threads for judging runs."),
             .option("cities-seed", \.citiesSeed, help: "The cities seed written by geo-cities."),
             .option("pipeline-commit", \.pipelineCommit, help: "The pipeline's commit, recorded in geodata.nights."),
@@ -105,7 +109,7 @@ public enum NightlyStage: PipelineStage {
             var night: AppNight
             switch app {
             case "quiz": night = QuizNight(world: o.world, ahead: o.ahead, today: today)
-            case "territory": night = TerritoryNight(runs: o.runs, shard: o.shard, threads: o.threads)
+            case "territory": night = TerritoryNight(runs: o.runs, shard: o.shard, maxRejects: o.maxRejects, threads: o.threads)
             default: night = CitiesNight(seed: o.citiesSeed)
             }
             let line: String

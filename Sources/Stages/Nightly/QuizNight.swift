@@ -23,9 +23,7 @@ struct QuizNight: AppNight {
                 existing = try ChallengesStage.readExisting(csv: text, source: "\(table) in \(db.target)", countries: Set(countries.map(\.id)))
             } catch { throw ContractError(message: "\(error)") }
         }
-        try log.step("quiz: apply the migration \(ChallengesStage.migrationName)") {
-            try db.execute(ChallengesStage.schemaSQL(), name: "the quiz migration \(ChallengesStage.migrationName)")
-        }
+        try Migrations.apply(db, app: "quiz", name: ChallengesStage.migrationName, sql: ChallengesStage.schemaSQL(), log: log)
         let (schedule, added) = try log.step("quiz: plan \(today) … \(today.adding(days: ahead))") {
             try ChallengesStage.daysToAdd(countries: countries, existing: existing, today: today, ahead: ahead)
         }

@@ -3,10 +3,12 @@ import GeoPostgres
 import TerritoryStage
 
 /// The running game (CONTRACTS §8, §8a): tonight's runs judged over the live territory, written
-/// to users, runs and territory_hex through COPY into temporary tables and one merge.
+/// to users, runs and territory_hex: new runs by COPY straight into runs, stored runs and the
+/// cells by COPY into temporary tables and one set-based merge.
 struct TerritoryNight: AppNight {
     var runs: String
     var shard: String?
+    var maxRejects: Int?
     var threads: Int
     var inputs: [String] { [runs] }
 
@@ -16,10 +18,8 @@ struct TerritoryNight: AppNight {
         try refuseOrphans(db)
         // The game's own migration (CONTRACTS §8a: territory_hex.cell, territory_in_viewport, RLS),
         // the text make territory writes, inside this transaction.
-        try log.step("territory: apply the game's migration \(GameMigration.name)") {
-            try db.execute(try SQLScript.withoutTransaction(GameMigration.sql, source: GameMigration.name),
-                           name: "the game's migration \(GameMigration.name)")
-        }
+        try Migrations.apply(db, app: "territory", name: GameMigration.name,
+                             sql: try SQLScript.withoutTransaction(GameMigration.sql, source: GameMigration.name), log: log)
         // The live territory, read with the stage's own reader of the CSV export.
         var lines = try log.step("territory: read territory_hex") { try db.csvLines(TerritoryStage.nightExistingQuery) }
         let existing: [Claim]
@@ -27,34 +27,93 @@ struct TerritoryNight: AppNight {
         catch { throw ContractError(message: "\(error)") }
         lines = []
         var night = try TerritoryStage.night(input: runs, existing: existing, shard: try shard.map { try Shard(parsing: $0) },
-                                             threads: threads, log: log)
-        try log.step("territory: copy \(formatCount(night.users.count)) users, \(formatCount(night.runs.count)) runs, \(formatCount(night.won.count)) cells") {
-            try db.execute(TerritoryStage.nightTempTables, name: "the night's temporary tables")
-            try db.copyIn("copy night_users from stdin") { w in
-                for u in night.users { try w.row(fields: [u]) }
-            }
-            try db.copyIn("copy night_runs (\(TerritoryStage.nightRunColumns)) from stdin") { w in
-                for i in night.runs.indices {
-                    try w.row(night.runs[i].copyRow)
-                    night.runs[i].copyRow = []   // streamed: each row is freed once sent
-                }
-            }
-            try db.copyIn("copy night_cells from stdin") { w in
-                for c in night.won { try w.row(try TerritoryStage.copyRow(c)) }
-            }
-        }
+                                             threads: threads, maxRejects: maxRejects, log: log)
+        // Runs already stored keep their path (the merge never updates it): it is not sent again,
+        // and the rows are locked against deletion until commit, so the merge finds them.
+        let stored = try log.step("territory: find tonight's runs already stored") { try storedRuns(db, night.runs.map(\.id)) }
         // A night's paths are ~150 MB of doubles: compressed with lz4 where the server has it
         // (this transaction only; reading is the same), pglz takes several times longer.
         try db.query("""
             select set_config('default_toast_compression', 'lz4', true) from pg_settings
              where name = 'default_toast_compression' and 'lz4' = any(enumvals)
             """)
-        let written = try log.step("territory: merge into users, runs, territory_hex") {
-            (try db.query(TerritoryStage.nightMerge).first ?? []).map { $0 ?? "?" }
+        try db.execute(TerritoryStage.nightTempTables, name: "the night's temporary tables")
+        let users = try log.step("territory: add \(formatCount(night.users.count)) runners to users") {
+            try db.copyIn("copy night_users from stdin") { w in
+                for u in night.users { try w.row(fields: [u]) }
+            }
+            return try db.query(TerritoryStage.nightUsersMerge).affected
         }
+        let fresh = night.runs.indices.filter { !stored.contains(night.runs[$0].id) }
+        let direct = try log.step("territory: copy \(formatCount(fresh.count)) new runs into runs") {
+            try copyNewRuns(db, night.runs, fresh, log: log)
+        }
+        let merged = direct == nil ? Array(night.runs.indices) : night.runs.indices.filter { stored.contains(night.runs[$0].id) }
+        let written = try log.step("territory: merge \(formatCount(merged.count)) \(direct == nil ? "" : "stored ")runs and \(formatCount(night.won.count)) cells") {
+            let nullField: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
+            try db.copyIn("copy night_runs (\(TerritoryStage.nightRunColumns)) from stdin", binary: true) { w in
+                for i in merged {
+                    let r = night.runs[i]
+                    if let path = r.pathField, stored.contains(r.id) {
+                        try w.row(r.copyRow[..<path.lowerBound], nullField[...], r.copyRow[path.upperBound...])
+                    } else {
+                        try w.row(r.copyRow)
+                    }
+                }
+            }
+            for i in night.runs.indices { night.runs[i].copyRow = [] }
+            try db.copyIn("copy night_cells from stdin") { w in
+                for c in night.won { try w.row(try TerritoryStage.copyRow(c)) }
+            }
+            return (try db.query(TerritoryStage.nightMerge).first ?? []).map { Int($0 ?? "") ?? 0 }
+        }
+        let filled = try log.step("territory: fill the boundary of stored cells without one") { try fillMissingBoundaries(db) }
         let would = dryRun ? "would be " : ""
         return "\(formatCount(night.runs.count)) runs (\(formatCount(night.valid)) valid loops\(night.quarantined > 0 ? ", \(night.quarantined) malformed quarantined" : ""))\(shard.map { " [shard \($0)]" } ?? ""): "
-            + "\(written[0]) users, \(written[1]) runs, \(written[2]) cells \(would)written; \(formatCount(night.owned)) cells owned"
+            + "\(users) users, \((direct ?? 0) + written[0]) runs, \(written[1]) cells \(would)written; \(formatCount(night.owned)) cells owned"
+            + (filled > 0 ? "; \(formatCount(filled)) stored cells' boundaries \(would)filled" : "")
+    }
+
+    /// Rows stored before the game's migration (or by a writer that left `cell` empty) get their
+    /// cell's boundary, as territory_hex.sql writes it: after a night every row has one
+    /// (CONTRACTS §8a). Their hex_id was checked when the live territory was read.
+    func fillMissingBoundaries(_ db: PostgresConnection) throws -> Int {
+        let ids = try db.query("select hex_id from territory_hex where cell is null").rows.compactMap { $0[0] }
+        guard !ids.isEmpty else { return 0 }
+        try db.execute("create temporary table night_boundaries (hex_id text primary key, cell geometry(polygon, 4326)) on commit drop",
+                       name: "the night's boundaries table")
+        try db.copyIn("copy night_boundaries from stdin") { w in
+            for id in ids { try w.row(try TerritoryStage.boundaryCopyRow(hexID: id)) }
+        }
+        return try db.query("update territory_hex t set cell = b.cell from night_boundaries b where t.hex_id = b.hex_id and t.cell is null").affected
+    }
+
+    /// Runs not stored yet go straight into runs by binary COPY (no temporary table, no merge):
+    /// the cheapest way in. Should one of them have been stored meanwhile (the app's own writer,
+    /// since the stored runs were looked up), the COPY fails on its key, is rolled back to its
+    /// savepoint, and nil sends every run through the merge instead. Returns the runs copied.
+    func copyNewRuns(_ db: PostgresConnection, _ runs: [TerritoryStage.NightRun], _ fresh: [Int], log: StageLog) throws -> Int? {
+        guard !fresh.isEmpty else { return 0 }
+        try db.query("savepoint night_new_runs")
+        do {
+            let copied = try db.copyIn("copy runs (\(TerritoryStage.nightRunColumns)) from stdin", binary: true) { w in
+                for i in fresh { try w.row(runs[i].copyRow) }
+            }
+            try db.query("release savepoint night_new_runs")
+            return copied
+        } catch let e as PostgresError where e.sqlState == "23505" {
+            try db.query("rollback to savepoint night_new_runs")
+            log.info("territory: a run was stored while the night ran (\(e.message)); every run goes through the merge")
+            return nil
+        }
+    }
+
+    /// Which of `ids` runs has already, each locked (`for key share`) until the transaction ends.
+    func storedRuns(_ db: PostgresConnection, _ ids: [String]) throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        let rows = try db.query("select id::text from runs where id = any($1::uuid[]) for key share",
+                                ["{" + ids.joined(separator: ",") + "}"]).rows
+        return Set(rows.compactMap { $0[0] })
     }
 
     /// A territory row whose owner is not in users (or whose run is not in runs) breaks the

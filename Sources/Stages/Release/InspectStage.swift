@@ -78,12 +78,18 @@ public enum InspectStage: PipelineStage {
     }
 
     public static func run(_ o: Options, log: StageLog) throws -> Report {
+        try run(o, products: ProductReader(world: o.world, citiesSeed: o.citiesSeed, lookup: o.lookup), log: log)
+    }
+
+    /// The page from `products` (a release passes the reader it compared with: nothing read twice),
+    /// which reads o.world, o.citiesSeed and o.lookup.
+    static func run(_ o: Options, products: ProductReader, log: StageLog) throws -> Report {
         var r = Report(out: o.out)
         // Every input is read before anything is written, so a bad one leaves no page behind.
         for file in ["leaflet.js", "leaflet.css"] where !FileManager.default.fileExists(atPath: o.leaflet + "/" + file) {
             throw InputError(file: o.leaflet + "/" + file, "is missing: the page needs Leaflet from Debian's libjs-leaflet (scripts/setup.sh installs it)")
         }
-        let countries = try log.step("read \(o.world)") { try CountryFile.read(path: o.world) }
+        let countries = try log.step("read \(o.world)") { try products.countries() }
         r.countries = countries.count
         let (columns, rows) = try ReleaseSnapshot.readWorldRows(o.worldReport)
         let repairs = try repairLines(o.worldReport)
@@ -113,7 +119,7 @@ public enum InspectStage: PipelineStage {
             w.raw(",\"geometry\":"); w.geometry(f.geometry); w.raw("}")
         }
         w.raw("]},\n\"cities\":")
-        let cities = try log.step("cities") { try ReleaseSnapshot.readCities(o.citiesSeed) }
+        let cities = try log.step("cities") { try products.citiesSeed().cities }
         let largest = cities.sorted { ($0.value.population, $1.key) > ($1.value.population, $0.key) }.prefix(o.cities)
         w.value(.array(largest.map { c in
             .array([.string(c.value.name), .string(c.value.country), .number(Double(c.value.population)),
@@ -122,7 +128,7 @@ public enum InspectStage: PipelineStage {
         w.raw(",\n\"routes\":"); try embedJSON(o.routes, &w)
         w.raw(",\n\"territory\":"); try embedJSON(o.territory, &w)
         w.raw(",\n\"probe\":")
-        let lookup = try forFile(o.lookup) { try GeoLookup(contentsOf: URL(fileURLWithPath: o.lookup)) }
+        let lookup = try products.lookup()
         let probe = Changes.probePoints(o.probePoints)
         w.value(.array(probe.map { p in
             .array([.number((p.latitude * 1e3).rounded() / 1e3), .number((p.longitude * 1e3).rounded() / 1e3), lookup.country(at: p).map { .string($0) } ?? .null])

@@ -1,4 +1,5 @@
 import Foundation
+import GeoDigest
 import GeoModel
 
 /// manifest.json: every file of the release (bytes, sha256), every input (sha256, source and

@@ -1,4 +1,5 @@
 import Foundation
+import GeoDigest
 import GeoModel
 
 /// One file of a release: its size and SHA-256.

@@ -16,6 +16,8 @@ struct ReleaseSnapshot {
 
     let root: String
     let label: String
+    /// The countries, the cities seed and the lookup index, as read here (the release's page reuses them).
+    let products: ProductReader
     let countries: [Feature]
     let quiz: [String: QuizDay]
     let cities: [Int: City]
@@ -27,20 +29,14 @@ struct ReleaseSnapshot {
     init(root: String, label: String) throws {
         self.root = root
         self.label = label
-        countries = try CountryFile.read(path: root + "/" + Self.worldPath)
+        products = ProductReader(root: root)
+        countries = try products.countries()
         quiz = try Self.readQuiz(root + "/" + Self.quizSeedPath)
-        let citiesSeed = try FileIO.readLines(root + "/" + Self.citiesSeedPath)
-        cities = try Self.readCities(citiesSeed, path: root + "/" + Self.citiesSeedPath)
-        cityCountries = Self.readCityCountries(citiesSeed)
+        (cities, cityCountries) = try products.citiesSeed()
         worldMeta = try Self.readWorldMeta(root + "/" + ReleaseFiles.worldReportPath)
     }
 
-    func lookup() throws -> GeoLookup {
-        let path = root + "/" + Self.lookupPath
-        do { return try GeoLookup(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw InputError(file: path, "cannot be read as a lookup index: \(error)")
-        }
-    }
+    func lookup() throws -> GeoLookup { try products.lookup() }
 
     /// date → question, from the daily_challenges seed's `values` rows
     /// (id, date, is_guess_country, is_guess_capital, is_guess_flag, answer).
@@ -58,37 +54,61 @@ struct ReleaseSnapshot {
         return out
     }
 
-    /// id → city, from the cities seed's rows (id, display_name, plain_name, admin, country,
-    /// country_id, population, latitude, longitude, alt_names); the countries' rows have 6 values.
-    static func readCities(_ path: String) throws -> [Int: City] {
-        try readCities(try FileIO.readLines(path), path: path)
-    }
-
-    /// The same, from the seed's lines (`path` names the file in errors).
-    static func readCities(_ lines: [Substring], path: String) throws -> [Int: City] {
-        var out: [Int: City] = [:]
-        for (n, line) in lines.enumerated() {
-            guard let v = SQL.tuple(line), v.count == 10 else { continue }
-            guard let id = v[0].flatMap({ Int($0) }), let name = v[1], let country = v[4],
-                  let lat = v[7].flatMap({ Double($0) }), let lon = v[8].flatMap({ Double($0) }) else {
-                throw InputError(file: path, "line \(n + 1): a city row without id, name, country or position")
-            }
-            out[id] = City(name: name, country: country, population: v[6].flatMap { Int($0) } ?? 0, latitude: lat, longitude: lon, row: v)
-        }
-        return out
-    }
-
     static let cityCountryColumns = ["name", "capital", "continent", "population"]
 
-    /// The seed's countries rows (id, name, country_code, capital, continent, population) by code.
-    static func readCityCountries(_ lines: [Substring]) -> [String: [String?]] {
-        var out: [String: [String?]] = [:]
-        for line in lines {
-            guard let v = SQL.tuple(line), v.count == 6, let code = v[2] else { continue }
-            out[code] = [v[1], v[3], v[4], v[5]]
-        }
-        return out
+    /// The cities seed's two tables: its cities by id (id, display_name, plain_name, admin,
+    /// country, country_id, population, latitude, longitude, alt_names), and its countries rows
+    /// (id, name, country_code, capital, continent, population) by code.
+    typealias CitiesSeed = (cities: [Int: City], countries: [String: [String?]])
+
+    static func readCitiesSeed(_ path: String) throws -> CitiesSeed {
+        try readCitiesSeed(try FileIO.readLines(path), path: path)
     }
+
+    /// The same, from the seed's lines (`path` names the file in errors). Every line that
+    /// starts a values row (`(`) must be a row of the table its `insert into` names, with that
+    /// table's columns: a row skipped could hide a changed city from the changelog.
+    static func readCitiesSeed(_ lines: [Substring], path: String) throws -> CitiesSeed {
+        var cities: [Int: City] = [:]
+        var countries: [String: [String?]] = [:]
+        var table: String?
+        for (n, line) in lines.enumerated() {
+            func fail(_ problem: String) -> InputError { InputError(file: path, "line \(n + 1): \(problem)") }
+            let text = line.drop { $0 == " " }
+            if text.hasPrefix("insert into ") {
+                table = String(text.dropFirst("insert into ".count).prefix { $0 != " " && $0 != "(" })
+                continue
+            }
+            guard text.hasPrefix("(") else { continue }
+            guard let v = SQL.tuple(line) else { throw fail("a values row that cannot be read (an unclosed quote or parenthesis?): \(excerpt(text))") }
+            switch table {
+            case "public.cities"?:
+                guard v.count == 10 else {
+                    throw fail("a cities row needs 10 values (id, display_name, plain_name, admin, country, country_id, population, latitude, longitude, alt_names), found \(v.count)")
+                }
+                guard let id = v[0].flatMap({ Int($0) }), let name = v[1], let country = v[4],
+                      let lat = v[7].flatMap({ Double($0) }), let lon = v[8].flatMap({ Double($0) }) else {
+                    throw fail("a city row without id, name, country or position")
+                }
+                guard v[6] == nil || Int(v[6]!) != nil else { throw fail("city \(id) has population \"\(v[6]!)\", not a whole number") }
+                guard cities[id] == nil else { throw fail("city \(id) appears twice") }
+                cities[id] = City(name: name, country: country, population: v[6].flatMap { Int($0) } ?? 0, latitude: lat, longitude: lon, row: v)
+            case "public.countries"?:
+                guard v.count == 6 else {
+                    throw fail("a countries row needs 6 values (id, name, country_code, capital, continent, population), found \(v.count)")
+                }
+                guard let code = v[2] else { throw fail("a countries row without a country_code") }
+                guard countries[code] == nil else { throw fail("country \(code) appears twice") }
+                countries[code] = [v[1], v[3], v[4], v[5]]
+            default:
+                throw fail("a values row outside an insert into public.cities or public.countries")
+            }
+        }
+        return (cities, countries)
+    }
+
+    /// The start of a line for an error message.
+    static func excerpt(_ text: Substring) -> String { text.count > 60 ? text.prefix(60) + "…" : String(text) }
 
     static func readWorldMeta(_ path: String) throws -> [String: String] {
         var meta: [String: String] = [:]

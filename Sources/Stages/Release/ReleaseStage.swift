@@ -75,7 +75,12 @@ public enum ReleaseStage: PipelineStage {
         do {
             var report = Report(out: o.out)
             try log.step("copy the products of \(o.dist)") { try ReleaseFiles.copyProducts(from: o.dist, to: staging, worldReport: o.worldReport) }
-            let current = try log.step("read the release") { try ReleaseSnapshot(root: staging, label: o.out) }
+            let current = try log.step("read the release") {
+                do { return try ReleaseSnapshot(root: staging, label: o.out) } catch var e as InputError {
+                    e.file = sourceOf(e.file, staging: staging, o)
+                    throw e
+                }
+            }
             let productList = try log.step("sha256 of the products") { try ReleaseFiles.list(staging) }
             var changes: Changes?
             if let prev = o.previous {
@@ -98,7 +103,7 @@ public enum ReleaseStage: PipelineStage {
                 io.out = staging + "/inspect"
                 io.changes = staging + "/changes.json"
                 io.leaflet = o.leaflet
-                _ = try InspectStage.run(io, log: log)
+                _ = try InspectStage.run(io, products: current.products, log: log)
             }
             // The products were hashed before the comparison and are unchanged since: only
             // the files written after (changes, the page) are hashed here.
@@ -115,5 +120,13 @@ public enum ReleaseStage: PipelineStage {
             try? fm.removeItem(atPath: staging)
             throw error
         }
+    }
+
+    /// The file a staged copy came from (an error names what the user can open and fix; the
+    /// staging directory is gone by the time it is printed).
+    static func sourceOf(_ path: String, staging: String, _ o: Options) -> String {
+        guard path.hasPrefix(staging + "/") else { return path }
+        let rel = String(path.dropFirst(staging.count + 1))
+        return rel == ReleaseFiles.worldReportPath ? o.worldReport : o.dist + "/" + rel
     }
 }

@@ -1,10 +1,11 @@
 // What `geo-nightly` needs of the territory stage to load a night straight into the game's
 // PostgreSQL: the same judging (judgeOne) and the same ownership fold (territory(existing:…))
-// as the stage, with each run's row formatted for `COPY … FROM STDIN` (text format) on the
+// as the stage, with each run's row formatted for `COPY … FROM STDIN` (binary format) on the
 // worker that judged it, and the set-based merge that takes the copied rows into users, runs
 // and territory_hex under the same rules as territory_hex.sql (runsConflict, the claim order).
 
 import Foundation
+import GeoFormats
 import GeoGEOS
 import GeoModel
 import H3
@@ -17,8 +18,11 @@ extension TerritoryStage {
         public var endedAt: Int64
         public var valid: Bool
         public var cells: [UInt64]
-        /// Its row of `copy night_runs from stdin` (text format, ending in a newline).
+        /// Its row of `copy night_runs from stdin with (format binary)`.
         public var copyRow: [UInt8]
+        /// Where the path field lies in `copyRow` (length included), when the run has one: a run
+        /// already stored keeps its path (`runsConflict` never updates it), so it is not sent again.
+        public var pathField: Range<Int>?
     }
 
     /// Tonight's runs judged and folded over the current territory.
@@ -37,8 +41,9 @@ extension TerritoryStage {
     }
 
     /// Reads and judges `input` (in parallel, as the stage does), folds tonight's valid runs
-    /// over `existing` (the live table's claims) and returns what changes.
-    public static func night(input: String, existing: [Claim], shard: Shard?, threads: Int,
+    /// over `existing` (the live table's claims) and returns what changes. `maxRejects`: the
+    /// stage's `--max-rejects` (nil: its default).
+    public static func night(input: String, existing: [Claim], shard: Shard?, threads: Int, maxRejects: Int? = nil,
                              rules: Rules = Rules(), resolution: Int = 9, log: StageLog) throws -> Night {
         let file = try MappedFile(path: input)
         let decoded = try log.step("read and judge runs, build loops, claim cells") {
@@ -46,16 +51,14 @@ extension TerritoryStage {
                                    released: { file.release($0) }) { run, geos -> NightRun? in
                 if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return nil }
                 let (v, loop, cells) = try judgeOne(run, rules: rules, resolution: resolution, file: input, geos: geos)
+                let row = copyRow(run, v, loop: loop)
                 return NightRun(id: run.id, userID: run.userID, endedAt: run.endedAt, valid: v.valid,
-                                cells: cells, copyRow: copyRow(run, v, loop: loop))
+                                cells: cells, copyRow: row.bytes, pathField: row.path)
             }
         }
-        // The same quarantine rule as the stage: a few malformed runs are skipped, more stop the night.
-        let allowed = Options().allowedRejects(features: decoded.features)
-        if decoded.rejected.count > allowed {
-            throw InputError(file: input, "\(decoded.rejected.count) of \(decoded.features) runs are malformed, more than the \(allowed) a night may quarantine: nothing written; the first: \(decoded.rejected[0].error(file: input))")
-        }
-        for r in decoded.rejected.prefix(5) { log.info("quarantined: \(r.error(file: input))") }
+        var limits = Options()
+        limits.maxRejects = maxRejects
+        try quarantine(decoded.rejected, of: decoded.features, allowed: limits.allowedRejects(features: decoded.features), input: input, log: log)
         var runs: [NightRun] = []
         runs.reserveCapacity(decoded.runs.count)
         for d in decoded.runs {
@@ -86,15 +89,15 @@ extension TerritoryStage {
 
     public static let nightRunColumns = "id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon"
 
-    /// The one set-based merge of the copied rows, with territory_hex.sql's rules: users added
-    /// (never renamed), runs inserted or their judged columns updated (`runsConflict`), a cell
-    /// taken only by a claim that beats the stored one (`TerritoryOutputs.cellsConflict`) — so
-    /// shards and reruns, in any order, converge. Returns users, runs and cells written.
+    /// Tonight's runners, added (never renamed) before their runs, which point at them.
+    public static let nightUsersMerge = "insert into users (id, username) select id, 'runner-' || id from night_users on conflict do nothing"
+
+    /// The set-based merge of the copied rows, with territory_hex.sql's rules: runs inserted or
+    /// their judged columns updated (`runsConflict`), a cell taken only by a claim that beats the
+    /// stored one (`TerritoryOutputs.cellsConflict`) — so shards and reruns, in any order,
+    /// converge. Returns runs and cells written.
     public static let nightMerge = """
-        with u as (
-          insert into users (id, username) select id, 'runner-' || id from night_users
-          on conflict do nothing returning 1),
-        r as (
+        with r as (
           insert into runs (\(nightRunColumns)) select \(nightRunColumns) from night_runs
           \(TerritoryOutputs.runsConflict.trimmingCharacters(in: .whitespacesAndNewlines).dropLast())
           returning 1),
@@ -103,33 +106,52 @@ extension TerritoryStage {
           select hex_id, owner_user_id, last_run_id, claimed_at, cell from night_cells
           \(TerritoryOutputs.cellsConflict)
           returning 1)
-        select (select count(*) from u), (select count(*) from r), (select count(*) from h)
+        select (select count(*) from r), (select count(*) from h)
         """
 
-    /// One run's row of `night_runs` (COPY text format): the same values as its row of the
-    /// runs insert in territory_hex.sql, geometries as hex EWKB — the same doubles as that
-    /// file's exact WKT, and many times cheaper for PostGIS to read than WKT.
-    static func copyRow(_ r: Run, _ v: Verdict, loop: [Polygon]) -> [UInt8] {
-        var w = JSONWriter(reserve: 256 + 32 * TerritoryOutputs.rowPoints(v, loop: loop))
-        TerritoryOutputs.runScalars(&w, r, v, sql: false)
-        var hex = HexEWKB(out: w.bytes)
+    /// One run's row of `night_runs` (binary COPY): the same values as its row of the runs insert
+    /// in territory_hex.sql (distance and duration as that file rounds them), geometries as
+    /// extended WKB — the same doubles as that file's exact WKT, and the cheapest form for
+    /// PostGIS to read. Returns the row and where its path field lies.
+    static func copyRow(_ r: Run, _ v: Verdict, loop: [Polygon]) -> (bytes: [UInt8], path: Range<Int>?) {
+        var row = CopyBinaryRow(fields: 9, reserve: 160 + 16 * TerritoryOutputs.rowPoints(v, loop: loop))
+        row.uuid(r.id); row.uuid(r.userID)
+        row.timestamp(microsecondsSince1970: r.startedAt); row.timestamp(microsecondsSince1970: r.endedAt)
+        for (d, decimals) in [(v.distance, TerritoryOutputs.distanceDecimals), (v.duration, TerritoryOutputs.durationDecimals)] {
+            if let stored = TerritoryOutputs.stored(d, decimals: decimals) { row.float8(stored) } else { row.null() }
+        }
+        row.bool(v.valid)
+        var path: Range<Int>? = nil
         if v.kept.count >= 2 {
-            hex.header(type: 2)
-            hex.u32(UInt32(v.kept.count))
-            for i in v.kept { hex.f64(r.lon[i]); hex.f64(r.lat[i]) }
-            hex.out.append(0x09)
-        } else { hex.out.append(contentsOf: Array("\\N\t".utf8)) }
+            path = row.field { w in
+                w.header(type: EWKBWriter.lineString)
+                w.u32(UInt32(v.kept.count))
+                for i in v.kept { w.f64(r.lon[i]); w.f64(r.lat[i]) }
+            }
+        } else { row.null() }
         // The column is a polygon: a figure-eight keeps its largest lobe, as in the SQL file.
         if let p = loop.first {
-            hex.header(type: 3)
-            hex.u32(UInt32(p.rings.count))
-            for ring in p.rings {
-                hex.u32(UInt32(ring.count))
-                for q in ring { hex.f64(q.x); hex.f64(q.y) }
+            row.field { w in
+                w.header(type: EWKBWriter.polygon)
+                w.u32(UInt32(p.rings.count))
+                for ring in p.rings {
+                    w.u32(UInt32(ring.count))
+                    for q in ring { w.f64(q.x); w.f64(q.y) }
+                }
             }
-            hex.out.append(0x0A)
-        } else { hex.out.append(contentsOf: Array("\\N\n".utf8)) }
-        return hex.out
+        } else { row.null() }
+        return (row.bytes, path)
+    }
+
+    /// A stored cell's row of `night_boundaries`: its hex_id as stored and its boundary as
+    /// territory_hex.sql writes it. The hex_id must be an H3 cell (ExistingTerritory checks).
+    public static func boundaryCopyRow(hexID: String) throws -> [UInt8] {
+        guard let cell = UInt64(hexID.lowercased(), radix: 16) else { throw InputError(file: "territory_hex", "hex_id \"\(hexID)\" is not an H3 cell") }
+        var w = JSONWriter(reserve: 400)
+        w.raw("\(hexID)\t")
+        try w.cellEWKT(cell)
+        w.raw("\n")
+        return w.bytes
     }
 
     /// One won cell's row of `night_cells`, with its boundary as territory_hex.sql stores it.
@@ -140,22 +162,4 @@ extension TerritoryStage {
         w.raw("\n")
         return w.bytes
     }
-}
-
-/// Extended WKB (little-endian, SRID 4326) as upper-case hex: what PostGIS prints for a
-/// geometry and reads back fastest from COPY text.
-struct HexEWKB {
-    var out: [UInt8]
-    private static let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
-
-    @inline(__always) mutating func byte(_ b: UInt8) {
-        out.append(Self.digits[Int(b >> 4)]); out.append(Self.digits[Int(b & 15)])
-    }
-    @inline(__always) mutating func u32(_ v: UInt32) { for k in 0..<4 { byte(UInt8(truncatingIfNeeded: v >> (8 * k))) } }
-    @inline(__always) mutating func f64(_ d: Double) {
-        let v = d.bitPattern
-        for k in 0..<8 { byte(UInt8(truncatingIfNeeded: v >> (8 * k))) }
-    }
-    /// Byte order, type with the SRID flag, SRID.
-    mutating func header(type: UInt32) { byte(1); u32(type | 0x2000_0000); u32(4326) }
 }

@@ -118,14 +118,23 @@ struct TerritoryOutputs {
         v.kept.count + (loop.first?.rings.reduce(0) { $0 + $1.count } ?? 0)
     }
 
+    /// A run's distance is stored to the millimetre, its duration to the microsecond.
+    static let distanceDecimals = 3, durationDecimals = 6
+
+    /// The double PostgreSQL stores for `d` written with `decimals` as runScalars writes it (nil:
+    /// null), so that the night's binary COPY sends exactly what the SQL file's text is read as.
+    static func stored(_ d: Double, decimals: Int) -> Double? {
+        Double(DecimalText.fixed(d, decimals: decimals))
+    }
+
     /// A run's row up to its geometries — id, user_id, started_at, ended_at, distance_m,
     /// duration_s, valid_loop, each followed by `separator` — quoted as SQL values (the runs
     /// insert) or bare (COPY text).
     static func runScalars(_ w: inout JSONWriter, _ r: Run, _ v: Verdict, sql: Bool) {
         let q = sql ? "'" : "", sep = sql ? ", " : "\t"
         w.raw("\(q)\(r.id)\(q)\(sep)\(q)\(r.userID)\(q)\(sep)\(q)\(Timestamp.iso(r.startedAt))\(q)\(sep)\(q)\(Timestamp.iso(r.endedAt))\(q)\(sep)")
-        w.fixed(v.distance, decimals: 3); w.raw(sep)
-        w.fixed(v.duration, decimals: 6); w.raw(sep)
+        w.fixed(v.distance, decimals: distanceDecimals); w.raw(sep)
+        w.fixed(v.duration, decimals: durationDecimals); w.raw(sep)
         w.raw(sql ? (v.valid ? "true" : "false") : (v.valid ? "t" : "f")); w.raw(sep)
     }
 

@@ -190,12 +190,7 @@ public enum TerritoryStage: PipelineStage {
                 return (run.fixCount, record)
             }
         }
-        let allowed = o.allowedRejects(features: decoded.features)
-        if decoded.rejected.count > allowed {
-            let first = decoded.rejected[0].error(file: o.input)
-            throw InputError(file: o.input, "\(formatCount(decoded.rejected.count)) of \(formatCount(decoded.features)) runs are malformed, more than the \(formatCount(allowed)) a night may quarantine (--max-rejects): nothing written; the first: \(first)")
-        }
-        for r in decoded.rejected.prefix(5) { log.info("quarantined: \(r.error(file: o.input))") }
+        try quarantine(decoded.rejected, of: decoded.features, allowed: o.allowedRejects(features: decoded.features), input: o.input, log: log)
         var records: [RunRecord] = []
         records.reserveCapacity(decoded.runs.count)
         for d in decoded.runs {
@@ -323,4 +318,15 @@ final class StagedFile {
     }
 
     func discard() { if !done && !direct { unlink(path) } }
+}
+
+extension TerritoryStage {
+    /// The quarantine rule, the stage's and the night's: a few malformed runs are skipped (the
+    /// first five named in the log), more than `allowed` stop the night with nothing written.
+    static func quarantine(_ rejected: [RejectedRun], of features: Int, allowed: Int, input: String, log: StageLog) throws {
+        if rejected.count > allowed {
+            throw InputError(file: input, "\(formatCount(rejected.count)) of \(formatCount(features)) runs are malformed, more than the \(formatCount(allowed)) a night may quarantine (--max-rejects): nothing written; the first: \(rejected[0].error(file: input))")
+        }
+        for r in rejected.prefix(5) { log.info("quarantined: \(r.error(file: input))") }
+    }
 }

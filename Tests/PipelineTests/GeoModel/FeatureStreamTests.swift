@@ -72,26 +72,49 @@ import Testing
         #expect(Array(m.buffer) == (try FileIO.readBytes(path)))
     }
 
-    /// GeoJSON.decode streams the plain case and gives exactly what the whole-tree reader
-    /// gives; anything else (another top-level member, a bad feature, bad JSON) is read whole,
-    /// so the error is the one it always was.
-    @Test func geoJSONDecodeStreamsThePlainCaseOnly() throws {
+    /// GeoJSON.decode streams every well-formed FeatureCollection, other top-level members
+    /// (Natural Earth's "name", a "crs") included, and gives exactly what the whole-tree reader
+    /// gives; anything else (a bad feature, bad JSON anywhere, a second "features") is read
+    /// whole, so the error is the one it always was.
+    @Test func geoJSONDecodeStreamsWhatTheWholeReaderAccepts() throws {
         let world = try FileIO.readBytes(Repo.path("Tests/BadInputs/world/two-countries.geojson"))
+        let naturalEarth = try FileIO.readBytes(Repo.path("data/natural-earth/ne_110m_admin_0_countries.geojson"))
         var keep = GeoJSON.ReadOptions()
-        keep.keepProperties = ["name"]
-        for options in [GeoJSON.ReadOptions(), keep] {
-            let streamed = try #require(world.withUnsafeBufferPointer { GeoJSON.streamed($0, file: "w", options: options) })
-            #expect(streamed == (try GeoJSON.decodeWhole(world, file: "w", options: options)))
-            #expect(try GeoJSON.decode(world, file: "w", options: options) == streamed)
+        keep.keepProperties = ["name", "NAME"]
+        for file in [world, naturalEarth] {
+            for options in [GeoJSON.ReadOptions(), keep] {
+                let streamed = try #require(file.withUnsafeBufferPointer { GeoJSON.streamed($0, file: "w", options: options) })
+                #expect(streamed == (try GeoJSON.decodeWhole(file, file: "w", options: options)))
+                #expect(try GeoJSON.decode(file, file: "w", options: options) == streamed)
+            }
         }
         let feature = #"{"type":"Feature","id":"AA","properties":{"name":"A"},"geometry":{"type":"Point","coordinates":[1,2]}}"#
-        for text in [#"{"type":"FeatureCollection","name":"x","features":[\#(feature)]}"#,
-                     #"{"type":"FeatureCollection","features":[\#(feature),{"type":"Feature","properties":{},"geometry":null}]}"#,
-                     #"{"type":"FeatureCollection","features":[\#(feature),]}"#,
-                     #"{"type":"FeatureCollection","features":[\#(feature)]"#] {
+        let crs = #""crs":{"type":"name","properties":{"name":"urn:ogc:def:crs:OGC:1.3:CRS84"}}"#
+        for text in [#"{"type":"FeatureCollection","name":"x",\#(crs),"features":[\#(feature)]}"#,
+                     #"{"features":[\#(feature)],"name":["a",{"b":null}],"type":"FeatureCollection","bbox":[1,2,1,2]}"#,
+                     "\u{FEFF}" + #"{"type":"FeatureCollection","name":"x","features":[]}"#,
+                     #"{"type":"FeatureCollection","type":"Topology","features":[\#(feature)]}"#] {
             let bytes = Array(text.utf8)
-            #expect(bytes.withUnsafeBufferPointer { GeoJSON.streamed($0, file: "t", options: GeoJSON.ReadOptions()) } == nil)
+            for options in [GeoJSON.ReadOptions(), keep] {
+                let streamed = try #require(bytes.withUnsafeBufferPointer { GeoJSON.streamed($0, file: "t", options: options) }, "\(text)")
+                #expect(streamed == (try GeoJSON.decodeWhole(bytes, file: "t", options: options)))
+            }
         }
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        for text in [#"{"type":"FeatureCollection","features":[\#(feature),{"type":"Feature","properties":{},"geometry":null}]}"#,
+                     #"{"type":"FeatureCollection","features":[\#(feature),]}"#,
+                     #"{"type":"FeatureCollection","features":[\#(feature)]"#,
+                     #"{"type":"FeatureCollection","name":tru,"features":[\#(feature)]}"#,
+                     #"{"type":"FeatureCollection","name":"x",,"features":[\#(feature)]}"#,
+                     #"{"type":"FeatureCollection","crs":\#(deep),"features":[\#(feature)]}"#,
+                     #"{"type":"FeatureCollection","features":[\#(feature)],"features":[]}"#,
+                     #"{"type":"Topology","name":"x","features":[\#(feature)]}"#,
+                     #"{"type":"FeatureCollection","name":"x","features":[\#(feature)]} x"#] {
+            let bytes = Array(text.utf8)
+            #expect(bytes.withUnsafeBufferPointer { GeoJSON.streamed($0, file: "t", options: GeoJSON.ReadOptions()) } == nil, "\(text)")
+        }
+        let badName = Array(#"{"type":"FeatureCollection","name":tru,"features":[\#(feature)]}"#.utf8)
+        #expect { _ = try GeoJSON.decode(badName, file: "t.geojson") } throws: { "\($0)".hasPrefix("t.geojson: invalid JSON at line 1, column 36") }
         let bad = Array(#"{"type":"FeatureCollection","features":[\#(feature),{"type":"Feature","properties":{},"geometry":null}]}"#.utf8)
         #expect { _ = try GeoJSON.decode(bad, file: "t.geojson") } throws: { "\($0)".hasPrefix("t.geojson: feature #1") && "\($0)".hasSuffix("has no geometry") }
     }

@@ -1,0 +1,36 @@
+import GeoDigest
+import GeoModel
+import GeoPostgres
+
+/// An app's migration, applied inside its night's transaction once per version of its text.
+/// Applying one takes ACCESS EXCLUSIVE locks on its tables (ALTER TABLE, CREATE POLICY), which
+/// would hold the app's own reads — the map's viewport, the quiz — until the night commits; so
+/// each applied migration's name and SHA-256 go into geodata.migrations, and a night that finds
+/// the same text recorded leaves the tables unlocked. Deleting a row makes the next night
+/// apply that migration again (every migration here is safe to apply twice).
+enum Migrations {
+    static let schema = """
+        create table if not exists geodata.migrations (
+          name text primary key,
+          sha256 text not null,
+          applied_at timestamptz not null
+        );
+        """
+
+    /// Applies `sql` (named `name`, as in the Supabase CLI's migrations folder) unless this text
+    /// is recorded as applied; says which in the log.
+    static func apply(_ db: PostgresConnection, app: String, name: String, sql: String, log: StageLog) throws {
+        let sha = SHA256.hex(of: Array(sql.utf8))
+        if try db.query("select sha256 from geodata.migrations where name = $1", [name]).scalar == sha {
+            log.info("\(app): the migration \(name) is applied (geodata.migrations)")
+            return
+        }
+        try log.step("\(app): apply the migration \(name)") {
+            try db.execute(sql, name: "the \(app) migration \(name)")
+            try db.query("""
+                insert into geodata.migrations (name, sha256, applied_at) values ($1, $2, now())
+                on conflict (name) do update set sha256 = excluded.sha256, applied_at = excluded.applied_at
+                """, [name, sha])
+        }
+    }
+}

@@ -1,0 +1,1 @@
+-- Quiz days (none here): the release reads this before the cities seed.
