@@ -104,22 +104,33 @@ public struct RunLoop: Sendable {
             func band(_ y: Double) -> Int { Self.band(y, south: south, scale: scale, count: count) }
             var start = [Int32](repeating: 0, count: count + 2)
             // Each edge's first and last band, then the bands' edges (counted, then placed).
-            var bands = [(lo: Int32, hi: Int32)](repeating: (0, 0), count: n)
-            var y0 = lat[0]
-            for i in 0..<n {
-                let y1 = lat[i + 1]
-                let lo = band(min(y0, y1)), hi = band(max(y0, y1))
-                bands[i] = (Int32(truncatingIfNeeded: lo), Int32(truncatingIfNeeded: hi))
-                start[lo + 2] += 1
-                if hi > lo { for b in lo + 1...hi { start[b + 2] += 1 } }
-                y0 = y1
-            }
-            for b in 0...count { start[b + 1] += start[b] }
-            var edges = [Int32](repeating: 0, count: Int(start[count + 1]))
-            for i in 0..<n {
-                for b in Int(bands[i].lo)...Int(bands[i].hi) {
-                    edges[Int(start[b + 1])] = Int32(truncatingIfNeeded: i)
-                    start[b + 1] += 1
+            var bands = [Int32](repeating: 0, count: 2 * n)
+            var edges: [Int32] = []
+            start.withUnsafeMutableBufferPointer { start in
+                bands.withUnsafeMutableBufferPointer { bands in
+                    var y0 = lat[0]
+                    for i in 0..<n {
+                        let y1 = lat[i + 1]
+                        let lo = band(min(y0, y1)), hi = band(max(y0, y1))
+                        bands[2 * i] = Int32(truncatingIfNeeded: lo); bands[2 * i + 1] = Int32(truncatingIfNeeded: hi)
+                        var b = lo
+                        repeat { start[b + 2] &+= 1; b += 1 } while b <= hi
+                        y0 = y1
+                    }
+                    for b in 0...count { start[b + 1] &+= start[b] }
+                    let total = Int(start[count + 1])
+                    edges = [Int32](unsafeUninitializedCapacity: total) { out, filled in
+                        for i in 0..<n {
+                            var b = Int(bands[2 * i])
+                            let hi = Int(bands[2 * i + 1])
+                            repeat {
+                                out[Int(start[b + 1])] = Int32(truncatingIfNeeded: i)
+                                start[b + 1] &+= 1
+                                b += 1
+                            } while b <= hi
+                        }
+                        filled = total
+                    }
                 }
             }
             self.start = start
