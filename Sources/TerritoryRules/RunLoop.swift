@@ -60,15 +60,42 @@ public struct RunLoop: Sendable {
         for i in lon.indices { west = min(west, lon[i]); east = max(east, lon[i]); south = min(south, lat[i]); north = max(north, lat[i]) }
         func corner(_ x: Double, _ y: Double) -> LatLng { LatLng(latDegrees: y, lngDegrees: x > 180 ? x - 360 : x) }
         let box = GeoPolygon(outer: [corner(west, south), corner(east, south), corner(east, north), corner(west, north)], holes: [])
-        let rows = EdgeRows(lon: lon, lat: lat, south: south, north: north)
-        var out: [UInt64] = []
-        for c in try H3.polygonToCells(box, res: res) {
+        let candidates = try H3.polygonToCells(box, res: res)
+        var centres: [(x: Double, y: Double)] = []
+        centres.reserveCapacity(candidates.count)
+        for c in candidates {
             let centre = try H3.cellToLatLng(c)
             var x = centre.lngDegrees
             if x < west - 1 { x += 360 }
-            if rows.winding(x, centre.latDegrees, lon, lat) != 0 { out.append(c.value) }
+            centres.append((x, centre.latDegrees))
         }
+        let w = Self.windings(centres, lon, lat)
+        var out: [UInt64] = []
+        for (k, c) in candidates.enumerated() where w[k] != 0 { out.append(c.value) }
         return out.sorted()
+    }
+
+    /// `winding` around each of `points`, in one pass over the ring: each edge is tested against
+    /// the points whose latitude its own span reaches (a binary search in the points sorted by
+    /// latitude), a few of a loop's candidate centres instead of every one of them. The edges
+    /// left out add 0 (`crossing`), so each sum is `winding`'s.
+    static func windings(_ points: [(x: Double, y: Double)], _ lon: [Double], _ lat: [Double]) -> [Int] {
+        let order = points.indices.sorted { points[$0].y < points[$1].y }
+        let ys = order.map { points[$0].y }
+        var w = [Int](repeating: 0, count: points.count)
+        guard !ys.isEmpty else { return w }
+        for i in 0..<(lon.count - 1) {
+            let lo = min(lat[i], lat[i + 1]), hi = max(lat[i], lat[i + 1])
+            guard lo <= ys[ys.count - 1], hi >= ys[0] else { continue }
+            var a = 0, b = ys.count
+            while a < b { let m = (a + b) / 2; if ys[m] < lo { a = m + 1 } else { b = m } }
+            while a < ys.count, ys[a] <= hi {
+                let p = order[a]
+                w[p] += crossing(i, points[p].x, points[p].y, lon, lat)
+                a += 1
+            }
+        }
+        return w
     }
 
     /// How many times the closed ring winds around (x, y) (counter-clockwise positive).
@@ -86,72 +113,6 @@ public struct RunLoop: Sendable {
         let side = (x1 - x0) * (y - y0) - (x - x0) * (y1 - y0)
         if y0 <= y { if y1 > y && side > 0 { return 1 } } else if y1 <= y && side < 0 { return -1 }
         return 0
-    }
-
-    /// The ring's edges by horizontal band, so a point is tested against the edges whose
-    /// latitudes reach its own — a few, not the whole ring (a run's thousand fixes, for each of
-    /// hundreds of candidate cells). The winding is the same sum: the edges left out add 0.
-    struct EdgeRows {
-        let south: Double, scale: Double, count: Int
-        /// Band b's edges are `edges[start[b]..<start[b + 1]]`.
-        let start: [Int32]
-        let edges: [Int32]
-
-        init(lon: [Double], lat: [Double], south: Double, north: Double) {
-            let n = lon.count - 1
-            let count = max(1, n / 4), scale = north > south ? Double(count) / (north - south) : 0
-            (self.count, self.south, self.scale) = (count, south, scale)
-            func band(_ y: Double) -> Int { Self.band(y, south: south, scale: scale, count: count) }
-            var start = [Int32](repeating: 0, count: count + 2)
-            // Each edge's first and last band, then the bands' edges (counted, then placed).
-            var bands = [Int32](repeating: 0, count: 2 * n)
-            var edges: [Int32] = []
-            start.withUnsafeMutableBufferPointer { start in
-                bands.withUnsafeMutableBufferPointer { bands in
-                    var y0 = lat[0]
-                    for i in 0..<n {
-                        let y1 = lat[i + 1]
-                        let lo = band(min(y0, y1)), hi = band(max(y0, y1))
-                        bands[2 * i] = Int32(truncatingIfNeeded: lo); bands[2 * i + 1] = Int32(truncatingIfNeeded: hi)
-                        var b = lo
-                        repeat { start[b + 2] &+= 1; b += 1 } while b <= hi
-                        y0 = y1
-                    }
-                    for b in 0...count { start[b + 1] &+= start[b] }
-                    let total = Int(start[count + 1])
-                    edges = [Int32](unsafeUninitializedCapacity: total) { out, filled in
-                        for i in 0..<n {
-                            var b = Int(bands[2 * i])
-                            let hi = Int(bands[2 * i + 1])
-                            repeat {
-                                out[Int(start[b + 1])] = Int32(truncatingIfNeeded: i)
-                                start[b + 1] &+= 1
-                                b += 1
-                            } while b <= hi
-                        }
-                        filled = total
-                    }
-                }
-            }
-            self.start = start
-            self.edges = edges
-        }
-
-        /// The band of latitude y (monotonic in y; outside the ring's range, the first or last).
-        @inline(__always) func band(_ y: Double) -> Int { Self.band(y, south: south, scale: scale, count: count) }
-
-        @inline(__always) static func band(_ y: Double, south: Double, scale: Double, count: Int) -> Int {
-            let v = (y - south) * scale
-            guard v >= 0 else { return 0 }
-            return v < Double(count) ? min(count - 1, Int(v)) : count - 1
-        }
-
-        func winding(_ x: Double, _ y: Double, _ lon: [Double], _ lat: [Double]) -> Int {
-            let b = band(y)
-            var w = 0
-            for k in Int(start[b])..<Int(start[b + 1]) { w += RunLoop.crossing(Int(edges[k]), x, y, lon, lat) }
-            return w
-        }
     }
 
     /// The cells of a region closed through a pole (`continuous`), which H3's polygon fill

@@ -210,7 +210,7 @@ public enum PowersOfTen {
 
     /// `table[e]` (0 ≤ e ≤ 22) as constants, for the reader's per-number path: a global
     /// array's accessor is a call and a once-check per number.
-    @inlinable public static func exact(_ e: Int) -> Double {
+    @inlinable @inline(__always) public static func exact(_ e: Int) -> Double {
         switch e {
         case 0: 1e0; case 1: 1e1; case 2: 1e2; case 3: 1e3; case 4: 1e4; case 5: 1e5; case 6: 1e6; case 7: 1e7
         case 8: 1e8; case 9: 1e9; case 10: 1e10; case 11: 1e11; case 12: 1e12; case 13: 1e13; case 14: 1e14
