@@ -22,9 +22,22 @@ public struct Ellipsoid: Sendable, Equatable {
     public let a: Double
     public let f: Double
     public var b: Double { a * (1 - f) }
-    public var e2: Double { f * (2 - f) }
+    /// The first eccentricity squared, f(2 − f).
+    public let e2: Double
+    /// 1/ρ² for the arc over a short chord: the mean of the extremes, 1/M(0)² and 1/N(90°)².
+    public let chordInverseRho2: Double
+    /// Half the spread of 1/ρ² over the ellipsoid, over 24: the arc correction's error per c³.
+    public let chordCurvatureSpread: Double
 
-    public init(equatorialRadius a: Double, flattening f: Double) { self.a = a; self.f = f }
+    /// The constants each step's distance needs are worked out here, once, not per step.
+    public init(equatorialRadius a: Double, flattening f: Double) {
+        self.a = a; self.f = f
+        let e2 = f * (2 - f)
+        let m0 = a * (1 - e2), np = a / (1 - e2).squareRoot()
+        self.e2 = e2
+        chordInverseRho2 = (1 / (m0 * m0) + 1 / (np * np)) / 2
+        chordCurvatureSpread = (1 / (m0 * m0) - 1 / (np * np)) / 2 / 24
+    }
 
     /// WGS 84 (PROJ's, GPS's).
     public static let wgs84 = Ellipsoid(equatorialRadius: Earth.wgs84EquatorialRadius, flattening: Earth.wgs84Flattening)
@@ -49,18 +62,6 @@ public struct Ellipsoid: Sendable, Equatable {
         let sp = sin(phi), cp = cos(phi), sl = sin(lambda), cl = cos(lambda)
         let n = a / (1 - e2 * sp * sp).squareRoot()
         return ECEF(x: n * cp * cl, y: n * cp * sl, z: n * (1 - e2) * sp)
-    }
-
-    /// 1/ρ² for the arc over a short chord: the mean of the extremes, 1/M(0)² and 1/N(90°)².
-    @inlinable var chordInverseRho2: Double {
-        let m0 = a * (1 - e2), np = a / (1 - e2).squareRoot()
-        return (1 / (m0 * m0) + 1 / (np * np)) / 2
-    }
-
-    /// Half the spread of 1/ρ² over the ellipsoid, over 24: the arc correction's error per c³.
-    @inlinable public var chordCurvatureSpread: Double {
-        let m0 = a * (1 - e2), np = a / (1 - e2).squareRoot()
-        return (1 / (m0 * m0) - 1 / (np * np)) / 2 / 24
     }
 
     /// The geodesic length over a chord of `c` metres (c ≤ `shortChord`).

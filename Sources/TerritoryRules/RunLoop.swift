@@ -60,25 +60,59 @@ public struct RunLoop: Sendable {
         for i in lon.indices { west = min(west, lon[i]); east = max(east, lon[i]); south = min(south, lat[i]); north = max(north, lat[i]) }
         func corner(_ x: Double, _ y: Double) -> LatLng { LatLng(latDegrees: y, lngDegrees: x > 180 ? x - 360 : x) }
         let box = GeoPolygon(outer: [corner(west, south), corner(east, south), corner(east, north), corner(west, north)], holes: [])
-        var out: [UInt64] = []
-        for c in try H3.polygonToCells(box, res: res) {
+        let candidates = try H3.polygonToCells(box, res: res)
+        var centres: [(x: Double, y: Double)] = []
+        centres.reserveCapacity(candidates.count)
+        for c in candidates {
             let centre = try H3.cellToLatLng(c)
             var x = centre.lngDegrees
             if x < west - 1 { x += 360 }
-            if Self.winding(x, centre.latDegrees, lon, lat) != 0 { out.append(c.value) }
+            centres.append((x, centre.latDegrees))
         }
+        let w = Self.windings(centres, lon, lat)
+        var out: [UInt64] = []
+        for (k, c) in candidates.enumerated() where w[k] != 0 { out.append(c.value) }
         return out.sorted()
+    }
+
+    /// `winding` around each of `points`, in one pass over the ring: each edge is tested against
+    /// the points whose latitude its own span reaches (a binary search in the points sorted by
+    /// latitude), a few of a loop's candidate centres instead of every one of them. The edges
+    /// left out add 0 (`crossing`), so each sum is `winding`'s.
+    static func windings(_ points: [(x: Double, y: Double)], _ lon: [Double], _ lat: [Double]) -> [Int] {
+        let order = points.indices.sorted { points[$0].y < points[$1].y }
+        let ys = order.map { points[$0].y }
+        var w = [Int](repeating: 0, count: points.count)
+        guard !ys.isEmpty else { return w }
+        for i in 0..<(lon.count - 1) {
+            let lo = min(lat[i], lat[i + 1]), hi = max(lat[i], lat[i + 1])
+            guard lo <= ys[ys.count - 1], hi >= ys[0] else { continue }
+            var a = 0, b = ys.count
+            while a < b { let m = (a + b) / 2; if ys[m] < lo { a = m + 1 } else { b = m } }
+            while a < ys.count, ys[a] <= hi {
+                let p = order[a]
+                w[p] += crossing(i, points[p].x, points[p].y, lon, lat)
+                a += 1
+            }
+        }
+        return w
     }
 
     /// How many times the closed ring winds around (x, y) (counter-clockwise positive).
     static func winding(_ x: Double, _ y: Double, _ lon: [Double], _ lat: [Double]) -> Int {
         var w = 0
-        for i in 0..<(lon.count - 1) {
-            let x0 = lon[i], y0 = lat[i], x1 = lon[i + 1], y1 = lat[i + 1]
-            let side = (x1 - x0) * (y - y0) - (x - x0) * (y1 - y0)
-            if y0 <= y { if y1 > y && side > 0 { w += 1 } } else if y1 <= y && side < 0 { w -= 1 }
-        }
+        for i in 0..<(lon.count - 1) { w += crossing(i, x, y, lon, lat) }
         return w
+    }
+
+    /// What edge i (from point i to i + 1) adds to the winding around (x, y): ±1 when it
+    /// crosses the ray from (x, y) to +x going up (down) with the point on its left (right).
+    /// Only an edge with min(y0, y1) ≤ y < max(y0, y1) can.
+    @inline(__always) static func crossing(_ i: Int, _ x: Double, _ y: Double, _ lon: [Double], _ lat: [Double]) -> Int {
+        let x0 = lon[i], y0 = lat[i], x1 = lon[i + 1], y1 = lat[i + 1]
+        let side = (x1 - x0) * (y - y0) - (x - x0) * (y1 - y0)
+        if y0 <= y { if y1 > y && side > 0 { return 1 } } else if y1 <= y && side < 0 { return -1 }
+        return 0
     }
 
     /// The cells of a region closed through a pole (`continuous`), which H3's polygon fill

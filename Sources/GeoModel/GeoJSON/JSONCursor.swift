@@ -154,19 +154,29 @@ public struct JSONCursor {
         if buf[pos] == 0x2D { neg = true; pos += 1 }
         var mant: UInt64 = 0, digits = 0, exp10 = 0
         var any = false
-        while pos < buf.count, buf[pos] >= 0x30, buf[pos] <= 0x39 {
-            if digits < 19 { mant = mant * 10 + UInt64(buf[pos] - 0x30); if mant > 0 { digits += 1 } } else { exp10 += 1 }
-            pos += 1; any = true
+        // The digits are read with a local index (the cursor's own is stored back once) and
+        // without overflow checks: below 19 significant digits, mant · 10 + 9 < 10¹⁹ < 2⁶⁴.
+        var i = pos
+        let end = buf.count
+        while i < end {
+            let d = buf[i] &- 0x30
+            guard d < 10 else { break }
+            if digits < 19 { mant = mant &* 10 &+ UInt64(d); if mant > 0 { digits += 1 } } else { exp10 += 1 }
+            i += 1; any = true
         }
-        if pos < buf.count, buf[pos] == 0x2E {
-            pos += 1
+        if i < end, buf[i] == 0x2E {
+            i += 1
             var fr = false
-            while pos < buf.count, buf[pos] >= 0x30, buf[pos] <= 0x39 {
-                if digits < 19 { mant = mant * 10 + UInt64(buf[pos] - 0x30); exp10 -= 1; if mant > 0 { digits += 1 } }
-                pos += 1; fr = true
+            while i < end {
+                let d = buf[i] &- 0x30
+                guard d < 10 else { break }
+                if digits < 19 { mant = mant &* 10 &+ UInt64(d); exp10 -= 1; if mant > 0 { digits += 1 } }
+                i += 1; fr = true
             }
+            pos = i
             guard fr else { throw syntax("a number with no digits after '.'") }
         }
+        pos = i
         guard any else { throw reject("\(what()) is not a number") }
         var slow = digits > 15
         if pos < buf.count, buf[pos] == 0x65 || buf[pos] == 0x45 { slow = true; pos += 1
@@ -179,7 +189,7 @@ public struct JSONCursor {
             // Exact: both the mantissa (< 2^53) and 10^|e| (≤ 10^22) are exact doubles, and
             // one IEEE multiplication or division rounds correctly.
             var v = Double(mant)
-            v = exp10 < 0 ? v / PowersOfTen.table[-exp10] : v * PowersOfTen.table[exp10]
+            v = exp10 < 0 ? v / PowersOfTen.exact(-exp10) : v * PowersOfTen.exact(exp10)
             return neg ? -v : v
         }
         guard let v = Double(String(decoding: buf[start..<pos], as: UTF8.self)) else { throw reject("\(what()) is not a number") }

@@ -207,6 +207,18 @@ public struct JSONWriter {
 /// JSON reader's fast path, the JSON writer and the SVG path writer.
 public enum PowersOfTen {
     public static let table: [Double] = (0...22).map { var s = 1.0; for _ in 0..<$0 { s *= 10 }; return s }
+
+    /// `table[e]` (0 ≤ e ≤ 22) as constants, for the reader's per-number path: a global
+    /// array's accessor is a call and a once-check per number.
+    @inlinable @inline(__always) public static func exact(_ e: Int) -> Double {
+        switch e {
+        case 0: 1e0; case 1: 1e1; case 2: 1e2; case 3: 1e3; case 4: 1e4; case 5: 1e5; case 6: 1e6; case 7: 1e7
+        case 8: 1e8; case 9: 1e9; case 10: 1e10; case 11: 1e11; case 12: 1e12; case 13: 1e13; case 14: 1e14
+        case 15: 1e15; case 16: 1e16; case 17: 1e17; case 18: 1e18; case 19: 1e19; case 20: 1e20; case 21: 1e21
+        case 22: 1e22
+        default: table[e]
+        }
+    }
 }
 
 /// Numbers as text for attributes and messages (SVG viewBox, PROJ strings, logs): `decimals`

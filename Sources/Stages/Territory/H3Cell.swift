@@ -15,9 +15,36 @@ public enum H3Cell {
     /// night's `cell` column).
     public static func polygon(_ cell: UInt64) throws -> Polygon {
         var ring = try H3.cellToBoundary(H3Index(cell)).map { Point($0.lngDegrees, $0.latDegrees) }
-        if Geodesic.wgs84.ringArea(ring) < 0 { ring.reverse() }
+        if clockwise(ring) { ring.reverse() }
         ring.append(ring[0])
         return Polygon(rings: [ring])
+    }
+
+    /// Whether a cell's boundary (open, as H3 gives it) winds clockwise: whether its geodesic
+    /// area (PROJ) is negative. A cell under a degree across and away from the poles is decided
+    /// in the plane of its longitudes (unwrapped around the first vertex, scaled by the cosine
+    /// of its latitude), where a ring of a few hundred metres whose area is far from zero —
+    /// H3's cells: about 0.07 of the perimeter squared — has the orientation it has on the
+    /// ellipsoid by a margin of many orders; anything else asks PROJ. The geodesic polygon
+    /// area cost a night's outputs more than writing the cells.
+    static func clockwise(_ ring: [Point]) -> Bool {
+        let proj = { Geodesic.wgs84.ringArea(ring) < 0 }
+        guard ring.count >= 3, abs(ring[0].y) < 85 else { return proj() }
+        let x0 = ring[0].x, y0 = ring[0].y, k = cos(y0 * .pi / 180)
+        @inline(__always) func local(_ p: Point) -> (Double, Double) {
+            var dx = p.x - x0
+            if dx > 180 { dx -= 360 } else if dx < -180 { dx += 360 }
+            return (dx * k, p.y - y0)
+        }
+        var area2 = 0.0, perimeter = 0.0
+        for i in ring.indices {
+            let (ax, ay) = local(ring[i]), (bx, by) = local(ring[i + 1 == ring.count ? 0 : i + 1])
+            guard abs(ax) < 1, abs(ay) < 1 else { return proj() }
+            area2 += ax * by - bx * ay
+            perimeter += ((bx - ax) * (bx - ax) + (by - ay) * (by - ay)).squareRoot()
+        }
+        guard abs(area2) > 0.02 * perimeter * perimeter else { return proj() }
+        return area2 < 0
     }
 
     /// The boundary as territory_hex.cell stores it: one ring, continuous across ±180°.

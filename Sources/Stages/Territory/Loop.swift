@@ -100,12 +100,7 @@ public enum Loop {
         let diag2 = (maxX - minX) * (maxX - minX) + (maxY - minY) * (maxY - minY)
         guard diag2 > 0, abs(area2) > 1e-9 * diag2 else { return .unsure }
         // Sweep along x: each segment against those whose x-range starts within its own.
-        struct Seg { var lox, hix, loy, hiy: Double; var i: Int }
-        var segs = (0..<n).map { i -> Seg in
-            let a = pts[i], b = pts[i + 1]
-            return Seg(lox: min(a.x, b.x), hix: max(a.x, b.x), loy: min(a.y, b.y), hiy: max(a.y, b.y), i: i)
-        }
-        segs.sort { $0.lox < $1.lox }
+        let segs = sortedSegments(pts, n, minX: minX, maxX: maxX)
         var crossings: [(Int, Int)] = []
         for s in 0..<n {
             let u = segs[s]
@@ -163,8 +158,45 @@ public enum Loop {
         return .oneSided
     }
 
+    /// A segment's bounding box and its index (segment i runs from point i to i + 1).
+    struct Seg { var lox, hix, loy, hiy: Double; var i: Int }
+
+    /// The ring's `n` segments in order of their least x, for `shape`'s sweep: a counting sort
+    /// into n buckets of x, each bucket then sorted by insertion (a bucket holds a segment or
+    /// two; a comparison sort was a third of `shape`). Segments with the same least x may come
+    /// in any order: the sweep tests the same pairs whatever their order.
+    static func sortedSegments(_ pts: Ring, _ n: Int, minX: Double, maxX: Double) -> [Seg] {
+        var segs: [Seg] = []
+        segs.reserveCapacity(n)
+        var bucket = [Int32](repeating: 0, count: n + 1)
+        let scale = maxX > minX ? Double(n) / (maxX - minX) : 0
+        @inline(__always) func slot(_ x: Double) -> Int { min(n - 1, Int((x - minX) * scale)) }
+        for i in 0..<n {
+            let a = pts[i], b = pts[i + 1]
+            let s = Seg(lox: min(a.x, b.x), hix: max(a.x, b.x), loy: min(a.y, b.y), hiy: max(a.y, b.y), i: i)
+            segs.append(s)
+            bucket[slot(s.lox) + 1] += 1
+        }
+        for k in 0..<n { bucket[k + 1] += bucket[k] }
+        let starts = bucket
+        return [Seg](unsafeUninitializedCapacity: n) { out, count in
+            for s in segs {
+                let k = slot(s.lox)
+                var j = Int(bucket[k])
+                bucket[k] += 1
+                // Insertion within the bucket.
+                let start = Int(starts[k])
+                while j > start, out[j - 1].lox > s.lox { out[j] = out[j - 1]; j -= 1 }
+                out[j] = s
+            }
+            count = n
+        }
+    }
+
     /// `RunLoop.continuous` (TerritoryRules) on a ring of points.
     static func continuous(_ ring: Ring) -> Ring {
+        // Most rings cross nothing, and `RunLoop.continuous` returns them as they are.
+        guard ring.indices.dropFirst().contains(where: { abs(ring[$0].x - ring[$0 - 1].x) > 180 }) else { return ring }
         let (x, y) = RunLoop.continuous(lon: ring.map(\.x), lat: ring.map(\.y))
         return zip(x, y).map { Point($0, $1) }
     }

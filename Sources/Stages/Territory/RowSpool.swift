@@ -20,22 +20,32 @@ final class RowSpools: @unchecked Sendable {
         var size = 0
         /// The spool mapped for reading, once written (`RowSpools.finish`).
         var mapped: UnsafeRawPointer? = nil
-        init(index: Int32, fd: Int32) { self.index = index; self.fd = fd; pending.reserveCapacity(1 << 20) }
+        init(index: Int32, fd: Int32) { self.index = index; self.fd = fd; pending.reserveCapacity(2 << 20) }
         deinit {
             if let m = mapped { munmap(UnsafeMutableRawPointer(mutating: m), size) }
             close(fd)
         }
 
-        /// Appends a row and the ",\n" that follows it in an insert (the last row of an insert
-        /// is written without it).
-        func append(_ row: [UInt8]) throws -> RowRef {
-            let ref = RowRef(spool: index, length: Int32(row.count + 2), offset: size)
-            pending += row
-            pending.append(0x2C); pending.append(0x0A)
-            size += row.count + 2
-            if pending.count >= 1 << 20 { try flush() }
+        /// Appends the row `format` writes, and the ",\n" that follows it in an insert (the last
+        /// row of an insert is written without it). The row is formatted straight into the
+        /// pending bytes: no buffer of its own to allocate, fill and copy.
+        func append(_ format: (inout JSONWriter) -> Void) throws -> RowRef {
+            var w = JSONWriter(reserve: 0)
+            swap(&w.bytes, &pending)
+            let start = w.bytes.count
+            format(&w)
+            w.bytes.append(0x2C); w.bytes.append(0x0A)
+            swap(&w.bytes, &pending)
+            let length = pending.count - start
+            let ref = RowRef(spool: index, length: Int32(length), offset: size)
+            size += length
+            if pending.count >= Self.flushAt { try flush() }
             return ref
         }
+
+        /// Pending bytes are written out past this size (with room for a last row before the
+        /// buffer would grow).
+        static let flushAt = 1 << 20
 
         func flush() throws {
             try pending.withUnsafeBytes { b in

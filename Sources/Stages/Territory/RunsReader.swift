@@ -177,10 +177,11 @@ extension JSONCursor {
                         if try c.peek() == 0x22 { user = try c.string() } else { try c.skip() }
                     case "times":
                         hasTimes = true
+                        var sameDay = Timestamp.SameDay()
                         try c.array { c in
                             let i = times.count
                             let save = c.pos
-                            if let raw = try c.rawString(), let t = Timestamp.parse(raw) {
+                            if let raw = try c.rawString(), let t = Timestamp.parse(raw, sameDay: &sameDay) {
                                 times.append(t)
                             } else {
                                 c.pos = save

@@ -159,7 +159,7 @@ public enum TerritoryStage: PipelineStage {
             loopArea = loop.reduce(0.0) { $0 + Loop.area($1) }
             self.cells = cells
             path = v.kept.map { Point(run.lon[$0], run.lat[$0]) }
-            sqlRow = try spool.append(TerritoryOutputs.sqlRow(run, v, loop: loop))
+            sqlRow = try spool.append { TerritoryOutputs.sqlRow(&$0, run, v, loop: loop) }
             loopsFeature = loopsGeoJSON && v.valid ? TerritoryOutputs.loopsFeature(run, loop: loop, cells: cells, resolution: resolution) : []
             verdict.kept = []
         }

@@ -5,6 +5,7 @@ import GeoPROJ
 import H3
 import Testing
 @testable import TerritoryStage
+@testable import TerritoryRules
 
 /// The loop's fast path (a simple ring skips GEOS) must give exactly what GEOS's make-valid
 /// gives, vertex for vertex, and must hand every ring it is unsure of to GEOS.
@@ -146,5 +147,50 @@ import Testing
         try check(run, cells: 9...13, "around the South Pole")
         let loop = try Loop.polygons(run, kept: Array(0...1000), geos: GEOSContext())
         #expect(loop[0].exterior.contains { $0.y == -90 })
+    }
+}
+
+/// `shape`'s sweep order: every segment once, by least x.
+@Suite struct LoopSweepTests {
+    @Test func segmentsSortedByLeastX() {
+        for seed in 0..<200 as Range<UInt64> {
+            var pts: Ring = []
+            for p in LoopTests.ring(seed, n: 20 + Int(seed) * 7) where pts.last != p { pts.append(p) }
+            let n = pts.count - 1
+            let xs = pts.map(\.x)
+            let segs = Loop.sortedSegments(pts, n, minX: xs.min()!, maxX: xs.max()!)
+            #expect(segs.map(\.i).sorted() == Array(0..<n), "ring \(seed)")
+            #expect(zip(segs, segs.dropFirst()).allSatisfy { $0.lox <= $1.lox }, "ring \(seed)")
+            #expect(segs.allSatisfy { $0.lox == min(pts[$0.i].x, pts[$0.i + 1].x) && $0.hiy == max(pts[$0.i].y, pts[$0.i + 1].y) })
+        }
+        // All segments in one bucket but one: still in order.
+        let spike: Ring = [Point(0, 0), Point(0, 1), Point(1e-9, 2), Point(1000, 0), Point(0, 0)]
+        let segs = Loop.sortedSegments(spike, 4, minX: 0, maxX: 1000)
+        #expect(zip(segs, segs.dropFirst()).allSatisfy { $0.lox <= $1.lox })
+    }
+}
+
+/// The app's cell test, one pass over the ring for all candidate centres, must count each
+/// centre's winding as the whole ring does.
+@Suite struct RunLoopWindingTests {
+    @Test func onePassWindingsAreTheRingsWindings() {
+        var rng = SplitMix64(state: 14)
+        for seed in 0..<60 as Range<UInt64> {
+            let ring = LoopTests.ring(seed, n: 10 + Int(seed) * 13)
+            let lon = ring.map(\.x), lat = ring.map(\.y)
+            let south = lat.min()!, north = lat.max()!, west = lon.min()!, east = lon.max()!
+            // Points in and around the box, on fix latitudes too (the half-open rule's edge),
+            // some repeated.
+            var points: [(x: Double, y: Double)] = []
+            for k in 0..<2000 {
+                let y = k % 5 == 0 ? lat[Int(rng.next() % UInt64(lat.count))] : south + (north - south) * (1.4 * rng.unit() - 0.2)
+                points.append((west + (east - west) * (1.4 * rng.unit() - 0.2), y))
+                if k % 97 == 0 { points.append(points[points.count - 1]) }
+            }
+            let each = points.map { RunLoop.winding($0.x, $0.y, lon, lat) }
+            #expect(RunLoop.windings(points, lon, lat) == each, "ring \(seed)")
+            #expect(each.filter { $0 != 0 }.count > 100, "ring \(seed)")
+        }
+        #expect(RunLoop.windings([], [0, 1, 1, 0], [0, 0, 1, 0]) == [])
     }
 }

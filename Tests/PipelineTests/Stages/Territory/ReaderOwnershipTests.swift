@@ -173,6 +173,23 @@ import Testing
             #expect(Timestamp.iso(Timestamp.parse(s)!) == s)
         }
     }
+
+    /// The same-date shortcut gives `parse`'s answer for every time, whatever came before it.
+    @Test func sameDayTimesAreParsedAlike() {
+        let times = ["2026-11-21T07:02:11Z", "2026-11-21T07:02:12Z", "2026-11-21T23:59:59Z", "2026-11-21T24:00:00Z",
+                     "2026-11-21T07:60:00Z", "2026-11-21T07:02:60Z", "2026-11-21T07:02:1xZ", "2026-11-21T07-02:11Z",
+                     "2026-11-21T07:02:11z", "2026-11-21T07:02:11+01", "2026-11-21T07:02:11.5Z", "2026-11-21t07:02:11Z",
+                     "2026-11-21 07:02:11Z", "2026-11-21T07:02:11Z ", "2026-11-22T00:00:00Z", "2026-02-29T07:02:11Z",
+                     "2026-02-29T07:02:12Z", "1969-12-31T23:59:59Z", "1969-12-31T00:00:01Z", "2026-11-21T0/:02:11Z",
+                     "2026-11-21T07:02:11Z", "2026-11-21T00:00:00Z", "2026-11-21t23:00:00Z", "2026-11-21T23:00:00Z"]
+        var day = Timestamp.SameDay()
+        for order in [times, times.reversed(), { var g = SplitMix64(state: 7); return times.shuffled(using: &g) }()] {
+            for t in order {
+                let fast = Array(t.utf8).withUnsafeBufferPointer { Timestamp.parse($0, sameDay: &day) }
+                #expect(fast == Timestamp.parse(t), "\(t)")
+            }
+        }
+    }
 }
 
 @Suite struct TerritoryOwnershipTests {
