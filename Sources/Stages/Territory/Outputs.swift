@@ -127,15 +127,13 @@ struct TerritoryOutputs {
         Double(DecimalText.fixed(d, decimals: decimals))
     }
 
-    /// A run's row up to its geometries — id, user_id, started_at, ended_at, distance_m,
-    /// duration_s, valid_loop, each followed by `separator` — quoted as SQL values (the runs
-    /// insert) or bare (COPY text).
-    static func runScalars(_ w: inout JSONWriter, _ r: Run, _ v: Verdict, sql: Bool) {
-        let q = sql ? "'" : "", sep = sql ? ", " : "\t"
-        w.raw("\(q)\(r.id)\(q)\(sep)\(q)\(r.userID)\(q)\(sep)\(q)\(Timestamp.iso(r.startedAt))\(q)\(sep)\(q)\(Timestamp.iso(r.endedAt))\(q)\(sep)")
-        w.fixed(v.distance, decimals: distanceDecimals); w.raw(sep)
-        w.fixed(v.duration, decimals: durationDecimals); w.raw(sep)
-        w.raw(sql ? (v.valid ? "true" : "false") : (v.valid ? "t" : "f")); w.raw(sep)
+    /// A run's row of the runs insert up to its geometries, as SQL values each followed by ", ":
+    /// id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop.
+    static func runScalars(_ w: inout JSONWriter, _ r: Run, _ v: Verdict) {
+        w.raw("'\(r.id)', '\(r.userID)', '\(Timestamp.iso(r.startedAt))', '\(Timestamp.iso(r.endedAt))', ")
+        w.fixed(v.distance, decimals: distanceDecimals); w.raw(", ")
+        w.fixed(v.duration, decimals: durationDecimals); w.raw(", ")
+        w.raw(v.valid ? "true, " : "false, ")
     }
 
     /// One run's row of the runs insert, `  (id, …, loop_polygon)`, appended to `w` (the
@@ -143,7 +141,7 @@ struct TerritoryOutputs {
     static func sqlRow(_ w: inout JSONWriter, _ r: Run, _ v: Verdict, loop: [Polygon]) {
         w.bytes.reserveCapacity(w.bytes.count + 320 + 26 * rowPoints(v, loop: loop))
         w.raw("  (")
-        runScalars(&w, r, v, sql: true)
+        runScalars(&w, r, v)
         if v.kept.count >= 2 {
             w.raw("'SRID=4326;LINESTRING(")
             w.wktCoordinates(v.kept.count) { (r.lon[v.kept[$0]], r.lat[v.kept[$0]]) }
