@@ -3,7 +3,7 @@
 # runs file (issue #21: the night, from the runs file to committed rows, within 1.5× the compute;
 # peak memory ≤ 1 GB).
 #
-#   bash bench/nightly_territory.sh [RUNS]      default: build/bench/runs10k.geojson (made with
+#   bash bench/nightly_territory.sh [RUNS]      default: build/bench/territory_runs.geojson (made with
 #                                               scripts/data/make_runs.py --scale 10000 when missing)
 #
 # Compute alone: geo-territory RUNS in its nightly form (no loops.geojson). Night: geo-nightly
@@ -13,7 +13,7 @@
 # the same night again (a rerun: nothing to write). Pairs alternate; prints the ratio per pair.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS=${1:-build/bench/runs10k.geojson}
+RUNS=${1:-build/bench/territory_runs.geojson}
 PAIRS=${PAIRS:-2}
 BIN=${BIN:-.build/release}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}

@@ -6,21 +6,26 @@
 #
 #   bench/territory_vs_old.sh [RUNS_FILE] [PAIRS]     defaults: build/bench/territory_runs.geojson, 3
 #
-# The old binary is built once into build/territory-old/ from a detached worktree of that
-# commit (TERRITORY_OLD_BIN= names one already built). The nightly outputs, no --loops-geojson,
+# The old binary is built once into build/bench/territory-old/ (kept between bench runs) from a
+# detached worktree of that commit in a temporary folder, removed afterwards (TERRITORY_OLD_BIN=
+# names one already built). The nightly outputs, no --loops-geojson,
 # as make bench runs the night.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-build/bench/territory_runs.geojson}
 pairs=${2:-3}
-old=${TERRITORY_OLD_BIN:-build/territory-old/geo-territory}
+old=${TERRITORY_OLD_BIN:-build/bench/territory-old/geo-territory}
 new=.build/release/geo-territory
 [ -f "$runs" ] || { mkdir -p "$(dirname "$runs")"; ${PYTHON:-python3} scripts/data/make_runs.py --scale 10000 -o "$runs"; }
 if [ ! -x "$old" ]; then
-  src=build/territory-old-src
-  [ -d "$src" ] || git worktree add --detach "$src" 71d624f
-  (cd "$src" && swift build -c release --product geo-territory)
+  src=$(mktemp -d)/territory-old
+  git worktree add --detach "$src" 71d624f >/dev/null
+  # The package checkouts this build already has (the same swift-argument-parser), not fetched again.
+  mkdir -p "$src/.build"; cp -a .build/checkouts .build/repositories "$src/.build/" 2>/dev/null || true
+  echo "building geo-territory at 71d624f (once, into $(dirname "$old")/)"
+  (cd "$src" && swift build -c release --product geo-territory >/dev/null)
   mkdir -p "$(dirname "$old")"; cp "$src/.build/release/geo-territory" "$old"
+  git worktree remove --force "$src"; rm -rf "$(dirname "$src")"
 fi
 [ -x "$new" ] || swift build -c release --product geo-territory
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

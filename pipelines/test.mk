@@ -10,13 +10,15 @@ test: | $(SETUP_STAMP)
 
 # make bench: our pipeline against the Python reference (bench/reference/, installed and run
 # only here; bench/compare.sh prints the ratios), then per-stage wall time, CPU time and
-# peak memory on the real data (bench/run.sh), then the territory night into PostgreSQL against
-# the territory stage's compute alone (bench/nightly_territory.sh). make bench-growth: how every stage grows
+# peak memory on the real data (bench/run.sh), then the territory night's CPU against the build
+# before issue #22 (bench/territory_vs_old.sh, its binary built once) and the night into
+# PostgreSQL against the territory stage's compute alone (bench/nightly_territory.sh). make bench-growth: how every stage grows
 # with its input, up to 2.2 M vertices (bench/growth.sh; a few minutes). All bench code is in bench/.
 .PHONY: bench bench-growth verify
 bench: | $(SETUP_STAMP)
 	bash bench/compare.sh
 	bash bench/run.sh
+	bash bench/territory_vs_old.sh
 	bash bench/nightly_territory.sh
 bench-growth: | $(SETUP_STAMP)
 	bash bench/growth.sh
