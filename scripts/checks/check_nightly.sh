@@ -75,9 +75,10 @@ sql base "grant create on database base to night_user; grant all on schema publi
 sql base "create schema checks; create function checks.snap(rel text, q text) returns text language plpgsql as \$\$
   declare r text; begin if to_regclass(rel) is null then return 'none'; end if; execute q into r; return coalesce(r, 'empty'); end \$\$"
 snap_quiz="select checks.snap('public.daily_challenges', \$q\$select md5(string_agg(concat_ws('|', id, date, is_guess_country, is_guess_capital, is_guess_flag, answer), ',' order by date, id)) from daily_challenges\$q\$)"
-snap_game="select md5(coalesce((select string_agg(concat_ws('|', id, username), ',' order by id) from users), '')
-  || coalesce((select string_agg(concat_ws('|', id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, md5(st_asewkb(path)::text), md5(st_asewkb(loop_polygon)::text)), ',' order by id) from runs), '')
-  || coalesce((select string_agg(concat_ws('|', hex_id, owner_user_id, last_run_id, claimed_at), ',' order by hex_id) from territory_hex), ''))"
+# row(…)::text keeps every field in its place, a NULL as an empty one (concat_ws would skip it).
+snap_game="select md5(coalesce((select string_agg(row(id, username)::text, ',' order by id) from users), '')
+  || coalesce((select string_agg(row(id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, md5(st_asewkb(path)::text), md5(st_asewkb(loop_polygon)::text))::text, ',' order by id) from runs), '')
+  || coalesce((select string_agg(row(hex_id, owner_user_id, last_run_id, claimed_at)::text, ',' order by hex_id) from territory_hex), ''))"
 snap_cities="select checks.snap('public.cities', \$q\$select md5(string_agg(concat_ws('|', id, display_name, country_id, population, retired_at is null), ',' order by id)) from public.cities\$q\$)"
 versions="select md5(concat((select string_agg(xmin::text, ',' order by id) from users), (select string_agg(xmin::text, ',' order by id) from runs),
   (select string_agg(xmin::text, ',' order by hex_id) from territory_hex),
@@ -130,7 +131,7 @@ cmp -s "$TMP/geo.txt" "$TMP/db.txt" && ok "territory_hex = geo-territory's terri
 # the same users, runs and territory_hex, cell boundaries included, byte for byte.
 sql postgres "create database by_file template base"
 "${PSQL[@]}" -d by_file -f "$GAME_MIGRATION" -f "$TERRITORY_OUT/territory_hex.sql" >/dev/null
-cells="select md5(string_agg(hex_id || st_asewkb(cell)::text, ',' order by hex_id)) from territory_hex"
+cells="select md5(string_agg(hex_id || coalesce(st_asewkb(cell)::text, 'null'), ',' order by hex_id)) from territory_hex"
 if [ "$(sql by_file "$snap_game") $(sql by_file "$cells")" = "$(sql full_night "$snap_game") $(sql full_night "$cells")" ]; then
   ok "users, runs, territory_hex (with cell) = what territory_hex.sql loads by psql"
 else bad "the night's game rows differ from territory_hex.sql's"; fi
@@ -209,6 +210,26 @@ rc=0; night rejects --apps territory --runs "$MALFORMED" --max-rejects 11 || rc=
 if [ $rc -eq 0 ] && grep -q 'territory: ok .* 1 runs (.*11 malformed quarantined)' "$TMP/out"; then
   ok "with --max-rejects 11 (TERRITORY_MAX_REJECTS) the same night goes on without them: $(grep -o '1 runs ([^)]*)' "$TMP/out" | head -1)"
 else bad "malformed runs within --max-rejects (exit $rc): $(grep -E '^territory' "$TMP/out")"; fi
+
+# --- a migration recorded in geodata.migrations whose work was undone by hand: applied again ------
+# A rerun finds every migration recorded and present, and applies none (no table lock). With
+# territory_hex.cell dropped (and the stats view with it), row-level security off on runs, the
+# quiz's one-row-per-date constraint and a cities policy dropped, the next night applies each again.
+sql postgres "create database undone template full_night"
+rc=0; night undone || rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c 'is applied (geodata.migrations)' "$TMP/out")" = 3 ] && ! grep -q 'apply the migration' "$TMP/out"; then
+  ok "a rerun applies no migration: all three recorded and present"
+else bad "rerun's migrations (exit $rc): $(grep -E 'migration' "$TMP/out")"; fi
+sql undone "alter table territory_hex drop column cell cascade; alter table runs disable row level security;
+  alter table daily_challenges drop constraint daily_challenges_date_key; drop policy cities_read on public.cities"
+rc=0; night undone || rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c 'recorded in geodata.migrations, but .* applying it again' "$TMP/out")" = 3 ] \
+   && [ "$(sql undone "select (select relrowsecurity from pg_class where oid = 'runs'::regclass) and to_regclass('territory_runner_stats') is not null
+        and exists (select 1 from pg_constraint where conname = 'daily_challenges_date_key')
+        and exists (select 1 from pg_policy where polname = 'cities_read')")" = t ] \
+   && [ "$(sql undone "$cells")" = "$(sql full_night "$cells")" ] && [ "$(sql undone "$snap_game")" = "$(sql full_night "$snap_game")" ]; then
+  ok "a recorded migration whose work was undone is applied again: cell (every boundary as before), RLS, the quiz's and the cities' constraints and policies"
+else bad "undone migrations (exit $rc): $(grep -E 'migration' "$TMP/out")"; fi
 
 # --- a hand-written live schedule (repeats, gaps, rows past the horizon): only gaps are filled ----
 sql postgres "create database hand_quiz template base"
