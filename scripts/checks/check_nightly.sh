@@ -336,6 +336,23 @@ if grep -q 'waiting for it to finish' "$TMP/third" && grep -q 'territory: ok .* 
 else bad "waiting night: $(cat "$TMP/third")"; fi
 expect twice "two ok records" "2" "select count(*) from geodata.nights where status = 'ok'"
 
+# Two apps' nights at once in one database (two schedulers, each app behind its own lock), as the
+# role that made geodata: the quiz's night goes through while the territory's is held
+# mid-transaction (neither writes a catalog row once geodata exists: a REVOKE on the schema by
+# both made the second wait for the first's commit, then fail "tuple concurrently updated").
+sql postgres "create database two_apps template full_night"; sql postgres "grant create on database two_apps to night_user"
+two_apps="postgresql://night_user:Sekr1t-pw@127.0.0.1:$PORT/two_apps"
+"${PSQL[@]}" -d two_apps -c "begin; lock table territory_hex in share mode; select pg_sleep(3); commit;" >/dev/null & holder=$!
+sleep 0.3
+DATABASE_URL=$two_apps "$NIGHTLY" --apps territory --runs "$RUNS" --today $TODAY >"$TMP/first" 2>&1 & first=$!
+for _ in $(seq 50); do [ "$(sql two_apps "select count(*) from pg_stat_activity where datname = 'two_apps' and application_name = 'geo-nightly' and wait_event_type = 'Lock'")" = 1 ] && break; sleep 0.05; done
+rc=0; DATABASE_URL=$two_apps "$NIGHTLY" --apps quiz --world "$WORLD" --today 2026-12-10 >"$TMP/out" 2>&1 || rc=$?
+held=no; kill -0 $holder 2>/dev/null && held=yes
+wait $holder; wait $first || bad "the held territory night failed: $(cat "$TMP/first")"
+if [ $rc -eq 0 ] && [ $held = yes ] && grep -q 'quiz: ok .* 15 days added' "$TMP/out"; then
+  ok "a quiz night in the same database goes through while the territory night is held"
+else bad "two apps at once (exit $rc, territory held: $held): $(grep -E '^quiz' "$TMP/out")"; fi
+
 # --- four shards at once = one night ---------------------------------------------------------
 sql postgres "create database shards template base"
 pids=()
