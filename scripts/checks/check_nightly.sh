@@ -189,12 +189,18 @@ read -r race_run race_user <<<"$run1"
   select pg_sleep(2); commit;" >/dev/null 2>&1 & app=$!
 for _ in $(seq 50); do [ "$(sql race "select count(*) from pg_stat_activity where datname = 'race' and pid <> pg_backend_pid() and query like '%pg_sleep%' and state = 'active'")" = 1 ] && break; sleep 0.1; done
 rc=0; night race --apps territory || rc=$?
+# Every other run's row through the merge as through the direct COPY; the app's run keeps its
+# path and times, and gets the judged columns.
+runs_but_race="select md5(string_agg(row(id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop,
+  md5(st_asewkb(path)::text), md5(st_asewkb(loop_polygon)::text))::text, ',' order by id)) from runs where id <> '$race_run'"
+judged="select row(distance_m, duration_s, valid_loop, md5(st_asewkb(loop_polygon)::text))::text from runs where id = '$race_run'"
 wait $app
 if [ $rc -eq 0 ] && grep -q 'a run was stored while the night ran' "$TMP/out" \
    && [ "$(sql race "select count(*) || '|' || count(path) from runs")" = "$(sql full_night "select count(*) || '|' || count(path) from runs")" ] \
    && [ "$(sql race "select username || ' ' || st_astext(path) from runs join users u on u.id = user_id where runs.id = '$race_run'")" = "from the app LINESTRING(1 1,2 2)" ] \
+   && [ "$(sql race "$runs_but_race")" = "$(sql full_night "$runs_but_race")" ] && [ "$(sql race "$judged")" = "$(sql full_night "$judged")" ] \
    && [ "$(sql race "$OWNERS")" = "$(cat "$TMP/geo.txt")" ]; then
-  ok "a run the app stored while the night copied: the night goes through the merge, the app's row keeps its path and runner, the territory is the night's"
+  ok "a run the app stored while the night copied: the night goes through the merge (every other run's row as the direct COPY writes it), the app's row keeps its path, times and runner and gets the judged columns, the territory is the night's"
 else bad "run stored during the night (exit $rc): $(grep -E '^territory|stored while' "$TMP/out")"; fi
 
 # --- malformed runs: quarantined up to TERRITORY_MAX_REJECTS, more stop the app's night -----------
