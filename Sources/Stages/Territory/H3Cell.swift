@@ -28,8 +28,13 @@ public enum H3Cell {
     /// ellipsoid by a margin of many orders; anything else asks PROJ. The geodesic polygon
     /// area cost a night's outputs more than writing the cells.
     static func clockwise(_ ring: [Point]) -> Bool {
-        let proj = { Geodesic.wgs84.ringArea(ring) < 0 }
-        guard ring.count >= 3, abs(ring[0].y) < 85 else { return proj() }
+        planarClockwise(ring) ?? (Geodesic.wgs84.ringArea(ring) < 0)
+    }
+
+    /// `clockwise` decided in the cell's local plane; nil when that plane cannot decide (near
+    /// a pole, over a degree across, nearly flat) and PROJ must.
+    static func planarClockwise(_ ring: [Point]) -> Bool? {
+        guard ring.count >= 3, abs(ring[0].y) < 85 else { return nil }
         let x0 = ring[0].x, y0 = ring[0].y, k = cos(y0 * .pi / 180)
         @inline(__always) func local(_ p: Point) -> (Double, Double) {
             var dx = p.x - x0
@@ -39,11 +44,11 @@ public enum H3Cell {
         var area2 = 0.0, perimeter = 0.0
         for i in ring.indices {
             let (ax, ay) = local(ring[i]), (bx, by) = local(ring[i + 1 == ring.count ? 0 : i + 1])
-            guard abs(ax) < 1, abs(ay) < 1 else { return proj() }
+            guard abs(ax) < 1, abs(ay) < 1 else { return nil }
             area2 += ax * by - bx * ay
             perimeter += ((bx - ax) * (bx - ax) + (by - ay) * (by - ay)).squareRoot()
         }
-        guard abs(area2) > 0.02 * perimeter * perimeter else { return proj() }
+        guard abs(area2) > 0.02 * perimeter * perimeter else { return nil }
         return area2 < 0
     }
 

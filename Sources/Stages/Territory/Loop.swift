@@ -161,21 +161,33 @@ public enum Loop {
     /// A segment's bounding box and its index (segment i runs from point i to i + 1).
     struct Seg { var lox, hix, loy, hiy: Double; var i: Int }
 
+    /// The most segments a bucket of `sortedSegments` sorts by insertion.
+    static let maxBucket: Int32 = 64
+
     /// The ring's `n` segments in order of their least x, for `shape`'s sweep: a counting sort
     /// into n buckets of x, each bucket then sorted by insertion (a bucket holds a segment or
     /// two; a comparison sort was a third of `shape`). Segments with the same least x may come
-    /// in any order: the sweep tests the same pairs whatever their order.
+    /// in any order: the sweep tests the same pairs whatever their order. A ring with more than
+    /// `maxBucket` segments in one bucket (a long stop, or a hostile run's thousands of fixes
+    /// inside a bucket's width) is sorted by comparison: insertion there is quadratic.
     static func sortedSegments(_ pts: Ring, _ n: Int, minX: Double, maxX: Double) -> [Seg] {
         var segs: [Seg] = []
         segs.reserveCapacity(n)
         var bucket = [Int32](repeating: 0, count: n + 1)
         let scale = maxX > minX ? Double(n) / (maxX - minX) : 0
         @inline(__always) func slot(_ x: Double) -> Int { min(n - 1, Int((x - minX) * scale)) }
+        var crowded = false
         for i in 0..<n {
             let a = pts[i], b = pts[i + 1]
             let s = Seg(lox: min(a.x, b.x), hix: max(a.x, b.x), loy: min(a.y, b.y), hiy: max(a.y, b.y), i: i)
             segs.append(s)
-            bucket[slot(s.lox) + 1] += 1
+            let k = slot(s.lox) + 1
+            bucket[k] += 1
+            if bucket[k] > maxBucket { crowded = true }
+        }
+        if crowded {
+            segs.sort { $0.lox < $1.lox }
+            return segs
         }
         for k in 0..<n { bucket[k + 1] += bucket[k] }
         let starts = bucket

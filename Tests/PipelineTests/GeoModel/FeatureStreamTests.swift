@@ -118,4 +118,45 @@ import Testing
         let bad = Array(#"{"type":"FeatureCollection","features":[\#(feature),{"type":"Feature","properties":{},"geometry":null}]}"#.utf8)
         #expect { _ = try GeoJSON.decode(bad, file: "t.geojson") } throws: { "\($0)".hasPrefix("t.geojson: feature #1") && "\($0)".hasSuffix("has no geometry") }
     }
+
+    /// Whatever the streaming path accepts, the whole read accepts and reads alike: files with
+    /// other top-level members, mutated byte by byte (deleted, inserted, replaced, a slice
+    /// repeated — a second "features", a member cut, a stray byte-order mark).
+    @Test func streamedFilesAreReadAlikeByTheWholeReader() throws {
+        let f1 = #"{"type":"Feature","id":"AA","properties":{"name":"A","n":-0.0},"geometry":{"type":"Point","coordinates":[1,2]}}"#
+        let f2 = #"{"type":"Feature","id":7,"properties":null,"geometry":{"type":"LineString","coordinates":[[1,2],[3.5,4e1]]}}"#
+        let files = [#"{"type":"FeatureCollection","name":"x","crs":{"type":"name","properties":{"name":"urn"}},"features":[\#(f1),\#(f2)],"bbox":[1,2,3,4]}"#,
+                     #"{"features":[\#(f1), \#(f2)],"type":"FeatureCollection"}"#,
+                     #"{ "type" : "FeatureCollection" , "features" : [ ] , "name" : [1, {"features": [1]}] }"#]
+        let alphabet = Array(#"{}[],:" \FeaturesCollectiontype0123456789.-e"#.utf8) + [0x0A, 0x09, 0xEF, 0xBB, 0xBF]
+        var r = SplitMix64(state: 4242)
+        var keep = GeoJSON.ReadOptions()
+        keep.keepProperties = ["name"]
+        var streamed = 0
+        var wrong: [String] = []
+        for file in files {
+            let bytes = Array(file.utf8)
+            for _ in 0..<3000 {
+                var m = bytes
+                for _ in 0..<(1 + r.below(3)) {
+                    let i = r.below(m.count + 1)
+                    switch r.below(4) {
+                    case 0: if i < m.count { m.remove(at: i) }
+                    case 1: m.insert(alphabet[r.below(alphabet.count)], at: i)
+                    case 2: if i < m.count { m[i] = alphabet[r.below(alphabet.count)] }
+                    default: let j = r.below(m.count + 1); m.insert(contentsOf: m[j..<min(m.count, j + r.below(24))], at: i)
+                    }
+                }
+                for options in [GeoJSON.ReadOptions(), keep] {
+                    guard let s = m.withUnsafeBufferPointer({ GeoJSON.streamed($0, file: "t", options: options) }) else { continue }
+                    streamed += 1
+                    do {
+                        if try GeoJSON.decodeWhole(m, file: "t", options: options) != s { wrong.append("read otherwise: \(String(decoding: m, as: UTF8.self))") }
+                    } catch { wrong.append("\(error): \(String(decoding: m, as: UTF8.self))") }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(3))")
+        #expect(streamed > 300)
+    }
 }

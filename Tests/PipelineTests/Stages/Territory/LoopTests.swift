@@ -167,6 +167,18 @@ import Testing
         let spike: Ring = [Point(0, 0), Point(0, 1), Point(1e-9, 2), Point(1000, 0), Point(0, 0)]
         let segs = Loop.sortedSegments(spike, 4, minX: 0, maxX: 1000)
         #expect(zip(segs, segs.dropFirst()).allSatisfy { $0.lox <= $1.lox })
+        // Fixes going west inside one bucket's width, every segment in that bucket: as many as
+        // it sorts by insertion, and thousands (insertion there is quadratic: a hostile run of
+        // 100,000 such fixes took seconds), which go to the comparison sort.
+        for crowd in [Int(Loop.maxBucket) - 2, 3000] {
+            var ring: Ring = [Point(13, 52), Point(14, 52)]
+            for i in 0..<crowd { ring.append(Point(13 + 1e-6 - Double(i) * 1e-13, 52.001 + 1e-4 * Double(i % 2))) }
+            ring.append(ring[0])
+            let n = ring.count - 1
+            let sorted = Loop.sortedSegments(ring, n, minX: 13, maxX: 14)
+            #expect(sorted.map(\.i).sorted() == Array(0..<n), "crowd \(crowd)")
+            #expect(zip(sorted, sorted.dropFirst()).allSatisfy { $0.lox <= $1.lox }, "crowd \(crowd)")
+        }
     }
 }
 

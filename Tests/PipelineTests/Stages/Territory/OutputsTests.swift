@@ -61,15 +61,29 @@ import Testing
             for (lat, lng) in [(89.99, 0.0), (-89.99, 45.0), (-16.79, 179.999), (-16.79, -179.999), (66.0, 180.0), (84.99, 10.0), (85.01, 10.0)] {
                 cells.append(try H3.latLngToCell(LatLng(latDegrees: lat, lngDegrees: lng), res: res))
             }
+            // Where the plane stretches most and still decides: 80°–86° of latitude.
+            if (3...6).contains(res) {
+                for _ in 0..<200 {
+                    let lat = (80 + 6 * rng.unit()) * (rng.next() % 2 == 0 ? 1 : -1), lng = rng.unit() * 360 - 180
+                    cells.append(try H3.latLngToCell(LatLng(latDegrees: lat, lngDegrees: lng), res: res))
+                }
+            }
         }
-        var planar = 0
+        // Counted from what the plane decided, so that the comparison is not PROJ's with itself.
+        var planar = 0, planarNearPole = 0
         for c in cells {
             let ring = try H3.cellToBoundary(c).map { Point($0.lngDegrees, $0.latDegrees) }
             for r in [ring, ring.reversed()] {
-                #expect(H3Cell.clockwise(r) == (Geodesic.wgs84.ringArea(r) < 0), "cell \(c)")
+                let proj = Geodesic.wgs84.ringArea(r) < 0
+                #expect(H3Cell.clockwise(r) == proj, "cell \(c)")
+                if let p = H3Cell.planarClockwise(r) {
+                    #expect(p == proj, "cell \(c) in the plane")
+                    planar += 1
+                    if abs(r[0].y) > 80 { planarNearPole += 1 }
+                }
             }
-            if abs(ring[0].y) < 85, abs(ring[1].x - ring[0].x) < 1 { planar += 1 }
         }
-        #expect(planar > cells.count / 2)
+        #expect(planar > cells.count, "\(planar) of \(2 * cells.count) rings decided in the plane")
+        #expect(planarNearPole > 500, "\(planarNearPole) rings decided in the plane beyond 80°")
     }
 }

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import GeoModel
+
+/// The typed reader's numbers (its digit loop runs without overflow checks, its fast path
+/// multiplies by a power of ten) must be the correctly rounded double of their text, as
+/// strtod reads it, wherever the text leaves the fast path.
+@Suite struct JSONCursorNumberTests {
+    /// A well-formed number: sign, leading zeros, 0–25 integer digits (19+ leave the fast
+    /// path), a fraction of up to 30 digits, an exponent.
+    static func text(_ r: inout SplitMix64) -> String {
+        var s = r.below(3) == 0 ? "-" : ""
+        s += String(repeating: "0", count: r.below(4) == 0 ? 1 + r.below(3) : 0)
+        let digits = Array("0123456789")
+        let integer = [1, 1, 2, 3, 9, 15, 16, 17, 18, 19, 20, 25][r.below(12)]
+        for _ in 0..<integer { s.append(digits[r.below(10)]) }
+        if r.below(2) == 0 {
+            s += "."
+            for _ in 0..<[1, 2, 7, 15, 18, 19, 22, 30][r.below(8)] { s.append(digits[r.below(10)]) }
+        }
+        if r.below(4) == 0 {
+            s += ["e", "E"][r.below(2)] + ["", "+", "-"][r.below(3)]
+            for _ in 0..<(1 + r.below(3)) { s.append(digits[r.below(10)]) }
+        }
+        return s
+    }
+
+    /// The number at the start of `text`: its value (or the error) and where the cursor stopped.
+    static func read(_ text: String) -> (Result<Double, Error>, Int) {
+        Array(text.utf8).withUnsafeBufferPointer { b in
+            var c = JSONCursor(buf: b, file: "n.json")
+            let v = Result { try c.number("n") }
+            return (v, c.pos)
+        }
+    }
+
+    @Test func numbersAreStrtodsDouble() {
+        var r = SplitMix64(state: 19)
+        var texts = ["0", "-0", "-0.0", "007", "-007.50", "1234567890123456789", "12345678901234567890", "99999999999999999999",
+                     "18446744073709551615", "18446744073709551616", "184467440737095516150", "9007199254740993",
+                     "0.0000000000000000000000001", "123456789012345.6789", "1e22", "1e23", "4.9e-324", "1e400", "-1e400", "1e-400"]
+        for _ in 0..<100_000 { texts.append(Self.text(&r)) }
+        var wrong: [String] = []
+        for t in texts {
+            let expected = Double(t)!
+            let (got, end) = Self.read(t + ",")
+            switch got {
+            case .success(let v):
+                if v.bitPattern != expected.bitPattern || end != t.utf8.count { wrong.append("\(t): \(v) at \(end), expected \(expected)") }
+            case .failure(let e):
+                if expected.isFinite || !"\(e)".contains("out of range") { wrong.append("\(t): \(e)") }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) wrong: \(wrong.prefix(5))")
+    }
+
+    @Test func malformedNumbersAreRefused() {
+        for (text, message) in [("-", "is not a number"), (".5", "is not a number"), ("-.5", "is not a number"), ("1.", "no digits after '.'"),
+                                ("1e", "an empty exponent"), ("1e+", "an empty exponent"), ("NaN", "NaN"), ("-Infinity", "infinite")] {
+            let (got, _) = Self.read(text + ",")
+            guard case .failure(let e) = got else { Issue.record("\(text) was read"); continue }
+            #expect("\(e)".contains(message), "\(text): \(e)")
+        }
+    }
+}
