@@ -204,7 +204,9 @@ public final class PostgresConnection {
             try writer.flush()
         } catch { bodyError = error }
         let end = bodyError == nil ? PQputCopyEnd(conn, nil) : PQputCopyEnd(conn, "aborted by the client")
-        guard end == 1 else { throw fail(.copy, op, result: nil) }
+        // The body's own error first (it says what was wrong with the rows; libpq's, that the
+        // connection went with it).
+        guard end == 1 else { throw bodyError ?? fail(.copy, op, result: nil) }
         var failure: PostgresError? = nil
         var copied = 0
         while let r = PQgetResult(conn) {

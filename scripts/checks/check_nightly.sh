@@ -75,9 +75,10 @@ sql base "grant create on database base to night_user; grant all on schema publi
 sql base "create schema checks; create function checks.snap(rel text, q text) returns text language plpgsql as \$\$
   declare r text; begin if to_regclass(rel) is null then return 'none'; end if; execute q into r; return coalesce(r, 'empty'); end \$\$"
 snap_quiz="select checks.snap('public.daily_challenges', \$q\$select md5(string_agg(concat_ws('|', id, date, is_guess_country, is_guess_capital, is_guess_flag, answer), ',' order by date, id)) from daily_challenges\$q\$)"
-snap_game="select md5(coalesce((select string_agg(concat_ws('|', id, username), ',' order by id) from users), '')
-  || coalesce((select string_agg(concat_ws('|', id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, md5(st_asewkb(path)::text), md5(st_asewkb(loop_polygon)::text)), ',' order by id) from runs), '')
-  || coalesce((select string_agg(concat_ws('|', hex_id, owner_user_id, last_run_id, claimed_at), ',' order by hex_id) from territory_hex), ''))"
+# row(…)::text keeps every field in its place, a NULL as an empty one (concat_ws would skip it).
+snap_game="select md5(coalesce((select string_agg(row(id, username)::text, ',' order by id) from users), '')
+  || coalesce((select string_agg(row(id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, md5(st_asewkb(path)::text), md5(st_asewkb(loop_polygon)::text))::text, ',' order by id) from runs), '')
+  || coalesce((select string_agg(row(hex_id, owner_user_id, last_run_id, claimed_at)::text, ',' order by hex_id) from territory_hex), ''))"
 snap_cities="select checks.snap('public.cities', \$q\$select md5(string_agg(concat_ws('|', id, display_name, country_id, population, retired_at is null), ',' order by id)) from public.cities\$q\$)"
 versions="select md5(concat((select string_agg(xmin::text, ',' order by id) from users), (select string_agg(xmin::text, ',' order by id) from runs),
   (select string_agg(xmin::text, ',' order by hex_id) from territory_hex),
@@ -130,7 +131,7 @@ cmp -s "$TMP/geo.txt" "$TMP/db.txt" && ok "territory_hex = geo-territory's terri
 # the same users, runs and territory_hex, cell boundaries included, byte for byte.
 sql postgres "create database by_file template base"
 "${PSQL[@]}" -d by_file -f "$GAME_MIGRATION" -f "$TERRITORY_OUT/territory_hex.sql" >/dev/null
-cells="select md5(string_agg(hex_id || st_asewkb(cell)::text, ',' order by hex_id)) from territory_hex"
+cells="select md5(string_agg(hex_id || coalesce(st_asewkb(cell)::text, 'null'), ',' order by hex_id)) from territory_hex"
 if [ "$(sql by_file "$snap_game") $(sql by_file "$cells")" = "$(sql full_night "$snap_game") $(sql full_night "$cells")" ]; then
   ok "users, runs, territory_hex (with cell) = what territory_hex.sql loads by psql"
 else bad "the night's game rows differ from territory_hex.sql's"; fi
@@ -188,12 +189,18 @@ read -r race_run race_user <<<"$run1"
   select pg_sleep(2); commit;" >/dev/null 2>&1 & app=$!
 for _ in $(seq 50); do [ "$(sql race "select count(*) from pg_stat_activity where datname = 'race' and pid <> pg_backend_pid() and query like '%pg_sleep%' and state = 'active'")" = 1 ] && break; sleep 0.1; done
 rc=0; night race --apps territory || rc=$?
+# Every other run's row through the merge as through the direct COPY; the app's run keeps its
+# path and times, and gets the judged columns.
+runs_but_race="select md5(string_agg(row(id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop,
+  md5(st_asewkb(path)::text), md5(st_asewkb(loop_polygon)::text))::text, ',' order by id)) from runs where id <> '$race_run'"
+judged="select row(distance_m, duration_s, valid_loop, md5(st_asewkb(loop_polygon)::text))::text from runs where id = '$race_run'"
 wait $app
 if [ $rc -eq 0 ] && grep -q 'a run was stored while the night ran' "$TMP/out" \
    && [ "$(sql race "select count(*) || '|' || count(path) from runs")" = "$(sql full_night "select count(*) || '|' || count(path) from runs")" ] \
    && [ "$(sql race "select username || ' ' || st_astext(path) from runs join users u on u.id = user_id where runs.id = '$race_run'")" = "from the app LINESTRING(1 1,2 2)" ] \
+   && [ "$(sql race "$runs_but_race")" = "$(sql full_night "$runs_but_race")" ] && [ "$(sql race "$judged")" = "$(sql full_night "$judged")" ] \
    && [ "$(sql race "$OWNERS")" = "$(cat "$TMP/geo.txt")" ]; then
-  ok "a run the app stored while the night copied: the night goes through the merge, the app's row keeps its path and runner, the territory is the night's"
+  ok "a run the app stored while the night copied: the night goes through the merge (every other run's row as the direct COPY writes it), the app's row keeps its path, times and runner and gets the judged columns, the territory is the night's"
 else bad "run stored during the night (exit $rc): $(grep -E '^territory|stored while' "$TMP/out")"; fi
 
 # --- malformed runs: quarantined up to TERRITORY_MAX_REJECTS, more stop the app's night -----------
@@ -209,6 +216,26 @@ rc=0; night rejects --apps territory --runs "$MALFORMED" --max-rejects 11 || rc=
 if [ $rc -eq 0 ] && grep -q 'territory: ok .* 1 runs (.*11 malformed quarantined)' "$TMP/out"; then
   ok "with --max-rejects 11 (TERRITORY_MAX_REJECTS) the same night goes on without them: $(grep -o '1 runs ([^)]*)' "$TMP/out" | head -1)"
 else bad "malformed runs within --max-rejects (exit $rc): $(grep -E '^territory' "$TMP/out")"; fi
+
+# --- a migration recorded in geodata.migrations whose work was undone by hand: applied again ------
+# A rerun finds every migration recorded and present, and applies none (no table lock). With
+# territory_hex.cell dropped (and the stats view with it), row-level security off on runs, the
+# quiz's one-row-per-date constraint and a cities policy dropped, the next night applies each again.
+sql postgres "create database undone template full_night"
+rc=0; night undone || rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c 'is applied (geodata.migrations)' "$TMP/out")" = 3 ] && ! grep -q 'apply the migration' "$TMP/out"; then
+  ok "a rerun applies no migration: all three recorded and present"
+else bad "rerun's migrations (exit $rc): $(grep -E 'migration' "$TMP/out")"; fi
+sql undone "alter table territory_hex drop column cell cascade; alter table runs disable row level security;
+  alter table daily_challenges drop constraint daily_challenges_date_key; drop policy cities_read on public.cities"
+rc=0; night undone || rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c 'recorded in geodata.migrations, but .* applying it again' "$TMP/out")" = 3 ] \
+   && [ "$(sql undone "select (select relrowsecurity from pg_class where oid = 'runs'::regclass) and to_regclass('territory_runner_stats') is not null
+        and exists (select 1 from pg_constraint where conname = 'daily_challenges_date_key')
+        and exists (select 1 from pg_policy where polname = 'cities_read')")" = t ] \
+   && [ "$(sql undone "$cells")" = "$(sql full_night "$cells")" ] && [ "$(sql undone "$snap_game")" = "$(sql full_night "$snap_game")" ]; then
+  ok "a recorded migration whose work was undone is applied again: cell (every boundary as before), RLS, the quiz's and the cities' constraints and policies"
+else bad "undone migrations (exit $rc): $(grep -E 'migration' "$TMP/out")"; fi
 
 # --- a hand-written live schedule (repeats, gaps, rows past the horizon): only gaps are filled ----
 sql postgres "create database hand_quiz template base"
@@ -314,6 +341,23 @@ if grep -q 'waiting for it to finish' "$TMP/third" && grep -q 'territory: ok .* 
   ok "a third night waits for the first, then finds nothing left to do (no interleaving)"
 else bad "waiting night: $(cat "$TMP/third")"; fi
 expect twice "two ok records" "2" "select count(*) from geodata.nights where status = 'ok'"
+
+# Two apps' nights at once in one database (two schedulers, each app behind its own lock), as the
+# role that made geodata: the quiz's night goes through while the territory's is held
+# mid-transaction (neither writes a catalog row once geodata exists: a REVOKE on the schema by
+# both made the second wait for the first's commit, then fail "tuple concurrently updated").
+sql postgres "create database two_apps template full_night"; sql postgres "grant create on database two_apps to night_user"
+two_apps="postgresql://night_user:Sekr1t-pw@127.0.0.1:$PORT/two_apps"
+"${PSQL[@]}" -d two_apps -c "begin; lock table territory_hex in share mode; select pg_sleep(3); commit;" >/dev/null & holder=$!
+sleep 0.3
+DATABASE_URL=$two_apps "$NIGHTLY" --apps territory --runs "$RUNS" --today $TODAY >"$TMP/first" 2>&1 & first=$!
+for _ in $(seq 50); do [ "$(sql two_apps "select count(*) from pg_stat_activity where datname = 'two_apps' and application_name = 'geo-nightly' and wait_event_type = 'Lock'")" = 1 ] && break; sleep 0.05; done
+rc=0; DATABASE_URL=$two_apps "$NIGHTLY" --apps quiz --world "$WORLD" --today 2026-12-10 >"$TMP/out" 2>&1 || rc=$?
+held=no; kill -0 $holder 2>/dev/null && held=yes
+wait $holder; wait $first || bad "the held territory night failed: $(cat "$TMP/first")"
+if [ $rc -eq 0 ] && [ $held = yes ] && grep -q 'quiz: ok .* 15 days added' "$TMP/out"; then
+  ok "a quiz night in the same database goes through while the territory night is held"
+else bad "two apps at once (exit $rc, territory held: $held): $(grep -E '^quiz' "$TMP/out")"; fi
 
 # --- four shards at once = one night ---------------------------------------------------------
 sql postgres "create database shards template base"

@@ -78,8 +78,17 @@ extension PostgresConnection {
 
 /// geodata.nights (CONTRACTS §9): one row per app per night, in the app's own database.
 enum NightsTable {
+    /// Made once. A night whose schema and tables exist writes no catalog row here: two apps'
+    /// nights may run at once in one database (each behind its own lock), and a GRANT or REVOKE
+    /// run by both would make the second wait for the first's commit, then fail ("tuple
+    /// concurrently updated").
     static let schema = """
-        create schema if not exists geodata;
+        do $geodata$ begin
+          if to_regnamespace('geodata') is null then
+            create schema geodata;
+            revoke all on schema geodata from public;
+          end if;
+        end $geodata$;
         create table if not exists geodata.nights (
           app text not null,
           started_at timestamptz not null,
@@ -89,7 +98,6 @@ enum NightsTable {
           inputs_sha256 text not null,
           pipeline_commit text not null
         );
-        revoke all on schema geodata from public;
         """
 
     static func record(_ db: PostgresConnection, app: String, started: Date, status: String, summary: String,

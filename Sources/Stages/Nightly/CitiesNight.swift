@@ -9,9 +9,24 @@ struct CitiesNight: AppNight {
     var seed: String
     var inputs: [String] { [seed] }
 
+    /// What the cities migration makes (the catalogs, no table lock): the tables with their
+    /// generated search keys and row-level security, user_city, the search function and index.
+    static let migrationPresent = """
+        select coalesce((select bool_and(relrowsecurity) and count(*) = 2 from pg_class
+                          where oid in (to_regclass('public.countries'), to_regclass('public.cities'))), false)
+           and (select count(*) from pg_attribute where attrelid = to_regclass('public.cities')
+                  and attname in ('retired_at', 'name_key', 'search_keys') and not attisdropped) = 3
+           and to_regclass('public.user_city') is not null
+           and to_regclass('public.cities_search_keys_trgm') is not null
+           and to_regprocedure('public.search_cities(text, integer)') is not null
+           and (select count(*) from pg_policy where (polrelid = to_regclass('public.countries') and polname = 'countries_read')
+                                                  or (polrelid = to_regclass('public.cities') and polname = 'cities_read')) = 2
+        """
+
     func apply(_ db: PostgresConnection, dryRun: Bool, log: StageLog) throws -> String {
         let statements = try SQLScript.withoutTransaction(try FileIO.readText(seed), source: seed)
-        try Migrations.apply(db, app: "cities", name: CitiesStage.migrationName, sql: CitiesStage.migration, log: log)
+        try Migrations.apply(db, app: "cities", name: CitiesStage.migrationName, sql: CitiesStage.migration,
+                             present: Self.migrationPresent, log: log)
         try log.step("cities: load \(seed)") { try db.execute(statements, name: seed) }
         // Rows this transaction wrote carry its id as xmin: a rerun writes none.
         let counts = try db.query("""

@@ -6,8 +6,11 @@ import GeoPostgres
 /// Applying one takes ACCESS EXCLUSIVE locks on its tables (ALTER TABLE, CREATE POLICY), which
 /// would hold the app's own reads — the map's viewport, the quiz — until the night commits; so
 /// each applied migration's name and SHA-256 go into geodata.migrations, and a night that finds
-/// the same text recorded leaves the tables unlocked. Deleting a row makes the next night
-/// apply that migration again (every migration here is safe to apply twice).
+/// the same text recorded leaves the tables unlocked — provided what the migration makes is still
+/// there (`present`, read from the catalogs, which takes no table lock): a table dropped and made
+/// again by hand, a column or a policy dropped, row-level security turned off, and the next night
+/// applies it again. Deleting a row makes the next night apply that migration again too (every
+/// migration here is safe to apply twice).
 enum Migrations {
     static let schema = """
         create table if not exists geodata.migrations (
@@ -18,12 +21,16 @@ enum Migrations {
         """
 
     /// Applies `sql` (named `name`, as in the Supabase CLI's migrations folder) unless this text
-    /// is recorded as applied; says which in the log.
-    static func apply(_ db: PostgresConnection, app: String, name: String, sql: String, log: StageLog) throws {
+    /// is recorded as applied and `present` (a query of one boolean) finds what it makes, what
+    /// the night and the app rely on; says which in the log.
+    static func apply(_ db: PostgresConnection, app: String, name: String, sql: String, present: String, log: StageLog) throws {
         let sha = SHA256.hex(of: Array(sql.utf8))
         if try db.query("select sha256 from geodata.migrations where name = $1", [name]).scalar == sha {
-            log.info("\(app): the migration \(name) is applied (geodata.migrations)")
-            return
+            if try db.query(present).scalar == "t" {
+                log.info("\(app): the migration \(name) is applied (geodata.migrations)")
+                return
+            }
+            log.info("\(app): the migration \(name) is recorded in geodata.migrations, but \(db.target) lacks part of what it makes (a table made again, a column, policy or row-level security dropped?): applying it again")
         }
         try log.step("\(app): apply the migration \(name)") {
             try db.execute(sql, name: "the \(app) migration \(name)")

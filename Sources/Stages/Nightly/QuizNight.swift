@@ -10,6 +10,13 @@ struct QuizNight: AppNight {
     var today: Day
     var inputs: [String] { [world] }
 
+    /// What the quiz's migration makes (the catalogs, no table lock): the table with its three
+    /// constraints, which the night's `on conflict (date)` and the contract rely on.
+    static let migrationPresent = """
+        select (select count(*) from pg_constraint where conrelid = to_regclass('\(ChallengesStage.table)')
+                  and conname in ('daily_challenges_date_key', 'daily_challenges_one_type', 'daily_challenges_answer_iso')) = 3
+        """
+
     func apply(_ db: PostgresConnection, dryRun: Bool, log: StageLog) throws -> String {
         let table = ChallengesStage.table
         let features = try log.step("quiz: read \(world)") { try GeoJSON.read(path: world) }
@@ -23,7 +30,8 @@ struct QuizNight: AppNight {
                 existing = try ChallengesStage.readExisting(csv: text, source: "\(table) in \(db.target)", countries: Set(countries.map(\.id)))
             } catch { throw ContractError(message: "\(error)") }
         }
-        try Migrations.apply(db, app: "quiz", name: ChallengesStage.migrationName, sql: ChallengesStage.schemaSQL(), log: log)
+        try Migrations.apply(db, app: "quiz", name: ChallengesStage.migrationName, sql: ChallengesStage.schemaSQL(),
+                             present: Self.migrationPresent, log: log)
         let (schedule, added) = try log.step("quiz: plan \(today) … \(today.adding(days: ahead))") {
             try ChallengesStage.daysToAdd(countries: countries, existing: existing, today: today, ahead: ahead)
         }

@@ -19,7 +19,8 @@ struct TerritoryNight: AppNight {
         // The game's own migration (CONTRACTS §8a: territory_hex.cell, territory_in_viewport, RLS),
         // the text make territory writes, inside this transaction.
         try Migrations.apply(db, app: "territory", name: GameMigration.name,
-                             sql: try SQLScript.withoutTransaction(GameMigration.sql, source: GameMigration.name), log: log)
+                             sql: try SQLScript.withoutTransaction(GameMigration.sql, source: GameMigration.name),
+                             present: Self.migrationPresent, log: log)
         // The live territory, read with the stage's own reader of the CSV export.
         var lines = try log.step("territory: read territory_hex") { try db.csvLines(TerritoryStage.nightExistingQuery) }
         let existing: [Claim]
@@ -73,6 +74,20 @@ struct TerritoryNight: AppNight {
             + "\(users) users, \((direct ?? 0) + written[0]) runs, \(written[1]) cells \(would)written; \(formatCount(night.owned)) cells owned"
             + (filled > 0 ? "; \(formatCount(filled)) stored cells' boundaries \(would)filled" : "")
     }
+
+    /// What the game's migration makes, as the catalogs say (no table lock): territory_hex.cell
+    /// and its index, the viewport function, the stats view, row-level security on with the
+    /// read policies. Missing (a table made again by hand, say), the recorded migration is applied again.
+    static let migrationPresent = """
+        select coalesce((select bool_and(relrowsecurity) and count(*) = 2 from pg_class
+                          where oid in (to_regclass('territory_hex'), to_regclass('runs'))), false)
+           and exists (select 1 from pg_attribute where attrelid = to_regclass('territory_hex') and attname = 'cell' and not attisdropped)
+           and to_regclass('idx_territory_hex_cell') is not null
+           and to_regclass('territory_runner_stats') is not null
+           and to_regprocedure('territory_in_viewport(double precision, double precision, double precision, double precision, integer)') is not null
+           and (select count(*) from pg_policy where (polrelid = to_regclass('territory_hex') and polname = 'territory_hex_read')
+                                                  or (polrelid = to_regclass('runs') and polname = 'runs_read')) = 2
+        """
 
     /// Rows stored before the game's migration (or by a writer that left `cell` empty) get their
     /// cell's boundary, as territory_hex.sql writes it: after a night every row has one

@@ -34,4 +34,13 @@ import Testing
                  + "00000003" + "070809")
         #expect(range == row.bytes.count - 7..<row.bytes.count)
     }
+
+    /// Times before 2000 and before 1970 are negative counts: two's complement, big-endian, as
+    /// timestamptz_send writes them (the hex is timestamptz_send of those times in PostgreSQL 15).
+    @Test func timesBefore2000AreNegative() {
+        var row = CopyBinaryRow(fields: 2)
+        row.timestamp(microsecondsSince1970: -1)                          // 1969-12-31T23:59:59.999999Z
+        row.timestamp(microsecondsSince1970: -946_684_800_000_000 + 123_456)   // 1940-01-02T00:00:00.123456Z
+        #expect(Self.hex(row.bytes) == "0002" + "00000008" + "FFFCA2FEC4C81FFF" + "00000008" + "FFF945FD89922240")
+    }
 }
