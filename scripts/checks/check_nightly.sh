@@ -359,6 +359,21 @@ if [ $rc -eq 0 ] && [ $held = yes ] && grep -q 'quiz: ok .* 15 days added' "$TMP
   ok "a quiz night in the same database goes through while the territory night is held"
 else bad "two apps at once (exit $rc, territory held: $held): $(grep -E '^quiz' "$TMP/out")"; fi
 
+# The first nights of two apps in a fresh database: the territory night makes geodata and is held
+# (its migration waits for a lock); the quiz night waits for it to commit instead of failing on
+# the schema the other made ("duplicate key value violates unique constraint pg_namespace…").
+sql postgres "create database two_fresh template base"
+"${PSQL[@]}" -d two_fresh -c "begin; lock table territory_hex in share mode; select pg_sleep(2); commit;" >/dev/null & holder=$!
+sleep 0.3
+DATABASE_URL=$(SOCKURL two_fresh) "$NIGHTLY" --apps territory --runs "$RUNS" --today $TODAY >"$TMP/first" 2>&1 & first=$!
+for _ in $(seq 50); do [ "$(sql two_fresh "select count(*) from pg_stat_activity where datname = 'two_fresh' and application_name = 'geo-nightly' and wait_event_type = 'Lock'")" = 1 ] && break; sleep 0.05; done
+rc=0; DATABASE_URL=$(SOCKURL two_fresh) "$NIGHTLY" --apps quiz --world "$WORLD" --today $TODAY >"$TMP/out" 2>&1 || rc=$?
+frc=0; wait $first || frc=$?; wait $holder
+if [ $rc -eq 0 ] && [ $frc -eq 0 ] && grep -q 'quiz: ok' "$TMP/out" && grep -q 'territory: ok' "$TMP/first" \
+   && [ "$(sql two_fresh "select string_agg(app || ' ' || status, '|' order by app) from geodata.nights")" = "quiz ok|territory ok" ]; then
+  ok "the first nights of two apps in a fresh database: the second waits for the one making geodata, both ok"
+else bad "first nights of two apps (quiz exit $rc, territory exit $frc): $(grep -E '^(quiz|territory)' "$TMP/out" "$TMP/first")"; fi
+
 # --- four shards at once = one night ---------------------------------------------------------
 sql postgres "create database shards template base"
 pids=()

@@ -82,8 +82,15 @@ enum NightsTable {
     /// nights may run at once in one database (each behind its own lock), and a GRANT or REVOKE
     /// run by both would make the second wait for the first's commit, then fail ("tuple
     /// concurrently updated").
+    /// The first nights of two apps in a fresh database would both create the schema: the one
+    /// that finds geodata's tables missing takes this lock (until it commits) before looking.
+    static let creationLock = Int64(bitPattern: SplitMix64.hash("geo-nightly/geodata"))
+
     static let schema = """
         do $geodata$ begin
+          if to_regclass('geodata.nights') is null or to_regclass('geodata.migrations') is null then
+            perform pg_advisory_xact_lock(\(creationLock));
+          end if;
           if to_regnamespace('geodata') is null then
             create schema geodata;
             revoke all on schema geodata from public;
