@@ -1,4 +1,5 @@
 import Foundation
+import GeoModel
 import H3
 
 /// What `geo-hexagons` does, as a library over H3 the apps and scripts can call too: cells of
@@ -24,23 +25,13 @@ public enum Hexagons {
             do { estimate = estimate.addingReportingOverflow(try H3.maxPolygonToCellsSize(p, res: res)).partialValue } catch { throw HexagonsError("\(file): \(error)") }
         }
         guard estimate <= maxCells else {
-            throw HexagonsError("\(file): filling at resolution \(res) would give up to \(grouped(estimate)) cells (h3's maxPolygonToCellsSize estimate), more than the limit of \(grouped(maxCells)) (--max-cells); choose a coarser --res or a smaller area")
+            throw HexagonsError("\(file): filling at resolution \(res) would give up to \(formatCount(estimate)) cells (h3's maxPolygonToCellsSize estimate), more than the limit of \(formatCount(maxCells)) (--max-cells); choose a coarser --res or a smaller area")
         }
         var cells = Set<H3Index>()
         for p in polygons {
             do { cells.formUnion(try H3.polygonToCells(p, res: res)) } catch { throw HexagonsError("\(file): \(error)") }
         }
         return cells.sorted()
-    }
-
-    static func grouped(_ n: Int) -> String {
-        let s = String(n)
-        var out = ""
-        for (i, ch) in s.enumerated() {
-            if i > 0 && (s.count - i) % 3 == 0 { out.append(",") }
-            out.append(ch)
-        }
-        return out
     }
 
     /// `lat,lon` lines (degrees) → one cell id per line; a bad line stops it, naming the line,

@@ -49,19 +49,14 @@ public enum Loop {
             .map(\.0)
     }
 
-    /// What make-valid returns for a closed ring that does not touch or cross itself, without
-    /// asking GEOS (about a third of a night's loops; two zero buffers of 1,000 vertices each
-    /// are the stage's largest cost): the ring without repeated consecutive points, clockwise
-    /// (a zero buffer's shell), from the same first point. Nil when the ring is not certainly
-    /// simple — a pair of segments that meet, cross or nearly do, a spike back along the last
-    /// segment, no area — and GEOS decides. `LoopTests` checks this against GEOS.
-    static func simpleRing(_ ring: Ring) -> Ring? {
-        if case .simple(let r) = shape(ring) { return r }
-        return nil
-    }
-
     enum Shape: Equatable {
-        /// The ring touches and crosses nothing: this is what make-valid returns.
+        /// The ring touches and crosses nothing: this is what make-valid returns, without
+        /// asking GEOS (about a third of a night's loops; two zero buffers of 1,000 vertices
+        /// each are the stage's largest cost): the ring without repeated consecutive points,
+        /// clockwise (a zero buffer's shell), from the same first point. Not when the ring is
+        /// not certainly simple — a pair of segments that meet, cross or nearly do, a spike
+        /// back along the last segment, no area — and GEOS decides. `LoopTests` checks this
+        /// against GEOS.
         case simple(Ring)
         /// It only crosses itself, cleanly, and winds around no region against the sense of its
         /// area: make-valid is its zero buffer alone.

@@ -201,7 +201,7 @@ struct TerritoryOutputs {
             w.raw(i == 0 ? "\n" : ",\n")
             let hex = H3Cell.hex(c.cell)
             w.raw("{\"type\":\"Feature\",\"id\":"); w.string(hex)
-            w.raw(",\"geometry\":"); w.geometry(.polygon(try cellPolygon(c.cell)))
+            w.raw(",\"geometry\":"); w.geometry(.polygon(try H3Cell.polygon(c.cell)))
             w.raw(",\"properties\":{\"hex_id\":"); w.string(hex)
             w.raw(",\"owner_user_id\":"); w.string(c.owner)
             w.raw(",\"last_run_id\":"); w.string(c.run)
@@ -212,12 +212,9 @@ struct TerritoryOutputs {
         return w.bytes
     }
 
-    func cellPolygon(_ cell: UInt64) throws -> Polygon { try H3Cell.polygon(cell) }
-
-    /// Each valid run's loop (all its parts, full precision) and the cells it claimed: what
-    /// the consumer check recomputes with h3-py.
-
-    /// The file's parts, in order: each valid run's feature as its worker formatted it.
+    /// loops.geojson's parts, in order: each valid run's feature (its loop, all parts, full
+    /// precision, and the cells it claimed: what the consumer check recomputes with h3-py) as
+    /// its worker formatted it.
     mutating func loopsParts() -> [[UInt8]] {
         var parts: [[UInt8]] = [Array("{\"type\":\"FeatureCollection\",\"features\":[".utf8)]
         var first = true

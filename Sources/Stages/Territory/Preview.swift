@@ -20,7 +20,7 @@ extension TerritoryOutputs {
             return svg.finished
         }
         let cells = owned.filter { H3Cell.parent($0.cell, res: 4) == region }
-        let polys = try cells.map { try cellPolygon($0.cell).exterior }
+        let polys = try cells.map { try H3Cell.polygon($0.cell).exterior }
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
         for r in polys { for p in r { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) } }
         // The runs through the view: any kept fix inside the cells' box grown by half its size;

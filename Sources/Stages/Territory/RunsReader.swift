@@ -61,30 +61,33 @@ public enum RunsReader {
         _ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int, makeState: () -> S,
         released: ((Range<Int>) -> Void)? = nil, _ body: (inout Run, S) throws -> R
     ) throws -> Read<R> {
+        // A run `body` failed on is kept as decoded (its index the ranged pass's, counted from
+        // its range's start) so that it can be redone under its index in the file.
         var read = try FeatureStream.each(buf, file: file, workers: workers, makeState: { Scratch(makeState()) },
-                                          released: released) { c, index, scratch -> (id: String, value: Result<R, Error>) in
+                                          released: released) { c, index, scratch -> (id: String, value: Result<R, BodyFailed>) in
             try c.run(index: index, into: &scratch.run)
-            return (scratch.run.id, Result { try body(&scratch.run, scratch.state) })
+            let decoded = scratch.run
+            do { return (decoded.id, .success(try body(&scratch.run, scratch.state))) } catch { return (decoded.id, .failure(BodyFailed(run: decoded))) }
         }
         quarantineDuplicates(&read, id: \.id)
         var out = Read<R>()
         out.rejected = read.rejected
         out.runs.reserveCapacity(read.features.count)
         for f in read.features {
-            guard case .success(let value) = f.value.value else {
-                // `body` failed: in the ranged pass a run's index counts from its range's start,
-                // so one worker redoes the runs in order to throw the error for the right run.
-                let (runs, rejected) = try parse(buffer: buf, file: file, workers: workers)
-                let state = makeState()
-                var again = Read<R>()
-                again.rejected = rejected
-                for var r in runs { again.runs.append((r.index, r.id, try body(&r, state))) }
-                return again
+            switch f.value.value {
+            case .success(let value): out.runs.append((f.index, f.value.id, value))
+            case .failure(var failed):
+                // The first failed run in file order, redone under its index in the file: its
+                // error names it as a single reader would.
+                failed.run.index = f.index
+                out.runs.append((f.index, f.value.id, try body(&failed.run, makeState())))
             }
-            out.runs.append((f.index, f.value.id, value))
         }
         return out
     }
+
+    /// A run `body` threw for in the ranged pass, as it was decoded.
+    struct BodyFailed: Error { var run: Run }
 
     /// A run whose id an earlier run has is quarantined (the first keeps it).
     static func quarantineDuplicates<T>(_ read: inout FeatureStream.Read<T>, id: (T) -> String) {
