@@ -1,8 +1,9 @@
 import Foundation
+import GeoModel
 import H3
 
 extension Hexagons {
-    /// In-process timings of the H3 library on one core (bench/h3.py): latLngToCell,
+    /// In-process timings of the H3 library on one core (bench/h3_speed.py): latLngToCell,
     /// cellToBoundary and polygonToCells of a ~5 km² loop; one line per measure.
     public static func bench(points: Int, cells: Int) throws -> [String] {
         var rng = SystemRandomNumberGenerator()
@@ -32,7 +33,7 @@ extension Hexagons {
         var loop: [LatLng] = []
         for i in 0..<64 {
             let a = Double(i) / 64 * 2 * Double.pi
-            let r = 1.26 * (1 + 0.05 * sin(5 * a)) / 6371.0
+            let r = 1.26 * (1 + 0.05 * sin(5 * a)) / Earth.meanRadiusKm
             loop.append(LatLng(lat: 47.3769 * Double.pi / 180 + r * sin(a), lng: 8.5417 * Double.pi / 180 + r * cos(a) / cos(47.3769 * Double.pi / 180)))
         }
         let poly = GeoPolygon(outer: loop)
