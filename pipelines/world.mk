@@ -25,9 +25,13 @@ WORLD_THREADS ?=
 # report records what it decided, # tolerance_km_exact). With RELEASE_PREVIOUS (a command-line
 # variable of `make release`) it is that release's (its manifest's world.tolerance_km, when made at
 # this SCALE), so that arcs an edit does not touch come out identical.
-WORLD_TOLERANCE_KM ?= $(if $(strip $(RELEASE_PREVIOUS)),$(shell $(PYTHON) -c 'import json, sys; m = json.load(open(sys.argv[1])); \
-  t = m.get("world", {}).get("tolerance_km"); print(repr(t) if t is not None and m["release"]["scale"] == sys.argv[2] else "")' \
-  $(RELEASE_PREVIOUS)/manifest.json $(SCALE) 2>/dev/null))
+# Read once (`:=`, as `?=` would but simply expanded): a recursive value would run the reader
+# again at each use of WORLD_FLAGS (its parameters, its rule, its recipe).
+ifeq ($(origin WORLD_TOLERANCE_KM),undefined)
+  WORLD_TOLERANCE_KM := $(if $(strip $(RELEASE_PREVIOUS)),$(shell $(PYTHON) -c 'import json, sys; m = json.load(open(sys.argv[1])); \
+    t = m.get("world", {}).get("tolerance_km"); print(repr(t) if t is not None and m["release"]["scale"] == sys.argv[2] else "")' \
+    $(RELEASE_PREVIOUS)/manifest.json $(SCALE) 2>/dev/null))
+endif
 ifneq ($(strip $(RELEASE_PREVIOUS)),)
   ifeq ($(strip $(WORLD_TOLERANCE_KM)),)
     $(warning RELEASE_PREVIOUS=$(RELEASE_PREVIOUS) records no world tolerance at SCALE=$(SCALE): the vertex budget decides afresh)
