@@ -25,9 +25,13 @@ WORLD_THREADS ?=
 # report records what it decided, # tolerance_km_exact). With RELEASE_PREVIOUS (a command-line
 # variable of `make release`) it is that release's (its manifest's world.tolerance_km, when made at
 # this SCALE), so that arcs an edit does not touch come out identical.
-WORLD_TOLERANCE_KM ?= $(if $(strip $(RELEASE_PREVIOUS)),$(shell $(PYTHON) -c 'import json, sys; m = json.load(open(sys.argv[1])); \
-  t = m.get("world", {}).get("tolerance_km"); print(repr(t) if t is not None and m["release"]["scale"] == sys.argv[2] else "")' \
-  $(RELEASE_PREVIOUS)/manifest.json $(SCALE) 2>/dev/null))
+# Read once (`:=`, as `?=` would but simply expanded): a recursive value would run the reader
+# again at each use of WORLD_FLAGS (its parameters, its rule, its recipe).
+ifeq ($(origin WORLD_TOLERANCE_KM),undefined)
+  WORLD_TOLERANCE_KM := $(if $(strip $(RELEASE_PREVIOUS)),$(shell $(PYTHON) -c 'import json, sys; m = json.load(open(sys.argv[1])); \
+    t = m.get("world", {}).get("tolerance_km"); print(repr(t) if t is not None and m["release"]["scale"] == sys.argv[2] else "")' \
+    $(RELEASE_PREVIOUS)/manifest.json $(SCALE) 2>/dev/null))
+endif
 ifneq ($(strip $(RELEASE_PREVIOUS)),)
   ifeq ($(strip $(WORLD_TOLERANCE_KM)),)
     $(warning RELEASE_PREVIOUS=$(RELEASE_PREVIOUS) records no world tolerance at SCALE=$(SCALE): the vertex budget decides afresh)
@@ -35,8 +39,7 @@ ifneq ($(strip $(RELEASE_PREVIOUS)),)
 endif
 
 WORLD_REPORT := $(BUILD)/world/report.tsv
-# Expanded when used (release.mk may set WORLD_TOLERANCE_KM after this file is read).
-WORLD_FLAGS = $(call flag,--target-vertices,$(WORLD_TARGET_VERTICES)) $(call flag,--min-island-km2,$(WORLD_MIN_ISLAND_KM2)) \
+WORLD_FLAGS := $(call flag,--target-vertices,$(WORLD_TARGET_VERTICES)) $(call flag,--min-island-km2,$(WORLD_MIN_ISLAND_KM2)) \
                $(call flag,--point-area-km2,$(WORLD_POINT_AREA_KM2)) $(call flag,--threads,$(WORLD_THREADS)) \
                $(if $(filter yes,$(WORLD_FILL_POINT_GAPS)),--fill-point-gaps) $(if $(filter no,$(WORLD_FILL_POINT_GAPS)),--no-fill-point-gaps) \
                $(call flag,--tolerance-km,$(WORLD_TOLERANCE_KM))
@@ -52,7 +55,7 @@ world: $(WORLD_OUT) $(WORLD_REPORT)
 # it; scripts/checks/check_world.py needs both). WORLD_OUT stays the product, and the name the
 # stage's time is logged under.
 $(WORLD_OUT) $(WORLD_REPORT): private STAGE_PRODUCT := $(WORLD_OUT)
-$(WORLD_OUT) $(WORLD_REPORT) &: $(INGEST_OUT) $(BIN)/geo-world $$(call params,world,$(SCALE) $(INGEST_OUT) $$(WORLD_FLAGS)) pipelines/world.mk
+$(WORLD_OUT) $(WORLD_REPORT) &: $(INGEST_OUT) $(BIN)/geo-world $(call params,world,$(SCALE) $(INGEST_OUT) $(WORLD_FLAGS)) pipelines/world.mk
 	$(STAGE) $(BIN)/geo-world $(INGEST_OUT) -o $(WORLD_OUT) --report $(WORLD_REPORT) $(WORLD_FLAGS)
 
 ALL_PRODUCTS += $(WORLD_OUT) $(WORLD_REPORT)

@@ -101,9 +101,11 @@ public final class CountryIndex {
     /// distance can reach (ties: the first in order).
     public func nearestPolygon(_ q: Probe, withinKm km: Double) throws -> (index: Int, km: Double)? {
         let p = q.point
-        let dLat = km / 111.0 + 1
+        // Degrees on the mean-radius sphere (`Earth.kmPerDegree`, the sphere `distanceKm` measures
+        // on), plus a cell of margin.
+        let dLat = km / Earth.kmPerDegree + 1
         let cosLat = cos(min(abs(p.y) + dLat, 89.9) * .pi / 180)
-        let dLon = min(km / (111.0 * max(cosLat, 1e-6)) + 1, 180)
+        let dLon = min(km / (Earth.kmPerDegree * max(cosLat, 1e-6)) + 1, 180)
         let (c0, r0) = Self.cell(Point(p.x - dLon, p.y - dLat)), (c1, r1) = Self.cell(Point(p.x + dLon, p.y + dLat))
         var candidates = Set<Int32>()
         // Near the antimeridian the columns wrap round.

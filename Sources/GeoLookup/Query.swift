@@ -16,13 +16,13 @@ extension GeoLookup {
     public func answer(latText: ArraySlice<UInt8>, lonText: ArraySlice<UInt8>, latitude: Double, longitude: Double,
                        cityWithinKm: Double, into out: inout [UInt8]) {
         out += latText; out.append(0x2C); out += lonText; out.append(0x2C)
-        if let c = country(at: latitude, longitude) { out += Array(c.utf8) }
+        if let c = country(at: latitude, longitude) { out.append(contentsOf: c.utf8) }
         out.append(0x2C)
         if let city = nearestCity(to: latitude, longitude, within: cityWithinKm) {
             if city.name.contains(",") || city.name.contains("\"") {
-                out.append(0x22); out += Array(city.name.replacingOccurrences(of: "\"", with: "\"\"").utf8); out.append(0x22)
+                out.append(0x22); out.append(contentsOf: city.name.replacingOccurrences(of: "\"", with: "\"\"").utf8); out.append(0x22)
             } else {
-                out += Array(city.name.utf8)
+                out.append(contentsOf: city.name.utf8)
             }
         }
         out.append(0x0A)
