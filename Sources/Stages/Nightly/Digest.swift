@@ -5,13 +5,11 @@ import GeoModel
 /// SHA-256 of the night's inputs (GeoDigest's SHA256), computed on a thread of its own while the
 /// night works: a night's runs are 500 MB.
 final class InputsDigest: @unchecked Sendable {
-    private let files: [String]
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<String, Error> = .success("")
 
     /// Starts hashing `files` (each must be readable).
     init(_ files: [String]) throws {
-        self.files = files
         for f in files where !FileManager.default.isReadableFile(atPath: f) {
             throw InputError(file: f, "cannot be read (is it built? run make)")
         }

@@ -24,7 +24,7 @@ enum Migrations {
     /// is recorded as applied and `present` (a query of one boolean) finds what it makes, what
     /// the night and the app rely on; says which in the log.
     static func apply(_ db: PostgresConnection, app: String, name: String, sql: String, present: String, log: StageLog) throws {
-        let sha = SHA256.hex(of: Array(sql.utf8))
+        let sha = SHA256.hex(of: sql.utf8)
         if try db.query("select sha256 from geodata.migrations where name = $1", [name]).scalar == sha {
             if try db.query(present).scalar == "t" {
                 log.info("\(app): the migration \(name) is applied (geodata.migrations)")

@@ -49,6 +49,9 @@ struct TerritoryNight: AppNight {
         let direct = try log.step("territory: copy \(formatCount(fresh.count)) new runs into runs") {
             try copyNewRuns(db, night.runs, fresh, log: log)
         }
+        // Rows sent are freed at once (a night's rows are ~150 MB): the runs copied straight into
+        // runs here, the others as the merge's COPY sends them.
+        if direct != nil { for i in fresh { night.runs[i].copyRow = [] } }
         let merged = direct == nil ? Array(night.runs.indices) : night.runs.indices.filter { stored.contains(night.runs[$0].id) }
         let written = try log.step("territory: merge \(formatCount(merged.count)) \(direct == nil ? "" : "stored ")runs and \(formatCount(night.won.count)) cells") {
             let nullField: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
@@ -60,9 +63,9 @@ struct TerritoryNight: AppNight {
                     } else {
                         try w.row(r.copyRow)
                     }
+                    night.runs[i].copyRow = []
                 }
             }
-            for i in night.runs.indices { night.runs[i].copyRow = [] }
             try db.copyIn("copy night_cells from stdin") { w in
                 for c in night.won { try w.row(try TerritoryStage.copyRow(c)) }
             }
