@@ -18,3 +18,9 @@ measure() {
 # clean: empties build/ (keeping make's set-up stamp and the bench outputs, build/bench and
 # build/growth) and removes dist/, so that the next make builds every product.
 clean() { find build -mindepth 1 -maxdepth 1 ! -name .setup ! -name bench ! -name growth -exec rm -rf {} +; rm -rf dist; }
+
+# runs_file PATH [RUNS]: the generated night of RUNS runs (default 10,000; a fixed seed, so the
+# same file every time) at PATH, made once and kept (the territory benches share it).
+runs_file() {
+  [ -f "$1" ] || { mkdir -p "$(dirname "$1")"; ${PYTHON:-python3} scripts/data/make_runs.py --scale "${2:-10000}" -o "$1"; }
+}

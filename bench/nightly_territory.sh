@@ -17,11 +17,11 @@ RUNS=${1:-build/bench/territory_runs.geojson}
 PAIRS=${PAIRS:-2}
 BIN=${BIN:-.build/release}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
-[ -f "$RUNS" ] || { mkdir -p "$(dirname "$RUNS")"; python3 scripts/data/make_runs.py --scale 10000 -o "$RUNS"; }
 [ -x "$BIN/geo-territory" ] && [ -x "$BIN/geo-nightly" ] || swift build -c release --product geo-territory --product geo-nightly >/dev/null
 
 source bench/lib.sh
 source scripts/checks/lib/pg.sh
+runs_file "$RUNS"
 pg_start bench_nightly C timezone=UTC shared_buffers=256MB max_wal_size=4GB
 out=$TMP/out; mkdir -p "$out"
 # Supabase's roles (the game's migration grants to them); the night applies that migration.

@@ -61,7 +61,7 @@ done
 # The nightly job's outputs: no --loops-geojson (docs/SCALING.md, Territory).
 if [ "${BENCH_TERRITORY:-1}" = 1 ]; then
   truns=$out/territory_runs.geojson
-  [ -f "$truns" ] || ${PYTHON:-python3} scripts/data/make_runs.py --scale "${BENCH_TERRITORY_RUNS:-10000}" -o "$truns"
+  runs_file "$truns" "${BENCH_TERRITORY_RUNS:-10000}"
   for run in $(seq 1 "$RUNS"); do
     t0=$(now)
     MAKE_RUN_ID="bench-territory-$run" scripts/stage.sh "$out/territory" .build/release/geo-territory "$truns" --out-dir "$out/territory" 2>>"$out/stderr-territory.txt"

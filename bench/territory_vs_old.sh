@@ -16,7 +16,8 @@ runs=${1:-build/bench/territory_runs.geojson}
 pairs=${2:-3}
 old=${TERRITORY_OLD_BIN:-build/bench/territory-old/geo-territory}
 new=.build/release/geo-territory
-[ -f "$runs" ] || { mkdir -p "$(dirname "$runs")"; ${PYTHON:-python3} scripts/data/make_runs.py --scale 10000 -o "$runs"; }
+source bench/lib.sh
+runs_file "$runs"
 if [ ! -x "$old" ]; then
   src=$(mktemp -d)/territory-old
   git worktree add --detach "$src" 71d624f >/dev/null
@@ -29,7 +30,6 @@ if [ ! -x "$old" ]; then
 fi
 [ -x "$new" ] || swift build -c release --product geo-territory
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-source bench/lib.sh
 for i in $(seq "$pairs"); do
   n=$(measure "$tmp/new.log" "$new" "$runs" --out-dir "$tmp/out" -q)
   o=$(measure "$tmp/old.log" "$old" "$runs" --out-dir "$tmp/out" -q)
