@@ -3,6 +3,7 @@ import GeoGEOS
 import GeoModel
 import GeoPROJ
 import H3
+import TerritoryGame
 @_exported import TerritoryRules
 
 /// Runs → validated loops → claimed H3 cells (CONTRACTS §8), for the running game's nightly job.
@@ -39,7 +40,7 @@ public enum TerritoryStage: PipelineStage {
         public init() {}
 
         /// The malformed runs a night of `features` runs may quarantine and still go on.
-        public func allowedRejects(features: Int) -> Int { maxRejects ?? max(10, features / 100) }
+        public func allowedRejects(features: Int) -> Int { TerritoryGame.allowedRejects(maxRejects, features: features) }
 
         public static let declared: [StageOption<Options>] = [
             .argument("input", \.input, help: "The runs (GeoJSON FeatureCollection, CONTRACTS §8)."),
@@ -75,56 +76,8 @@ public enum TerritoryStage: PipelineStage {
         }
     }
 
-    /// What the stage decided about one run.
-    public struct Judged: Sendable {
-        public var run: Run
-        public var verdict: Verdict
-        public var loop: [Polygon]
-        public var cells: [UInt64]
-    }
-
-    /// Judges the runs (in parallel, one GEOS context per thread) and claims their cells.
-    public static func judge(_ runs: [Run], rules: Rules, resolution: Int, file: String, threads: Int) throws -> [Judged] {
-        try Parallel.map(runs, workers: threads, makeState: { GEOSContext() }) { run, geos in
-            let (v, loop, cells) = try judgeOne(run, rules: rules, resolution: resolution, file: file, geos: geos)
-            return Judged(run: run, verdict: v, loop: loop, cells: cells)
-        }
-    }
-
-    /// One run: its verdict, and for a valid loop its polygons and claimed cells. An error names
-    /// the run.
-    static func judgeOne(_ run: Run, rules: Rules, resolution: Int, file: String, geos: GEOSContext) throws -> (Verdict, [Polygon], [UInt64]) {
-        try forFeature(file: file, FeatureRef(index: run.index, name: nil, id: run.id)) {
-            // The Swift geodesic measures; PROJ decides what lies within its error of a threshold.
-            let v = rules.judge(run) { a, b in Geodesic.wgs84.distance(Point(run.lon[a], run.lat[a]), Point(run.lon[b], run.lat[b])) }
-            guard v.valid else { return (v, [], []) }
-            let loop = try Loop.polygons(run, kept: v.kept, geos: geos)
-            // The cells are the rules' (TerritoryRules: the centres the loop winds around, as the
-            // app computes them), the same as H3's fill of make-valid's polygons but for a cell
-            // at a crossing, and a fifth of the cost: the hull is filled, not the 1,000-vertex loop.
-            return (v, loop, try RunLoop(run, kept: v.kept)?.cells(res: resolution) ?? [])
-        }
-    }
-
-    /// Full recompute or incremental night: yesterday's claims (if any) and tonight's valid
-    /// runs folded through the one ownership order (`Claim.beats`).
-    public static func territory(existing: [Claim], judged: [Judged]) -> Territory {
-        territory(existing: existing, valid: judged.lazy.filter(\.verdict.valid).map { ($0.cells, $0.run.userID, $0.run.id, $0.run.endedAt) })
-    }
-
     static func territory(existing: [Claim], records: [RunRecord]) -> Territory {
-        territory(existing: existing, valid: records.lazy.filter(\.verdict.valid).map { ($0.cells, $0.userID, $0.id, $0.endedAt) })
-    }
-
-    /// The one fold: yesterday's claims, then every cell of every valid run of tonight.
-    static func territory<S: Sequence>(existing: [Claim], valid: S) -> Territory
-        where S.Element == (cells: [UInt64], owner: String, run: String, endedAt: Int64) {
-        var t = Territory()
-        for c in existing { t.offer(c) }
-        for r in valid {
-            for cell in r.cells { t.offer(Claim(cell: cell, owner: r.owner, run: r.run, claimedAt: r.endedAt)) }
-        }
-        return t
+        TerritoryGame.territory(existing: existing, valid: records.lazy.filter(\.verdict.valid).map { ($0.cells, $0.userID, $0.id, $0.endedAt) })
     }
 
     /// What the outputs need of one judged run, made on the worker that decoded and judged it
@@ -159,7 +112,7 @@ public enum TerritoryStage: PipelineStage {
             loopArea = loop.reduce(0.0) { $0 + Loop.area($1) }
             self.cells = cells
             path = v.kept.map { Point(run.lon[$0], run.lat[$0]) }
-            sqlRow = try spool.append { TerritoryOutputs.sqlRow(&$0, run, v, loop: loop) }
+            sqlRow = try spool.append { TerritoryGame.sqlRow(&$0, run, v, loop: loop) }
             loopsFeature = loopsGeoJSON && v.valid ? TerritoryOutputs.loopsFeature(run, loop: loop, cells: cells, resolution: resolution) : []
             verdict.kept = []
         }
@@ -182,7 +135,7 @@ public enum TerritoryStage: PipelineStage {
             try RunsReader.eachRun(file.buffer, file: o.input, workers: o.threads, makeState: { Worker() },
                                    released: { file.release($0) }) { run, worker -> (fixes: Int, record: RunRecord?) in
                 if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return (run.fixCount, nil) }
-                let (v, loop, cells) = try judgeOne(run, rules: rules, resolution: resolution, file: input, geos: worker.geos)
+                let (v, loop, cells) = try TerritoryGame.judgeOne(run, rules: rules, resolution: resolution, file: input, geos: worker.geos)
                 if worker.spool == nil { worker.spool = try spools.make() }
                 var record = try RunRecord(run: run, verdict: v, loop: loop, cells: cells, resolution: resolution, loopsGeoJSON: loops,
                                            spool: worker.spool!)
@@ -190,7 +143,7 @@ public enum TerritoryStage: PipelineStage {
                 return (run.fixCount, record)
             }
         }
-        try quarantine(decoded.rejected, of: decoded.features, allowed: o.allowedRejects(features: decoded.features), input: o.input, log: log)
+        try TerritoryGame.quarantine(decoded.rejected, of: decoded.features, allowed: o.allowedRejects(features: decoded.features), input: o.input, log: log)
         var records: [RunRecord] = []
         records.reserveCapacity(decoded.runs.count)
         for d in decoded.runs {
@@ -260,39 +213,6 @@ public enum TerritoryStage: PipelineStage {
     }
 }
 
-/// `--shard i/n`: the runs are split by the resolution-3 cell their first fix lies in (the
-/// parent of its resolution-9 cell), hashed over n shards; yesterday's cells go to the shard
-/// of their own resolution-3 parent. A loop is a few km across and a resolution-3 cell about
-/// 120 km, so nearly every cell is claimed from one shard only; a loop that crosses a
-/// resolution-3 border may claim a cell in two shards' outputs, and merging keeps the claim
-/// that wins by the ownership order — which is what the SQL's guarded upsert does when the
-/// shards' files are loaded in any order. Runs (rows and reasons) are in exactly one shard.
-public struct Shard: Sendable, CustomStringConvertible, Equatable {
-    public var index: Int
-    public var count: Int
-    public init(index: Int, count: Int) { self.index = index; self.count = count }
-    public init(parsing s: String) throws {
-        let parts = s.split(separator: "/")
-        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, i >= 0, i < n else {
-            throw OptionsError("--shard must be i/n with 0 ≤ i < n (got \"\(s)\")")
-        }
-        index = i; count = n
-    }
-    public var description: String { "\(index)/\(count)" }
-
-    /// The shard of a resolution-3 cell: a fixed 64-bit mix of its index, so neighbouring
-    /// cells spread over the shards and the split never depends on the data.
-    public func shardOf(res3 cell: UInt64) -> Int {
-        Int(SplitMix64.mix(cell &+ 0x9E37_79B9_7F4A_7C15) % UInt64(count))
-    }
-    public func contains(cell: UInt64) -> Bool { shardOf(res3: H3Cell.parent(cell, res: 3)) == index }
-    public func contains(runHome run: Run, resolution: Int) throws -> Bool {
-        guard run.fixCount > 0 else { return index == 0 }
-        let c = try H3.latLngToCell(LatLng(latDegrees: run.lat[0], lngDegrees: run.lon[0]), res: resolution)
-        return contains(cell: c.value)
-    }
-}
-
 /// A file written under a temporary name beside its target and renamed into place by
 /// `commit` (or removed by `discard`). A target that is a symlink, a FIFO or a device is
 /// written at `commit` instead, through `FileIO.writeAtomically`'s own handling.
@@ -318,15 +238,4 @@ final class StagedFile {
     }
 
     func discard() { if !done && !direct { unlink(path) } }
-}
-
-extension TerritoryStage {
-    /// The quarantine rule, the stage's and the night's: a few malformed runs are skipped (the
-    /// first five named in the log), more than `allowed` stop the night with nothing written.
-    static func quarantine(_ rejected: [RejectedRun], of features: Int, allowed: Int, input: String, log: StageLog) throws {
-        if rejected.count > allowed {
-            throw InputError(file: input, "\(formatCount(rejected.count)) of \(formatCount(features)) runs are malformed, more than the \(formatCount(allowed)) a night may quarantine (--max-rejects): nothing written; the first: \(rejected[0].error(file: input))")
-        }
-        for r in rejected.prefix(5) { log.info("quarantined: \(r.error(file: input))") }
-    }
 }

@@ -4,6 +4,7 @@ import GeoPROJ
 import H3
 import Testing
 @testable import TerritoryStage
+@testable import TerritoryGame
 
 /// The fast number and orientation paths of the outputs must give exactly what the plain ones
 /// give: the SQL and GeoJSON are compared byte for byte across builds.
