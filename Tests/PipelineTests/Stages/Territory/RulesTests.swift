@@ -4,6 +4,7 @@ import GeoPROJ
 import Testing
 @testable import TerritoryStage
 @testable import TerritoryGame
+import TerritoryRules
 
 /// Builds runs whose geodesic figures are known, from a start in Vondelpark.
 struct RunBuilder {

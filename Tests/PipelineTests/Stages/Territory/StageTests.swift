@@ -6,6 +6,7 @@ import H3
 import Testing
 @testable import TerritoryStage
 @testable import TerritoryGame
+import TerritoryRules
 
 /// The stage's loops, claims and ownership on runs built around Vondelpark.
 @Suite struct TerritoryStageTests {
