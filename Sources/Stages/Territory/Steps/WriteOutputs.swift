@@ -9,7 +9,7 @@ extension TerritoryStage {
     /// file's parts, not copied).
     static func writeOutputs(_ o: Options, _ judged: inout JudgedRuns, _ claims: Claims, shard: Shard?, log: StageLog) throws {
         try log.step("format and write outputs in \(o.outputDir)") {
-            var out = TerritoryOutputs(records: judged.records, owned: claims.owned, won: claims.won, resolution: o.resolution, input: o.input,
+            var out = TerritoryOutputs(records: judged.records, owned: claims.owned, won: claims.won, resolution: o.resolution, input: o.runs.input,
                                        shard: shard, rejected: judged.rejected, spools: judged.spools)
             judged.records = []
             let loopsParts = o.loopsGeoJSON ? out.loopsParts() : []
@@ -24,7 +24,7 @@ extension TerritoryStage {
             let outputs = out, paths = staged.map(\.path)
             enum Job { case sql, loops, make(Int) }
             let jobs = [Job.sql] + (o.loopsGeoJSON ? [Job.loops] : []) + small.indices.map { Job.make($0) }
-            let made = try Parallel.map(jobs, workers: o.threads, makeState: { () }) { job, _ -> [UInt8] in
+            let made = try Parallel.map(jobs, workers: o.runs.threads, makeState: { () }) { job, _ -> [UInt8] in
                 switch job {
                 case .sql: return Array("\(try outputs.writeSQL(to: paths[0]))".utf8)
                 case .loops: try FileIO.writeAtomically(parts: loopsParts, to: paths[1]); return []
