@@ -1,0 +1,29 @@
+import Foundation
+import GeoModel
+
+extension CitiesStage {
+    /// What the stage reads: the cities, admin-1 names, GeoNames' country table, the app's
+    /// countries (located) and the territories table.
+    struct Inputs {
+        var source: [SourceCity]
+        var admin1: [String: String]
+        var table: [String: SourceCountry]
+        var locator: CountryLocator
+        var territories: [String: Territory]
+    }
+
+    static func readInputs(_ o: Options, log: StageLog) throws -> Inputs {
+        let source = try log.step("read \(o.cities)") { try readCities(o.cities) }
+        let admin1 = try readAdmin1(o.admin1)
+        let table = try readCountries(o.countryTable)
+        let world = try log.step("read \(o.world)") { try CountryFile.read(path: o.world) }
+        let locator = try log.step("prepare \(world.count) countries") { try CountryLocator(world: world, file: o.world) }
+        var territories: [String: Territory] = [:]
+        if !o.territories.isEmpty {
+            let t = try readTerritories(o.territories, appCountries: Set(locator.index.keys))
+            territories = t.territories
+            if !t.unused.isEmpty { log.info("\(o.territories): \(t.unused.count) rows do not apply to this country set (\(t.unused.joined(separator: " ")))") }
+        }
+        return Inputs(source: source, admin1: admin1, table: table, locator: locator, territories: territories)
+    }
+}
