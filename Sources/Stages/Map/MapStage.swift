@@ -66,93 +66,17 @@ public enum MapStage: PipelineStage {
         }
     }
 
+    /// Reads the countries, projects them, and writes the projected GeoJSON and the SVG map (steps in Steps/).
     public static func run(_ o: Options, log: StageLog) throws -> Report {
         var report = Report()
         report.projection = o.projection; report.outputGeoJSON = o.outputGeoJSON; report.outputSVG = o.outputSVG
         let features = try log.step("read \(o.input)") { try CountryFile.read(path: o.input) }
         let ids = features.map { $0.id! }
-        let proj = PROJContext(), geos = GEOSContext()
-        let map = try MapProjection(crs: o.projection, context: proj, geos: geos)
-        report.centralMeridian = map.centralMeridian
-        report.maxLatitude = map.maxLatitude
-        log.info("projection \(o.projection): central meridian \(SVGPathData.format(map.centralMeridian, decimals: 6))°, map edge at \(SVGPathData.format(map.west, decimals: 6))°\(map.maxLatitude < 90 ? ", latitudes clipped to ±\(SVGPathData.format(map.maxLatitude, decimals: 6))°" : "")")
-
-        var projected: [Feature] = []
-        projected.reserveCapacity(features.count)
-        try log.step("cut and project \(features.count) features") {
-            for (i, f) in features.enumerated() {
-              let ref = FeatureRef(index: i, name: f.string("name"), id: ids[i])
-              let what = "\(o.input): \(ref)"
-              try forFeature(file: o.input, ref) {
-                report.verticesIn += f.geometry.vertexCount
-                switch f.geometry {
-                case .point(let p):
-                    report.points += 1
-                    projected.append(Feature(id: f.id, properties: f.properties, geometry: .point(try map.project(p, what: what))))
-                case .polygon, .multiPolygon:
-                    report.polygons += 1
-                    let polys = f.geometry.polygons
-                    let pieces = try map.cut(polys)
-                    if pieces.count != polys.count { report.countriesCut.append(ids[i]) }
-                    let out = try map.project(pieces, what: what)
-                    guard !out.isEmpty else { throw InputError(file: o.input, feature: ref, "nothing of the geometry lies inside the map") }
-                    projected.append(Feature(id: f.id, properties: f.properties, geometry: .areal(out)))
-                }
-              }
-            }
-        }
-
-        if !map.repairedPolygons.isEmpty {
-            log.info("repaired \(map.repairedPolygons.count) polygons whose projected edges crossed (near-touching input edges): " + map.repairedPolygons.joined(separator: "; "))
-        }
-        // Frame: the projected globe's outline, or the data's extent when the edge does not project.
-        let outline = map.outline()
-        var frame = BoundingBox.empty
-        if let outline { for p in outline { frame.extend(p) } }
-        else { for f in projected { if let b = f.geometry.boundingBox { frame.extend(b) } } }
-        guard !frame.isEmpty, frame.width > 0, frame.height > 0 else { throw StageError("the projected map has an empty extent") }
-
-        var members = JSONObject()
-        members["projection"] = .string(o.projection)
-        members["centralMeridian"] = .number(map.centralMeridian)
-        members["extent"] = .array([frame.minX, frame.minY, frame.maxX, frame.maxY].map { .number(($0 * 10).rounded() / 10) })
-        try log.step("write \(o.outputGeoJSON)") {
-            try GeoJSON.write(projected, to: o.outputGeoJSON, decimals: o.geojsonDecimals, members: members)
-        }
-
-        let k = (o.width - 2 * o.margin) / frame.width
-        let height = (frame.height * k + 2 * o.margin).rounded(.up)
-        let toPixels = { (p: Point) in Point(o.margin + (p.x - frame.minX) * k, o.margin + (frame.maxY - p.y) * k) }
-        let ocean: String
-        if let outline {
-            ocean = SVGPathData.encode([SVGPathData.quantize(outline.map(toPixels), decimals: o.svgDecimals)], decimals: o.svgDecimals)
-        } else {
-            let r = [Point(frame.minX, frame.minY), Point(frame.maxX, frame.minY), Point(frame.maxX, frame.maxY), Point(frame.minX, frame.maxY), Point(frame.minX, frame.minY)]
-            ocean = SVGPathData.encode([SVGPathData.quantize(r.map(toPixels), decimals: o.svgDecimals)], decimals: o.svgDecimals)
-        }
-        var countries: [SVGDocuments.MapCountry] = []
-        for (i, f) in projected.enumerated() {
-            let name = f.string("name") ?? ids[i]
-            switch f.geometry {
-            case .point(let p):
-                countries.append(.init(id: ids[i], name: name, pathData: nil, point: toPixels(p)))
-            default:
-                var rings: [[GridPoint]] = []
-                for poly in f.geometry.polygons {
-                    for r in poly.rings {
-                        let q = SVGPathData.quantize(r.map(toPixels), decimals: o.svgDecimals)
-                        if !q.isEmpty { rings.append(q) }
-                    }
-                }
-                report.verticesOut += rings.reduce(0) { $0 + $1.count }
-                countries.append(.init(id: ids[i], name: name, pathData: SVGPathData.encode(rings, decimals: o.svgDecimals), point: nil))
-            }
-        }
-        let svg = SVGDocuments.worldMap(width: o.width, height: height, title: "World map, \(o.projection)",
-                                         oceanPath: ocean, countries: countries, borderWidth: o.borderWidth, pointRadius: o.pointRadius)
-        report.svgWidth = o.width; report.svgHeight = height
-        report.svgBytes = svg.utf8.count
-        try log.step("write \(o.outputSVG)") { try FileIO.writeAtomically(svg, to: o.outputSVG) }
+        let map = try openProjection(o, report: &report, log: log)
+        let projected = try projectFeatures(features, ids: ids, map, o, report: &report, log: log)
+        let (outline, frame) = try frame(map, projected)
+        try writeGeoJSON(projected, map, frame: frame, o, log: log)
+        try writeSVG(projected, ids: ids, outline: outline, frame: frame, o, report: &report, log: log)
         if !report.countriesCut.isEmpty { log.info("cut or joined at the map's edge: \(report.countriesCut.joined(separator: " "))") }
         return report
     }
