@@ -106,47 +106,19 @@ public enum ChallengesStage: PipelineStage {
     }
 
     /// The stage with the clock passed in: `today` (UTC) is the day the guard and the default
-    /// `from` count from, unless `o.today` fixes it.
+    /// `from` count from, unless `o.today` fixes it (steps in Steps/).
     public static func run(_ o: Options, log: StageLog, today clock: Day) throws -> Report {
-        let features = try log.step("read \(o.input)") { try GeoJSON.read(path: o.input) }
-        let countries = try DailyChallenges.countries(from: features, file: o.input)
-        var existing: [ExistingDay] = []
-        if let path = o.existing {
-            existing = try log.step("read \(path)") { try DailyChallenges.readExisting(path: path, countries: Set(countries.map(\.id))) }
-        }
-        let today = o.today ?? clock
-        let start: Day
-        if let from = o.from {
-            start = try o.fromDay(from)
-        } else if let last = existing.last?.day {
-            start = last.adding(days: 1)
-        } else {
-            start = today.adding(days: 1)
-        }
-        // Today's question is live and earlier ones were answered: re-planning may only begin
-        // tomorrow. (Without --replan-future no existing row changes, whatever --from says.)
-        if o.replanFuture, start <= today {
-            throw OptionsError("--from \(start) is not after today (\(today), UTC): --replan-future would rewrite days players may already have answered; give a --from after today")
-        }
-        let schedule = try log.step("schedule \(o.days) days from \(start)") {
-            try DailyChallenges.schedule(countries, rules: o.rules(start: start), existing: existing, replanFuture: o.replanFuture)
-        }
-        let text = DailyChallenges.report(schedule, countries: countries)
-        for line in text.split(separator: "\n") { log.info(String(line)) }
-        try DailyChallenges.checkRules(schedule, countries: countries)
-        let past = schedule.changeCounts.pastTouched
-        guard past == 0 else { throw StageError("the plan would touch \(past) rows before \(start)") }
+        let (countries, existing) = try readInputs(o, log: log)
+        let start = try startDay(o, existing: existing, today: clock)
+        let (schedule, text) = try plan(o, countries, existing: existing, start: start, log: log)
+
         let migrationPath = o.outputDir + "/migrations/" + DailyChallenges.migrationName, seedPath = o.outputDir + "/seed.sql"
         var out = Report(countries: countries.count, schedule: schedule, migrationPath: migrationPath, seedPath: seedPath)
         if o.dryRun {
             out.dryRun = true
             return out
         }
-        let seedText = try DailyChallenges.seedSQL(schedule, countries: countries)
-        if let path = o.report { try FileIO.writeAtomically(text, to: path) }
-        try log.step("write \(migrationPath)") { try FileIO.writeAtomically(DailyChallenges.schemaSQL(), to: migrationPath) }
-        try log.step("write \(seedPath)") { try FileIO.writeAtomically(seedText, to: seedPath) }
-        out.seedBytes = seedText.utf8.count
+        out.seedBytes = try writeOutputs(o, schedule, countries, report: text, migrationPath: migrationPath, seedPath: seedPath, log: log)
         return out
     }
 }
