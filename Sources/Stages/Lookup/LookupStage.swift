@@ -54,27 +54,7 @@ public enum LookupStage: PipelineStage {
         }
     }
 
-    /// The countries file as the builder takes it: (countries, ids given as points, id → feature).
-    static func readCountries(_ o: Options, log: StageLog) throws -> ([LookupIndexBuilder.Country], [String], [String: Int]) {
-        let features = try log.step("read \(o.input)") { try GeoJSON.read(path: o.input) }
-        guard !features.isEmpty else { throw InputError(file: o.input, "has no features") }
-        var countries: [LookupIndexBuilder.Country] = []
-        var skipped: [String] = []
-        var seen: [String: Int] = [:]
-        for (i, f) in features.enumerated() {
-            let id = try CountryID.require(f, index: i, file: o.input)
-            let ref = FeatureRef(index: i, name: f.string("name"), id: id)
-            if let first = seen[id] { throw InputError(file: o.input, feature: ref, "repeats the id \(id) of feature #\(first)") }
-            seen[id] = i
-            if case .point = f.geometry { skipped.append(id); continue }
-            if let jump = CountryFile.antimeridianJump(f.geometry) { throw InputError(file: o.input, feature: ref, jump) }
-            let rings = f.geometry.polygons.flatMap { $0.rings }.map { $0.map { Coordinate(latitude: $0.y, longitude: $0.x) } }
-            guard !rings.isEmpty else { throw InputError(file: o.input, feature: ref, "has no polygon") }
-            countries.append(.init(code: id, rings: rings))
-        }
-        return (countries, skipped, seen)
-    }
-
+    /// Reads the countries and the places, builds the index, reads it back and writes it (steps in Steps/).
     public static func run(_ o: Options, log: StageLog) throws -> Report {
         var report = Report()
         report.output = o.output
@@ -86,29 +66,10 @@ public enum LookupStage: PipelineStage {
         report.skippedPoints = skipped
         report.countries = countries.count
         let places = try placesRead.value()
-        let cities = places.all.map {
-            LookupIndexBuilder.City(name: $0.name, countryCode: seen[$0.iso] != nil ? $0.iso : nil,
-                                    coordinate: Coordinate(latitude: $0.position.y, longitude: $0.position.x), population: Int($0.population))
-        }
+        let cities = lookupCities(places, seen: seen)
         report.cities = cities.count
-        var p = LookupIndexBuilder.Parameters()
-        p.maxEdgesPerLeaf = o.maxEdgesPerLeaf; p.seaMaxDepth = o.seaMaxDepth; p.coastBufferKm = o.coastBufferKm; p.threads = o.threads
-        var builder = LookupIndexBuilder(countries: countries, cities: cities, parameters: p)
-        let bytes: [UInt8]
-        do { bytes = try builder.build { log.info($0) } } catch let e as LookupIndexError {
-            throw StageError("\(e.input == .cities ? o.places : o.input): \(e.message)")
-        }
-        report.statistics = builder.statistics
-        guard bytes.count <= o.maxBytes else {
-            throw StageError("the index would be \(formatCount(bytes.count)) bytes, over the \(formatCount(o.maxBytes))-byte budget (--max-bytes); raise --max-edges or lower --sea-depth")
-        }
-        // Read back what the apps will read before publishing it.
-        let start = DispatchTime.now().uptimeNanoseconds
-        let index = try GeoLookup(data: Data(bytes))
-        report.loadMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-        guard index.countryCodes.count == countries.count, index.cities.count == cities.count else {
-            throw StageError("the index read back has \(index.countryCodes.count) countries and \(index.cities.count) cities, expected \(countries.count) and \(cities.count)")
-        }
+        let bytes = try buildIndex(o, countries, cities, report: &report, log: log)
+        report.loadMilliseconds = try readBack(bytes, countries: countries.count, cities: cities.count)
         try log.step("write \(o.output)") { try FileIO.writeAtomically(bytes, to: o.output) }
         return report
     }
