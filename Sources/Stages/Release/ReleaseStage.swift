@@ -67,54 +67,20 @@ public enum ReleaseStage: PipelineStage {
         }
     }
 
+    /// Copies the products into a staging folder, compares them with the previous release,
+    /// writes the changes, the inspection page and the manifest, then publishes the folder
+    /// (steps in Steps/). Any error removes the staging folder.
     public static func run(_ o: Options, log: StageLog) throws -> Report {
-        let day = o.day!
         let staging = o.out + ".partial"
         let fm = FileManager.default
         try? fm.removeItem(atPath: staging)
         do {
             var report = Report(out: o.out)
-            try log.step("copy the products of \(o.dist)") { try ReleaseFiles.copyProducts(from: o.dist, to: staging, worldReport: o.worldReport) }
-            let current = try log.step("read the release") {
-                do { return try ReleaseSnapshot(root: staging, label: o.out) } catch var e as InputError {
-                    e.file = sourceOf(e.file, staging: staging, o)
-                    throw e
-                }
-            }
-            let productList = try log.step("sha256 of the products") { try ReleaseFiles.list(staging) }
-            var changes: Changes?
-            if let prev = o.previous {
-                let previous = try log.step("read the previous release \(prev)") { try ReleaseSnapshot(root: prev, label: prev) }
-                let c = try log.step("compare") {
-                    try Changes.compare(previous, current, previousProducts: try ReleaseFiles.previousProducts(prev),
-                                        products: productList, day: day, probePoints: o.probePoints, log: log)
-                }
-                changes = c
-            }
-            let json = Changes.json(changes, day: day)
-            try FileIO.writeAtomically(json, to: staging + "/changes.json")
-            try FileIO.writeAtomically(ChangesMarkdown.render(changes, current: current, day: day, commit: o.commit), to: staging + "/CHANGES.md")
-            report.changes = changes
-            if let c = changes, !c.quiz.pastChanged.isEmpty {
-                throw StageError("the quiz changes \(c.quiz.pastChanged.count) day(s) before the release's day \(day.iso) (\(c.quiz.pastChanged.prefix(5).map(\.date).joined(separator: ", "))): players have answered them, so the release is not written")
-            }
-            try log.step("inspect page") {
-                var io = InspectStage.Options.forProducts(root: staging, worldReport: staging + "/" + ReleaseFiles.worldReportPath)
-                io.out = staging + "/inspect"
-                io.changes = staging + "/changes.json"
-                io.leaflet = o.leaflet
-                _ = try InspectStage.run(io, products: current.products, log: log)
-            }
-            // The products were hashed before the comparison and are unchanged since: only
-            // the files written after (changes, the page) are hashed here.
-            var files = try ReleaseFiles.list(staging, reusing: productList)
-            let manifest = try log.step("manifest") { try Manifest.build(o, files: files, current: current) }
-            try FileIO.writeAtomically(manifest, to: staging + "/manifest.json")
-            files["manifest.json"] = FileRecord(bytes: manifest.utf8.count, sha256: "")
-            report.files = files.count
-            report.bytes = files.values.reduce(0) { $0 + $1.bytes }
-            if fm.fileExists(atPath: o.out) { try fm.removeItem(atPath: o.out) }
-            try fm.moveItem(atPath: staging, toPath: o.out)
+            let (current, productList) = try stageProducts(o, staging: staging, log: log)
+            report.changes = try writeChanges(o, current, products: productList, staging: staging, log: log)
+            try writeInspectPage(o, current, staging: staging, log: log)
+            try writeManifest(o, current, products: productList, staging: staging, report: &report, log: log)
+            try publish(staging, o)
             return report
         } catch {
             try? fm.removeItem(atPath: staging)
