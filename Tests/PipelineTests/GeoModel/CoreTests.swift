@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoModel
+import Geodesy
 @testable import GeoGEOS
 @testable import GeoPROJ
 
@@ -49,8 +50,6 @@ import Testing
         let crlf = writeFile(dir, "crlf.tsv", "\u{FEFF}# comment\r\nid\tname\r\nGB\tUnited Kingdom\r\n")
         #expect(try FileIO.readTSV(lf) == [["id": "GB", "name": "United Kingdom"]])
         #expect(try FileIO.readTSV(crlf) == [["id": "GB", "name": "United Kingdom"]])
-        let set = writeFile(dir, "set.txt", "AD\r\nZA\r\n")
-        #expect(try DataTables.loadCountrySet(set) == ["AD", "ZA"])
     }
 
     @Test func geosGeometriesStayValidAfterGoingIntoAUnion() throws {

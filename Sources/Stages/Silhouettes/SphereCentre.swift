@@ -1,4 +1,6 @@
 import Foundation
+import Geodesy
+import GeoModel
 
 // Geometry on the sphere and at the antimeridian: the centre of a country from its own extent
 // (so Fiji, Russia or Kiribati are not split into halves at ±180°), and joining the parts that

@@ -1,4 +1,6 @@
 import Foundation
+import Geodesy
+import GeoModel
 
 /// How far one country's boundary moved between two versions: the Hausdorff distance (km on the
 /// ground, EarthDistance) between the two boundaries as sets of lon/lat segments.
@@ -110,7 +112,7 @@ struct NearestSegmentGrid {
             if best <= floor { return best }
             // Anything outside ring r is at least r cells away in latitude or in longitude, and
             // EarthDistance measures in p's own frame (a degree of longitude is cos φ of one of latitude).
-            let bound = Double(r) * cell * EarthDistance.kmPerDegree * cp
+            let bound = Double(r) * cell * Earth.kmPerDegree * cp
             if best <= bound { return best }
             r += 1
         }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoModel
 
 /// Ring areas on a sphere of a given radius.
 ///

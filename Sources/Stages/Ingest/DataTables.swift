@@ -1,6 +1,7 @@
 import Foundation
+import GeoModel
 
-/// The curated TSV tables and code lists in data/ (one reader for every stage).
+/// The curated TSV tables and code lists in data/ (the ingest stage reads them).
 public enum DataTables {
     /// A TSV table keyed by one column; every row must fill the `required` columns.
     public static func loadTable(_ path: String, key: String, required: [String]) throws -> [String: [String: String]] {

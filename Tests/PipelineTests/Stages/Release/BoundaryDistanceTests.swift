@@ -1,9 +1,11 @@
 import Foundation
 import Testing
 @testable import GeoModel
+import Geodesy
+@testable import ReleaseStage
 
-/// What the release stage builds on: the border displacement it reports.
-@Suite struct ReleaseSupportTests {
+/// The border displacement the release stage reports (BoundaryDistance).
+@Suite struct BoundaryDistanceTests {
     static func square(_ x: Double, _ y: Double, _ side: Double) -> Geometry {
         .polygon(Polygon(rings: [[Point(x, y), Point(x + side, y), Point(x + side, y + side), Point(x, y + side), Point(x, y)]]))
     }
