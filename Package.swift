@@ -38,22 +38,22 @@ struct StageTarget {
 }
 
 let stages: [StageTarget] = [
-    .init(name: "Ingest", front: "geo-ingest", uses: ["GeoModel", "GeoGEOS"]),                              // Natural Earth → build/ingest/countries.geojson
-    .init(name: "World", front: "geo-world", uses: ["GeoModel", "GeoGEOS", "GeoPROJ"]),                     // repair + coverage simplification → dist/world.geojson
-    .init(name: "Globe", front: "geo-globe", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"]),       // world.geojson → dist/globe.glb (+ manifest)
-    .init(name: "Preview", front: "geo-preview", uses: ["GeoModel", "GeoFormats"]),                         // globe.glb → dist/preview/*.png
-    .init(name: "Map", front: "geo-map", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"]),           // world.geojson → dist/map/ (PROJ flat maps)
-    .init(name: "Silhouettes", front: "geo-silhouettes", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"]), // → dist/silhouettes/<ISO>.svg
+    .init(name: "Ingest", front: "geo-ingest", uses: ["GeoModel", "GeoGEOS", "Geodesy"]),                              // Natural Earth → build/ingest/countries.geojson
+    .init(name: "World", front: "geo-world", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "Geodesy"]),                     // repair + coverage simplification → dist/world.geojson
+    .init(name: "Globe", front: "geo-globe", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]),       // world.geojson → dist/globe.glb (+ manifest)
+    .init(name: "Preview", front: "geo-preview", uses: ["GeoModel", "GeoFormats", "Geodesy"]),                         // globe.glb → dist/preview/*.png
+    .init(name: "Map", front: "geo-map", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]),           // world.geojson → dist/map/ (PROJ flat maps)
+    .init(name: "Silhouettes", front: "geo-silhouettes", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]), // → dist/silhouettes/<ISO>.svg
     .init(name: "Highlights", front: "geo-highlights", uses: ["GeoModel", "GeoGEOS"]),                      // curated highlights → dist/country_highlights.json
     .init(name: "Challenges", front: "geo-challenges", uses: ["GeoModel", "DailyChallenges"], frontUses: ["DailyChallenges"]), // world.geojson → dist/supabase/
     .init(name: "Lookup", front: "geo-lookup", uses: ["GeoModel", "GeoLookup"]),                            // countries.geojson + places → dist/lookup/lookup.bin
-    .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite"]),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
-    .init(name: "Cities", front: "geo-cities", uses: ["GeoModel", "GeoGEOS", "GeoFormats", "CitiesSchema"], frontUses: ["CitiesSchema"]), // GeoNames cities + world.geojson → dist/supabase/cities/
+    .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite", "Geodesy"]),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
+    .init(name: "Cities", front: "geo-cities", uses: ["GeoModel", "GeoGEOS", "GeoFormats", "CitiesSchema", "Geodesy"], frontUses: ["CitiesSchema"]), // GeoNames cities + world.geojson → dist/supabase/cities/
     .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules", "TerritoryGame"], frontUses: ["TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
     // The night against the apps' live PostgreSQL (issue #21): the quiz's, the game's and the
     // cities' libraries (not their stages), loaded through GeoPostgres.
     .init(name: "Nightly", front: "geo-nightly", uses: ["GeoModel", "GeoPostgres", "GeoDigest", "LiveNight", "DailyChallenges", "TerritoryGame", "TerritoryPostgres", "CitiesSchema"]),
-    .init(name: "Release", front: "geo-release", uses: ["GeoModel", "GeoPROJ", "GeoFormats", "GeoLookup", "GeoDigest"]),  // products → a release dir (manifest, changes) + the inspect page
+    .init(name: "Release", front: "geo-release", uses: ["GeoModel", "GeoPROJ", "GeoFormats", "GeoLookup", "GeoDigest", "Geodesy"]),  // products → a release dir (manifest, changes) + the inspect page
 ]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -88,18 +88,18 @@ let package = Package(
         .target(name: "Geodesy"),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"]),
         .target(name: "GeoModel", dependencies: ["Geodesy"]),
-        .target(name: "GeoGEOS", dependencies: ["GeoModel", "CGEOS"]),
-        .target(name: "GeoPROJ", dependencies: ["GeoModel", "CPROJ"]),
+        .target(name: "GeoGEOS", dependencies: ["GeoModel", "Geodesy", "CGEOS"]),
+        .target(name: "GeoPROJ", dependencies: ["GeoModel", "Geodesy", "CPROJ"]),
         .target(name: "GeoCompression", dependencies: ["CZlib"]),
         .target(name: "GeoSQLite", dependencies: ["CSQLite"]),
         .target(name: "GeoPostgres", dependencies: ["CLibPQ"]),
         .target(name: "GeoDigest", dependencies: ["GeoModel", "CCrypto"]),
-        .target(name: "GeoFormats", dependencies: ["GeoModel", "GeoCompression"]),
+        .target(name: "GeoFormats", dependencies: ["GeoModel", "Geodesy", "GeoCompression"]),
         // H3 grid in pure Swift (issue #13): standard library and Foundation only, for the iOS apps too.
         .target(name: "H3", dependencies: ["Geodesy"]),
         .testTarget(name: "H3Tests", dependencies: ["H3", "Geodesy"]),
         // What geo-hexagons does, for scripts and apps: H3 over GeoModel's GeoJSON reader.
-        .target(name: "Hexagons", dependencies: ["H3", "GeoModel"]),
+        .target(name: "Hexagons", dependencies: ["H3", "GeoModel", "Geodesy"]),
         .testTarget(name: "HexagonsTests", dependencies: ["Hexagons", "H3", "GeoModel"]),
         .executableTarget(name: "geo-hexagons", dependencies: ["Hexagons", "H3", argumentParser]),
         // The old name of geo-map: runs it with a deprecation note.

@@ -1,4 +1,5 @@
 import GeoModel
+import Geodesy
 
 public enum Antimeridian {
     /// Joins the parts of one country that Natural Earth split at ±180° into continuous

@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import Geodesy
 
 /// Which country holds a point, and how far a point lies from a country: the one answer the
 /// cities and the highlights stages share. Polygon countries are GEOS prepared geometries

@@ -1,5 +1,6 @@
 import CGEOS
 import GeoModel
+import Geodesy
 
 /// An error raised by GEOS, with GEOS's own message text.
 public struct GEOSError: Error, CustomStringConvertible, Sendable {

@@ -1,5 +1,6 @@
 import CGEOS
 import GeoModel
+import Geodesy
 
 /// A GEOS prepared geometry: an indexed form of a polygon for fast repeated point-in-polygon
 /// tests. It keeps its base geometry alive and frees itself on deinit.

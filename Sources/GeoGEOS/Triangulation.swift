@@ -1,6 +1,7 @@
 import CGEOS
 import Foundation
 import GeoModel
+import Geodesy
 
 /// A planar triangle mesh in lon/lat: `points` and counter-clockwise triangles as index triples.
 public struct PlanarMesh: Sendable {

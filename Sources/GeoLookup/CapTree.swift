@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 /// A bounding-volume tree of spherical caps over the border edges, for the coast searches of
 /// the index builder: "every edge whose great-circle arc may lie within `limit` radians of

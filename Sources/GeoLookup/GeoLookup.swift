@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 /// Offline "where is this?": which country a coordinate is in, the nearest city, and the
 /// countries and cities of a list of places, from one index file the pipeline builds

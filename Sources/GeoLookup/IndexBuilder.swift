@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 /// Writes the lookup index (format in IndexFormat.swift) from country polygons at full
 /// detail and a list of cities. Pure Swift, so the pipeline's stage stays a thin reader of

@@ -1,5 +1,6 @@
 import CPROJ
 import GeoModel
+import Geodesy
 
 /// Geodesic measures on the WGS84 ellipsoid (Karney's algorithms, shipped in libproj).
 public struct Geodesic: Sendable {

@@ -1,5 +1,6 @@
 import CPROJ
 import GeoModel
+import Geodesy
 
 /// An error raised by PROJ, with PROJ's own message text.
 public struct PROJError: Error, CustomStringConvertible, Sendable {

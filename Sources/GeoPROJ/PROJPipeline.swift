@@ -1,5 +1,6 @@
 import CPROJ
 import GeoModel
+import Geodesy
 
 /// A PROJ operation made straight from a PROJ string (`+proj=pipeline …`), without the CRS
 /// database look-up that `proj_create_crs_to_crs` does: creating one costs microseconds, so a

@@ -1,6 +1,7 @@
 import Foundation
 import GeoGEOS
 import GeoModel
+import Geodesy
 import GeoPROJ
 import H3
 import TerritoryRules

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoLookup
+import Geodesy
 
 /// The builder's faster paths against the plain ones they replaced, on real borders: the
 /// edge table, the coast search through the cap tree, and the rows built on several threads.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoLookup
+import Geodesy
 
 /// The border rule and the file's defences, on two square countries sharing edges.
 @Suite struct IndexFormatTests {

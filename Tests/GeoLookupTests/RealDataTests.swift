@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoLookup
+import Geodesy
 
 /// Slices of the real Natural Earth 1:10m map units (committed in data/natural-earth/),
 /// indexed by the library's builder and checked against brute force written out here.

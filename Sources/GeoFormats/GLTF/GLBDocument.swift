@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import Geodesy
 
 /// Reads a glTF 2.0 binary (.glb): the 12-byte header, the JSON chunk (through the project's
 /// JSONParser) and the BIN chunk, then the document's buffer views, accessors (every component

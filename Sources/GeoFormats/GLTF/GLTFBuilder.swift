@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import Geodesy
 
 /// Builds a glTF 2.0 binary (.glb): one buffer (the BIN chunk), buffer views padded to 4
 /// bytes, accessors with exact `min`/`max`, meshes, nodes, materials, one scene. Output is

@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import Geodesy
 
 /// The SVG and HTML documents the pipeline writes. All text from the data (names, ids) is
 /// escaped with `XMLText.escape`; numbers are formatted deterministically.

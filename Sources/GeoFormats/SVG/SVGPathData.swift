@@ -2,6 +2,7 @@
 // can show, cleaned (repeated points, A→B→A spikes), and written compactly with relative
 // commands, one subpath per ring, so that `fill-rule="evenodd"` punches holes out.
 import GeoModel
+import Geodesy
 
 
 /// A point on the output grid: coordinates in units of 10^-decimals picture units.

@@ -2,7 +2,7 @@
 // independent of GEOS so that stages can read, test and write geometry without C handles.
 
 // The coordinate and vector types and the Earth's radius are Geodesy's, seen through GeoModel.
-@_exported import Geodesy
+import Geodesy
 
 /// A closed ring: the first point is repeated as the last (GeoJSON's convention).
 public typealias Ring = [Point]

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 /// A JSON syntax error with the place it was found (1-based line and column).
 public struct JSONSyntaxError: Error, CustomStringConvertible, Sendable {

@@ -1,6 +1,8 @@
 // A small JSON model that keeps object key order (so properties round-trip in their
 // source order and outputs are byte-stable) and stores GeoJSON coordinate arrays compactly.
 
+import Geodesy
+
 public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)

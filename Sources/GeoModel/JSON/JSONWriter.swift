@@ -1,6 +1,8 @@
 // Deterministic JSON output: the same value always gives the same bytes. Object keys keep
 // their order; numbers are written by rules that do not depend on locale or platform.
 
+import Geodesy
+
 public struct JSONWriter {
     public var bytes: [UInt8] = []
     /// Decimal places for coordinates (GeoJSON positions); 6 is about 0.1 m.

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 /// Error distances on the Earth, in kilometres.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 /// A small triangle mesh in scene space: positions, normals, counter-clockwise triangles.
 public struct SceneMesh: Sendable {

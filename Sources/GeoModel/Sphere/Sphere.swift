@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 /// The scene's sphere convention (CONTRACTS §2): a point at (lat, lon) in degrees sits at
 /// x = r·cos(lat)·cos(-lon), y = r·sin(lat), z = r·cos(lat)·sin(-lon).

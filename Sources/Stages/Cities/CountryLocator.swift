@@ -3,6 +3,7 @@
 
 import Foundation
 import GeoModel
+import Geodesy
 import GeoGEOS
 
 extension CitiesStage {

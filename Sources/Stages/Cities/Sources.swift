@@ -3,6 +3,7 @@
 
 import Foundation
 import GeoModel
+import Geodesy
 
 extension CitiesStage {
     /// One GeoNames city (cities15000.tsv).

@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import Geodesy
 import GeoFormats
 
 // The glTF scene of the globe (CONTRACTS §2–§3): nodes, materials and buffers, built in memory

@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import Geodesy
 import GeoFormats
 
 /// The shapes of the globe that are not country fills (ocean and atmosphere spheres, point

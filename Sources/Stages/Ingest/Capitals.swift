@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import Geodesy
 
 // Each country's capital: the capitals table, Natural Earth's populated places and GeoNames,
 // compared; and the check that no quiz answer (name or capital) of one country is another's.

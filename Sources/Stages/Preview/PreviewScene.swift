@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import Geodesy
 import GeoFormats
 
 // The drawable content of a .glb for the rasteriser: every mesh of the default scene with its

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GeoModel
+import Geodesy
 import GeoFormats
 
 /// Pictures of the globe for people, rendered from the real artefact (dist/globe.glb) by a

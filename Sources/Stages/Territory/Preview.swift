@@ -1,6 +1,7 @@
 import Foundation
 import GeoFormats
 import GeoModel
+import Geodesy
 import H3
 import TerritoryGame
 

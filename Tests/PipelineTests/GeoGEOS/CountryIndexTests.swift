@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GeoModel
+import Geodesy
 import GeoGEOS
 
 /// The one country-at-point index (cities and highlights): containment through the grid,

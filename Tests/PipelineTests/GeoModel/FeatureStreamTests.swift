@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoModel
+import Geodesy
 
 /// The streaming GeoJSON reader: the plain and the ranged reader give the same features and
 /// the same quarantined ones, whatever the ranges cut through (strings that look like a

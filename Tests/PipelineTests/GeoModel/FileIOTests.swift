@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoModel
+import Geodesy
 
 /// What a stage may read and how it writes: regular files only, bounded; atomic renames for
 /// files, streaming for devices and FIFOs, symlinks written through.

@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import Geodesy
 import GeoGEOS
 import GeoPROJ
 import GeoFormats

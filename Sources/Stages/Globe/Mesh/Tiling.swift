@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import Geodesy
 import GeoGEOS
 
 /// Meshing a large polygon in tiles, so that no single GEOS triangulation grows with the

@@ -1,4 +1,5 @@
 import GeoModel
+import Geodesy
 import GeoGEOS
 import GeoPROJ
 

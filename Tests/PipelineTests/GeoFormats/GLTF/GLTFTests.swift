@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoModel
+import Geodesy
 @testable import GeoFormats
 
 /// Reads the little-endian UInt32 at `o`.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoModel
+import Geodesy
 @testable import HighlightsStage
 
 /// Validation of the curated highlights and the city checks on real data.

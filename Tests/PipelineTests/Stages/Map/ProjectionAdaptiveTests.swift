@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoModel
+import Geodesy
 @testable import GeoGEOS
 @testable import GeoPROJ
 @testable import MapStage

@@ -1,5 +1,6 @@
 import Testing
 import GeoModel
+import Geodesy
 @testable import ReleaseStage
 
 /// The changelog's country section: every visible change, nothing for an unchanged country.

@@ -3,6 +3,7 @@ import Testing
 import GeoLookup
 import GeoSQLite
 @testable import GeoModel
+import Geodesy
 @testable import RoutesStage
 
 /// The routes stage on the real data/routes.tsv rows of Taiwan and South Korea, checked

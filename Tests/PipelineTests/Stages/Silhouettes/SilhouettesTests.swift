@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import Testing
 @testable import GeoModel
+import Geodesy
 @testable import GeoGEOS
 @testable import GeoPROJ
 @testable import GeoFormats
