@@ -26,7 +26,9 @@ TERRITORY_MAX_REJECTS ?=
 TERRITORY_DIR ?= $(DIST)/territory
 # The game's migration (territory_hex.cell, territory_in_viewport, RLS; CONTRACTS §8a).
 TERRITORY_MIGRATION := $(DIST)/supabase/game/migrations/20261125120000_territory_viewport.sql
-TERRITORY_OUT := $(TERRITORY_MIGRATION) $(addprefix $(TERRITORY_DIR)/,territory_hex.sql territory.geojson runs.tsv rejects.tsv users.tsv preview.svg $(if $(strip $(TERRITORY_LOOPS)),loops.geojson))
+# …and the map at every zoom (coarse cells kept by a trigger; issue 29), applied after it.
+TERRITORY_ZOOM_MIGRATION := $(DIST)/supabase/game/migrations/20261126130000_territory_at_every_zoom.sql
+TERRITORY_OUT := $(TERRITORY_MIGRATION) $(TERRITORY_ZOOM_MIGRATION) $(addprefix $(TERRITORY_DIR)/,territory_hex.sql territory.geojson runs.tsv rejects.tsv users.tsv preview.svg $(if $(strip $(TERRITORY_LOOPS)),loops.geojson))
 TERRITORY_FLAGS = $(call flag,--existing,$(TERRITORY_EXISTING)) $(call flag,--shard,$(TERRITORY_SHARD)) $(call flag,--max-rejects,$(TERRITORY_MAX_REJECTS)) --migration-dir $(patsubst %/,%,$(dir $(TERRITORY_MIGRATION))) $(if $(strip $(TERRITORY_LOOPS)),--loops-geojson)
 
 .PHONY: territory

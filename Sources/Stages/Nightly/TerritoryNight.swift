@@ -21,6 +21,10 @@ struct TerritoryNight: AppNight {
         try Migrations.apply(db, app: "territory", name: GameMigration.name,
                              sql: try SQLScript.withoutTransaction(GameMigration.sql, source: GameMigration.name),
                              present: Self.migrationPresent, log: log)
+        // The map at every zoom (CONTRACTS §8a, ZoomMigration), after the migration it replaces the viewport of.
+        try Migrations.apply(db, app: "territory", name: ZoomMigration.name,
+                             sql: try SQLScript.withoutTransaction(ZoomMigration.sql, source: ZoomMigration.name),
+                             present: Self.zoomMigrationPresent, log: log)
         // The live territory, read with the stage's own reader of the CSV export.
         var lines = try log.step("territory: read territory_hex") { try db.csvLines(TerritoryStage.nightExistingQuery) }
         let existing: [Claim]
@@ -53,6 +57,14 @@ struct TerritoryNight: AppNight {
         // runs here, the others as the merge's COPY sends them.
         if direct != nil { for i in fresh { night.runs[i].copyRow = [] } }
         let merged = direct == nil ? Array(night.runs.indices) : night.runs.indices.filter { stored.contains(night.runs[$0].id) }
+        let shapes = try log.step("territory: write the boundaries of the coarse cells tonight's cells fall in") {
+            try writeZoomShapes(db, won: night.won.map(\.cell))
+        }
+        // Checked before the merge, whose trigger keeps tonight's cells right: the coarse rows
+        // the merge locks (a continent's, shared with the followers) are held only until commit.
+        let zoom = try log.step("territory: check the map at every zoom against territory_hex") {
+            try db.query("select territory_zoom_repair()").scalar ?? ""
+        }
         let written = try log.step("territory: merge \(formatCount(merged.count)) \(direct == nil ? "" : "stored ")runs and \(formatCount(night.won.count)) cells") {
             let nullField: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
             try db.copyIn("copy night_runs (\(TerritoryStage.nightRunColumns)) from stdin", binary: true) { w in
@@ -76,6 +88,7 @@ struct TerritoryNight: AppNight {
         return "\(formatCount(night.runs.count)) runs (\(formatCount(night.valid)) valid loops\(night.quarantined > 0 ? ", \(night.quarantined) malformed quarantined" : ""))\(shard.map { " [shard \($0)]" } ?? ""): "
             + "\(users) users, \((direct ?? 0) + written[0]) runs, \(written[1]) cells \(would)written; \(formatCount(night.owned)) cells owned"
             + (filled > 0 ? "; \(formatCount(filled)) stored cells' boundaries \(would)filled" : "")
+            + "; \(formatCount(shapes)) coarse cells' boundaries \(would)written; \(zoom)"
     }
 
     /// What the game's migration makes, as the catalogs say (no table lock): territory_hex.cell
@@ -91,6 +104,38 @@ struct TerritoryNight: AppNight {
            and (select count(*) from pg_policy where (polrelid = to_regclass('territory_hex') and polname = 'territory_hex_read')
                                                   or (polrelid = to_regclass('runs') and polname = 'runs_read')) = 2
         """
+
+    /// What ZoomMigration makes, as the catalogs say: its tables and index, the four triggers on
+    /// territory_hex enabled, the viewport function with the zoom's columns (GameMigration
+    /// applied again makes the old one), row-level security with its read policy.
+    static let zoomMigrationPresent = """
+        select coalesce(to_regclass('territory_zoom_owner') is not null and to_regclass('territory_zoom_shape') is not null
+           and to_regclass('idx_territory_zoom_cell') is not null
+           and (select relrowsecurity from pg_class where oid = to_regclass('territory_zoom'))
+           and exists (select 1 from pg_policy where polrelid = to_regclass('territory_zoom') and polname = 'territory_zoom_read')
+           and (select count(*) from pg_trigger where tgrelid = to_regclass('territory_hex') and tgenabled = 'O'
+                  and tgname in ('territory_zoom_insert', 'territory_zoom_update', 'territory_zoom_delete', 'territory_zoom_truncate')) = 4
+           and pg_get_function_result(to_regprocedure('territory_in_viewport(double precision, double precision, double precision, double precision, integer)'))
+                 like '%owner_cells integer%', false)
+        """
+
+    /// Writes the boundary of every coarse cell tonight's won cells fall in, and of every coarse
+    /// cell drawn with a stand-in (claimed by another writer where the night had not been), that
+    /// territory_zoom_shape lacks — before the merge, whose trigger takes them. Returns how many.
+    func writeZoomShapes(_ db: PostgresConnection, won: [UInt64]) throws -> Int {
+        let known = Set(try db.query("select h3 from territory_zoom_shape").rows.compactMap { $0[0].flatMap { Int64($0) } })
+        let standIns = try db.query("select h3 from territory_zoom where not exact").rows.compactMap { $0[0].flatMap { Int64($0) } }
+        var wanted = Set(TerritoryStage.zoomParents(of: won).map { Int64(bitPattern: $0) })
+        wanted.formUnion(standIns)
+        let missing = wanted.subtracting(known).sorted()
+        guard !missing.isEmpty else { return 0 }
+        try db.execute("create temporary table night_zoom_shapes (h3 bigint primary key, cell geometry(polygon, 4326)) on commit drop",
+                       name: "the night's coarse boundaries table")
+        try db.copyIn("copy night_zoom_shapes (h3, cell) from stdin") { w in
+            for h in missing { try w.row(try TerritoryStage.zoomShapeCopyRow(UInt64(bitPattern: h))) }
+        }
+        return try db.query("insert into territory_zoom_shape select h3, cell from night_zoom_shapes order by h3 on conflict do nothing").affected
+    }
 
     /// Rows stored before the game's migration (or by a writer that left `cell` empty) get their
     /// cell's boundary, as territory_hex.sql writes it: after a night every row has one

@@ -30,7 +30,7 @@ public enum TerritoryStage: PipelineStage {
         /// More malformed runs than this stops the night (nothing written): a broken app
         /// release, not a bad phone. nil: 10 runs or 1 % of the night, whichever is larger.
         public var maxRejects: Int? = nil
-        /// Also write the game's migration (`GameMigration`) into this directory (the Supabase
+        /// Also write the game's migrations (`GameMigration`, `ZoomMigration`) into this directory (the Supabase
         /// CLI's `supabase/migrations`); nil: not.
         public var migrationDir: String? = nil
         /// Also write app_verdicts.tsv: what the app's TerritoryRules alone (no PROJ, no GEOS)
@@ -243,8 +243,10 @@ public enum TerritoryStage: PipelineStage {
                 try FileIO.writeAtomically(made[big.count + i], to: "\(o.outputDir)/\(m.0)")
             }
             if let dir = o.migrationDir {
-                try FileIO.writeAtomically(GameMigration.sql, to: "\(dir)/\(GameMigration.name)")
-                log.info("  \(dir)/\(GameMigration.name)")
+                for (name, sql) in [(GameMigration.name, GameMigration.sql), (ZoomMigration.name, ZoomMigration.sql)] {
+                    try FileIO.writeAtomically(sql, to: "\(dir)/\(name)")
+                    log.info("  \(dir)/\(name)")
+                }
             }
             for f in staged { try f.commit() }
         }
