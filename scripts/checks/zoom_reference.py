@@ -4,7 +4,7 @@
 box index, hex_id, resolution, cells, owner_user_id, owner_cells, last_run_id, claimed_at) and,
 for each box (lo la hi ha max_cells), recomputes the answer with h3-py: the parents of every
 claimed cell, the cells whose boundary (shapely) meets the box, the resolution the contract
-picks, and each coarse cell's majority owner, counts and latest claim. Prints one line per box;
+picks (the walk from resolution 0 to 9), and each coarse cell's majority owner, counts and latest claim. Prints one line per box;
 exit 1 on any difference."""
 import collections, csv, math, sys
 import h3
@@ -58,14 +58,11 @@ for i, (lo, la, hi, ha, mx) in enumerate(boxes):
     windows = [shbox(lo + s, la, lo + w + s, ha) for s in (-360, 0, 360)]
     def inside(cells):
         return sorted(c for c in cells if any(shape(c).intersects(b) for b in windows))
-    levels = {9: inside(claims)}
-    want = None
-    if mx <= 0: want = []
-    elif len(levels[9]) <= mx: want = [(c, 9) for c in levels[9]]
-    else:
-        fit = -1
-        for r in range(9):
-            levels[r] = inside({c for c in per if h3.get_resolution(c) == r})
+    # the walk from resolution 0 to 9: the first count over max_cells ends it
+    want, fit, levels = [], -1, {}
+    if mx > 0:
+        for r in range(10):
+            levels[r] = inside(claims) if r == 9 else inside({c for c in per if h3.get_resolution(c) == r})
             if len(levels[r]) > mx: break
             fit = r
         if fit >= 0: want = [(c, fit) for c in levels[fit]]

@@ -17,16 +17,19 @@ public enum ZoomMigration {
         -- - The box: min_lon > max_lon crosses ±180° (as before); longitudes are taken modulo 360 and a
         --   box 360° wide or more is the whole world; latitudes are clamped to -90…90. A null, NaN or
         --   infinite bound, or min_lat > max_lat, is refused (SQLSTATE 22023, the box named).
-        -- - When the box holds at most max_cells resolution-9 cells (a cell is in the box when its
-        --   polygon intersects it): exactly those cells, by hex_id, with resolution 9, cells 1, owner_cells 1.
-        -- - Otherwise the box's claimed cells at the finest coarser resolution r < 9 such that the
-        --   number at r and at every coarser resolution is at most max_cells (the count grows with r;
-        --   only at the box's edge can a coarse cell reach in where none of its finer cells does), by
-        --   hex_id. Each row: the H3 cell at r (hex_id, its boundary as cell_geojson), cells = claimed
+        -- - The resolution: counting the box's claimed cells at resolution 0, 1, … 9 (a cell is in the box
+        --   when its polygon intersects it; at r < 9 a claimed cell is one with claimed resolution-9
+        --   cells under it), the first resolution whose count exceeds max_cells ends the walk and the
+        --   answer is at the one before it: the finest resolution whose count fits, as the counts grow
+        --   with r (only a coarse cell reaching in at the box's edge, where its finer cells do not, can
+        --   break that). A box whose every count fits, resolution 9 included, is answered as before:
+        --   exactly the resolution-9 cells intersecting it, by hex_id, with resolution 9, cells 1 and
+        --   owner_cells 1.
+        -- - A coarse row (by hex_id): the H3 cell (hex_id, its boundary as cell_geojson), cells = claimed
         --   resolution-9 cells under it (H3's parent of each), owner_user_id = the runner owning most of
-        --   them (a tie: the owner of the latest claim, by claimed_at then last_run_id), owner_cells = how
-        --   many, last_run_id and claimed_at = that runner's latest claim there. When even resolution 0
-        --   does not fit, the max_cells resolution-0 cells holding the most cells.
+        --   them (a tie: the owner of the latest claim, by claimed_at then last_run_id), owner_cells =
+        --   how many, last_run_id and claimed_at = that runner's latest claim there. When even
+        --   resolution 0 does not fit: the max_cells resolution-0 cells holding the most cells.
         -- - Never stale: a trigger on territory_hex (any writer: the night, the followers, a row written
         --   by hand) brings the coarse cells (territory_zoom, territory_zoom_owner) up to date in the
         --   writer's own statement, so at commit they are right. A coarse cell's boundary comes from the
@@ -73,7 +76,7 @@ public enum ZoomMigration {
         -- never returned). exact: cell is the pipeline's boundary (else the hull of its finer cells).
         create table if not exists territory_zoom (h3 bigint primary key, hex_id text not null, resolution smallint not null,
           cells integer not null default 0, owner_user_id uuid, owner_cells integer not null default 0,
-          last_run_id uuid, claimed_at timestamptz, cell geometry(Polygon, 4326), cell_geojson text,
+          last_run_id uuid, claimed_at timestamptz, cell geometry(Polygon, 4326),
           exact boolean not null default false) with (fillfactor = 70);
         alter table territory_zoom set (fillfactor = 70);
         create index if not exists idx_territory_zoom_cell on territory_zoom using gist (resolution, cell);
@@ -95,15 +98,15 @@ public enum ZoomMigration {
             -- Lock the cells' rows, made first where missing, in H3 order (a row deleted by another
             -- writer meanwhile is made again).
             loop
-              insert into territory_zoom (h3, hex_id, resolution, cell, cell_geojson, exact)
-                select x, territory_h3_hex(x), r, s.cell, st_asgeojson(s.cell), s.cell is not null
+              insert into territory_zoom (h3, hex_id, resolution, cell, exact)
+                select x, territory_h3_hex(x), r, s.cell, s.cell is not null
                 from unnest(a) x left join territory_zoom_shape s on s.h3 = x order by x
                 on conflict do nothing;
               select count(*) into n from (select 1 from territory_zoom z where z.h3 = any(a) order by z.h3 for update) l;
               exit when n = cardinality(a);
             end loop;
             -- Pipeline boundaries written since a cell got its stand-in (the rows are locked).
-            update territory_zoom z set cell = s.cell, cell_geojson = st_asgeojson(s.cell), exact = true
+            update territory_zoom z set cell = s.cell, exact = true
               from territory_zoom_shape s where z.h3 = any(a) and not z.exact and s.h3 = z.h3;
             -- Each owner's cells and latest claim there, from the finer level.
             bulk := r = 8 and cardinality(a) > 20000;
@@ -143,7 +146,7 @@ public enum ZoomMigration {
             get diagnostics n = row_count;
             changed := changed + n;
             -- Cells without the pipeline's boundary: the hull of their finer cells until the night.
-            update territory_zoom z set cell = h.cell, cell_geojson = st_asgeojson(h.cell)
+            update territory_zoom z set cell = h.cell
               from (select x, (select case when geometrytype(g) = 'POLYGON' then g end
                                from (select case when st_xmax(c) - st_xmin(c) > 180 then st_convexhull(st_shiftlongitude(c)) else st_convexhull(c) end g
                                      from (select st_collect(f.cell) c from (
@@ -226,7 +229,7 @@ public enum ZoomMigration {
         declare shaped integer; wrong integer; rebuilt integer;
         begin
           with l as (select z.h3 from territory_zoom z join territory_zoom_shape s on s.h3 = z.h3 where not z.exact order by z.h3 for update of z)
-          update territory_zoom z set cell = s.cell, cell_geojson = st_asgeojson(s.cell), exact = true
+          update territory_zoom z set cell = s.cell, exact = true
             from territory_zoom_shape s where s.h3 = z.h3 and z.h3 in (select h3 from l);
           get diagnostics shaped = row_count;
           with want as (
@@ -263,7 +266,10 @@ public enum ZoomMigration {
             max_lon double precision, max_lat double precision, max_cells integer default 5000)
           returns table (hex_id text, owner_user_id uuid, last_run_id uuid, claimed_at timestamptz, cell_geojson text,
                          resolution integer, cells integer, owner_cells integer)
-          language plpgsql stable parallel safe as $$
+          -- Plain index scans that stop at the limit (a bitmap scan finds every cell of a continent
+          -- first); no JIT or parallel workers for a query of milliseconds.
+          language plpgsql stable parallel safe
+          set enable_bitmapscan = off set jit = off set max_parallel_workers_per_gather = 0 as $$
         #variable_conflict use_column
         declare
           lo double precision; w double precision; la double precision; ha double precision;
@@ -284,29 +290,37 @@ public enum ZoomMigration {
           b1 := st_makeenvelope(lo, la, lo + w, ha, 4326);
           b2 := st_makeenvelope(lo - 360, la, lo + w - 360, ha, 4326);
           b3 := st_makeenvelope(lo + 360, la, lo + w + 360, ha, 4326);
-          select count(*) into n from (
-            (select t.hex_id from territory_hex t where st_intersects(t.cell, b1) limit max_cells + 1)
-            union (select t.hex_id from territory_hex t where st_intersects(t.cell, b2) limit max_cells + 1)
-            union (select t.hex_id from territory_hex t where st_intersects(t.cell, b3) limit max_cells + 1)) s;
-          if n <= max_cells then
-            return query select t.hex_id, t.owner_user_id, t.last_run_id, t.claimed_at, st_asgeojson(t.cell), 9, 1, 1
-              from territory_hex t
-              where st_intersects(t.cell, b1) or st_intersects(t.cell, b2) or st_intersects(t.cell, b3)
-              order by t.hex_id limit max_cells;
-            return;
-          end if;
-          for r in 0..8 loop
-            select count(*) into n from (
-              (select z.h3 from territory_zoom z where z.resolution = r and st_intersects(z.cell, b1) and z.cells > 0 limit max_cells + 1)
-              union (select z.h3 from territory_zoom z where z.resolution = r and st_intersects(z.cell, b2) and z.cells > 0 limit max_cells + 1)
-              union (select z.h3 from territory_zoom z where z.resolution = r and st_intersects(z.cell, b3) and z.cells > 0 limit max_cells + 1)) s;
+          -- From resolution 0 to 9: the first resolution whose count exceeds max_cells ends the walk.
+          for r in 0..9 loop
+            if r < 9 then
+              select count(*) into n from (
+                (select z.h3 from territory_zoom z where z.resolution = r::smallint and st_intersects(z.cell, b1) and z.cells > 0 limit max_cells + 1)
+                union (select z.h3 from territory_zoom z where z.resolution = r::smallint and st_intersects(z.cell, b2) and z.cells > 0 limit max_cells + 1)
+                union (select z.h3 from territory_zoom z where z.resolution = r::smallint and st_intersects(z.cell, b3) and z.cells > 0 limit max_cells + 1)) s;
+            else
+              select count(*) into n from (
+                (select t.hex_id from territory_hex t where st_intersects(t.cell, b1) limit max_cells + 1)
+                union (select t.hex_id from territory_hex t where st_intersects(t.cell, b2) limit max_cells + 1)
+                union (select t.hex_id from territory_hex t where st_intersects(t.cell, b3) limit max_cells + 1)) s;
+            end if;
             exit when n > max_cells;
             fit := r;
           end loop;
-          return query select z.hex_id, z.owner_user_id, z.last_run_id, z.claimed_at, z.cell_geojson, z.resolution::integer, z.cells, z.owner_cells
+          if fit = 9 then
+            return query select t.hex_id, t.owner_user_id, t.last_run_id, t.claimed_at, st_asgeojson(t.cell), 9, 1, 1
+              from territory_hex t
+              where t.hex_id in (select u.hex_id from territory_hex u where st_intersects(u.cell, b1)
+                                 union all select u.hex_id from territory_hex u where st_intersects(u.cell, b2)
+                                 union all select u.hex_id from territory_hex u where st_intersects(u.cell, b3))
+              order by t.hex_id limit max_cells;
+            return;
+          end if;
+          return query select z.hex_id, z.owner_user_id, z.last_run_id, z.claimed_at, st_asgeojson(z.cell), z.resolution::integer, z.cells, z.owner_cells
             from territory_zoom z
-            where z.resolution = greatest(fit, 0) and z.cells > 0
-              and (st_intersects(z.cell, b1) or st_intersects(z.cell, b2) or st_intersects(z.cell, b3))
+            where z.h3 in (select u.h3 from territory_zoom u where u.resolution = greatest(fit, 0)::smallint and st_intersects(u.cell, b1)
+                           union all select u.h3 from territory_zoom u where u.resolution = greatest(fit, 0)::smallint and st_intersects(u.cell, b2)
+                           union all select u.h3 from territory_zoom u where u.resolution = greatest(fit, 0)::smallint and st_intersects(u.cell, b3))
+              and z.cells > 0
             order by case when fit < 0 then -z.cells end, z.hex_id limit max_cells;
         end $$;
 
