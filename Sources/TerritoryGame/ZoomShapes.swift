@@ -5,7 +5,7 @@
 import GeoModel
 import H3
 
-extension TerritoryStage {
+extension TerritoryGame {
     /// The coarse resolutions the map keeps, finest first.
     public static let zoomResolutions = Array((0...8).reversed())
 

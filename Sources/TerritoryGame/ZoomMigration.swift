@@ -74,9 +74,10 @@ public enum ZoomMigration {
         alter table territory_zoom_owner set (fillfactor = 70);
         -- Per coarse cell: the row territory_in_viewport returns (cells = 0: nothing claimed under it,
         -- never returned). exact: cell is the pipeline's boundary (else the hull of its finer cells).
+        -- cell_geojson: cell as GeoJSON, made once. children: its claimed cells one resolution finer.
         create table if not exists territory_zoom (h3 bigint primary key, hex_id text not null, resolution smallint not null,
           cells integer not null default 0, owner_user_id uuid, owner_cells integer not null default 0,
-          last_run_id uuid, claimed_at timestamptz, cell geometry(Polygon, 4326),
+          last_run_id uuid, claimed_at timestamptz, cell geometry(Polygon, 4326), cell_geojson text, children integer not null default 0,
           exact boolean not null default false) with (fillfactor = 70);
         alter table territory_zoom set (fillfactor = 70);
         create index if not exists idx_territory_zoom_cell on territory_zoom using gist (resolution, cell);
@@ -98,15 +99,15 @@ public enum ZoomMigration {
             -- Lock the cells' rows, made first where missing, in H3 order (a row deleted by another
             -- writer meanwhile is made again).
             loop
-              insert into territory_zoom (h3, hex_id, resolution, cell, exact)
-                select x, territory_h3_hex(x), r, s.cell, s.cell is not null
+              insert into territory_zoom (h3, hex_id, resolution, cell, cell_geojson, exact)
+                select x, territory_h3_hex(x), r, s.cell, st_asgeojson(s.cell), s.cell is not null
                 from unnest(a) x left join territory_zoom_shape s on s.h3 = x order by x
                 on conflict do nothing;
               select count(*) into n from (select 1 from territory_zoom z where z.h3 = any(a) order by z.h3 for update) l;
               exit when n = cardinality(a);
             end loop;
             -- Pipeline boundaries written since a cell got its stand-in (the rows are locked).
-            update territory_zoom z set cell = s.cell, exact = true
+            update territory_zoom z set cell = s.cell, cell_geojson = st_asgeojson(s.cell), exact = true
               from territory_zoom_shape s where z.h3 = any(a) and not z.exact and s.h3 = z.h3;
             -- Each owner's cells and latest claim there, from the finer level.
             bulk := r = 8 and cardinality(a) > 20000;
@@ -136,17 +137,19 @@ public enum ZoomMigration {
               and not exists (select 1 from g where g.h3 = o.h3 and g.owner_user_id = o.owner_user_id);
             -- Each cell's majority owner (a tie: the latest claim) and counts; no owner: nothing claimed.
             update territory_zoom z set cells = coalesce(m.total, 0), owner_user_id = m.owner_user_id, owner_cells = coalesce(m.cells, 0),
-                   last_run_id = m.last_run_id, claimed_at = m.claimed_at
+                   last_run_id = m.last_run_id, claimed_at = m.claimed_at, children = coalesce(k.n, m.total, 0)
               from unnest(a) x left join lateral (
                 select o.owner_user_id, o.cells, o.last_run_id, o.claimed_at, sum(o.cells) over () as total
                 from territory_zoom_owner o where o.h3 = x
                 order by o.cells desc, o.claimed_at desc nulls last, o.last_run_id desc nulls last, o.owner_user_id limit 1) m on true
-              where z.h3 = x and (z.cells, z.owner_user_id, z.owner_cells, z.last_run_id, z.claimed_at)
-                         is distinct from (coalesce(m.total, 0), m.owner_user_id, coalesce(m.cells, 0), m.last_run_id, m.claimed_at);
+              left join lateral (
+                select count(*)::integer as n from territory_zoom c where r < 8 and c.h3 = any(territory_h3_children(x)) and c.cells > 0) k on r < 8
+              where z.h3 = x and (z.cells, z.owner_user_id, z.owner_cells, z.last_run_id, z.claimed_at, z.children)
+                         is distinct from (coalesce(m.total, 0), m.owner_user_id, coalesce(m.cells, 0), m.last_run_id, m.claimed_at, coalesce(k.n, m.total, 0));
             get diagnostics n = row_count;
             changed := changed + n;
             -- Cells without the pipeline's boundary: the hull of their finer cells until the night.
-            update territory_zoom z set cell = h.cell
+            update territory_zoom z set cell = h.cell, cell_geojson = st_asgeojson(h.cell)
               from (select x, (select case when geometrytype(g) = 'POLYGON' then g end
                                from (select case when st_xmax(c) - st_xmin(c) > 180 then st_convexhull(st_shiftlongitude(c)) else st_convexhull(c) end g
                                      from (select st_collect(f.cell) c from (
@@ -229,7 +232,7 @@ public enum ZoomMigration {
         declare shaped integer; wrong integer; rebuilt integer;
         begin
           with l as (select z.h3 from territory_zoom z join territory_zoom_shape s on s.h3 = z.h3 where not z.exact order by z.h3 for update of z)
-          update territory_zoom z set cell = s.cell, exact = true
+          update territory_zoom z set cell = s.cell, cell_geojson = st_asgeojson(s.cell), exact = true
             from territory_zoom_shape s where s.h3 = z.h3 and z.h3 in (select h3 from l);
           get diagnostics shaped = row_count;
           with want as (
@@ -273,7 +276,7 @@ public enum ZoomMigration {
         #variable_conflict use_column
         declare
           lo double precision; w double precision; la double precision; ha double precision;
-          b1 geometry; b2 geometry; b3 geometry; r integer; n integer; fit integer := -1;
+          b1 geometry; b2 geometry; b3 geometry; r integer; n integer; fit integer := -1; my double precision; finer bigint; kids bigint := 0; small boolean;
         begin
           if coalesce(max_cells, 0) <= 0 then return; end if;
           if not coalesce(min_lon between -1e6 and 1e6 and max_lon between -1e6 and 1e6
@@ -291,36 +294,69 @@ public enum ZoomMigration {
           b2 := st_makeenvelope(lo - 360, la, lo + w - 360, ha, 4326);
           b3 := st_makeenvelope(lo + 360, la, lo + w + 360, ha, 4326);
           -- From resolution 0 to 9: the first resolution whose count exceeds max_cells ends the walk.
+          -- A count expected small (the cells one resolution coarser have at most 4 × max_cells
+          -- children) reads every cell in the box by a bitmap scan (each heap page once); otherwise
+          -- an index scan stops at max_cells + 1.
           for r in 0..9 loop
+            small := kids <= 4 * max_cells;
+            perform set_config('enable_bitmapscan', case when small then 'on' else 'off' end, true);
             if r < 9 then
-              select count(*) into n from (
-                (select z.h3 from territory_zoom z where z.resolution = r::smallint and st_intersects(z.cell, b1) and z.cells > 0 limit max_cells + 1)
-                union (select z.h3 from territory_zoom z where z.resolution = r::smallint and st_intersects(z.cell, b2) and z.cells > 0 limit max_cells + 1)
-                union (select z.h3 from territory_zoom z where z.resolution = r::smallint and st_intersects(z.cell, b3) and z.cells > 0 limit max_cells + 1)) s;
+              -- A cell whose finer cells all lie in the box (its bounds, widened by three average edges
+              -- of resolution r + 1, inside it; not near a pole) adds its children to `finer`, a lower
+              -- bound of the count at r + 1: over max_cells, that count need not be made.
+              my := 3 * (array[483.057, 182.513, 68.979, 26.072, 9.854, 3.725, 1.406, 0.531, 0.201])[r + 1] / 111.32;
+              if small then
+                select count(*), coalesce(sum(z.children), 0),
+                       coalesce(sum(z.children) filter (where st_ymin(z.cell) - my >= la and st_ymax(z.cell) + my <= ha
+                         and greatest(abs(st_ymin(z.cell)), abs(st_ymax(z.cell))) + my < 80
+                         and st_xmin(z.cell) - my / cosd(greatest(abs(st_ymin(z.cell)), abs(st_ymax(z.cell))) + my) >= lo
+                         and st_xmax(z.cell) + my / cosd(greatest(abs(st_ymin(z.cell)), abs(st_ymax(z.cell))) + my) <= lo + w), 0)
+                  into n, kids, finer
+                  from territory_zoom z where z.resolution = r::smallint and z.cells > 0
+                   and ((z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) or (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2))) or (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))));
+              else
+                select count(*), coalesce(sum(s.c), 0), coalesce(sum(s.k), 0) into n, kids, finer from (
+                  (select z.h3, z.children as c,
+                          case when st_ymin(z.cell) - my >= la and st_ymax(z.cell) + my <= ha
+                                and greatest(abs(st_ymin(z.cell)), abs(st_ymax(z.cell))) + my < 80
+                                and st_xmin(z.cell) - my / cosd(greatest(abs(st_ymin(z.cell)), abs(st_ymax(z.cell))) + my) >= lo
+                                and st_xmax(z.cell) + my / cosd(greatest(abs(st_ymin(z.cell)), abs(st_ymax(z.cell))) + my) <= lo + w
+                               then z.children else 0 end as k
+                     from territory_zoom z where z.resolution = r::smallint and (z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) and z.cells > 0 limit max_cells + 1)
+                  union (select z.h3, z.children, 0 from territory_zoom z where z.resolution = r::smallint and (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2))) and z.cells > 0 limit max_cells + 1)
+                  union (select z.h3, z.children, 0 from territory_zoom z where z.resolution = r::smallint and (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))) and z.cells > 0 limit max_cells + 1)) s;
+              end if;
+              exit when n > max_cells;
+              fit := r;
+              exit when finer > max_cells;
+            elsif small then
+              select count(*) into n from territory_hex t
+               where (t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) or (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2))) or (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3)));
+              exit when n > max_cells;
+              fit := r;
             else
               select count(*) into n from (
-                (select t.hex_id from territory_hex t where st_intersects(t.cell, b1) limit max_cells + 1)
-                union (select t.hex_id from territory_hex t where st_intersects(t.cell, b2) limit max_cells + 1)
-                union (select t.hex_id from territory_hex t where st_intersects(t.cell, b3) limit max_cells + 1)) s;
+                (select t.hex_id from territory_hex t where (t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) limit max_cells + 1)
+                union (select t.hex_id from territory_hex t where (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2))) limit max_cells + 1)
+                union (select t.hex_id from territory_hex t where (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3))) limit max_cells + 1)) s;
+              exit when n > max_cells;
+              fit := r;
             end if;
-            exit when n > max_cells;
-            fit := r;
           end loop;
+          -- The answer, at most max_cells rows known to be there: a bitmap scan reads each heap page once.
+          perform set_config('enable_bitmapscan', 'on', true);
           if fit = 9 then
             return query select t.hex_id, t.owner_user_id, t.last_run_id, t.claimed_at, st_asgeojson(t.cell), 9, 1, 1
               from territory_hex t
-              where t.hex_id in (select u.hex_id from territory_hex u where st_intersects(u.cell, b1)
-                                 union all select u.hex_id from territory_hex u where st_intersects(u.cell, b2)
-                                 union all select u.hex_id from territory_hex u where st_intersects(u.cell, b3))
+              where (t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) or (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2))) or (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3)))
               order by t.hex_id limit max_cells;
             return;
           end if;
-          return query select z.hex_id, z.owner_user_id, z.last_run_id, z.claimed_at, st_asgeojson(z.cell), z.resolution::integer, z.cells, z.owner_cells
+          -- When even resolution 0 does not fit: its max_cells cells holding the most.
+          return query select z.hex_id, z.owner_user_id, z.last_run_id, z.claimed_at, z.cell_geojson, z.resolution::integer, z.cells, z.owner_cells
             from territory_zoom z
-            where z.h3 in (select u.h3 from territory_zoom u where u.resolution = greatest(fit, 0)::smallint and st_intersects(u.cell, b1)
-                           union all select u.h3 from territory_zoom u where u.resolution = greatest(fit, 0)::smallint and st_intersects(u.cell, b2)
-                           union all select u.h3 from territory_zoom u where u.resolution = greatest(fit, 0)::smallint and st_intersects(u.cell, b3))
-              and z.cells > 0
+            where z.resolution = greatest(fit, 0)::smallint and z.cells > 0
+              and ((z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) or (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2))) or (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))))
             order by case when fit < 0 then -z.cells end, z.hex_id limit max_cells;
         end $$;
 
