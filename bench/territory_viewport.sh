@@ -39,7 +39,7 @@ grep -E '^\[nightly .*(merge|coarse|map at every zoom).*s\)$' "$TMP/big.log" | s
 echo "per box, pgbench -c 8 -j 2 -T $SECS as authenticated, latency in ms:"
 printf '  %-10s %-34s %6s %4s %8s %8s %8s %8s\n' box "min_lon, min_lat, max_lon, max_lat" rows res tps p50 p95 p99
 for spec in "street:-0.125, 51.505, -0.115, 51.51" "city:-0.25, 51.45, 0.0, 51.56" "region:-1.5, 51.0, 1.0, 52.2" \
-            "country:-5.0, 42.0, 8.0, 51.0" "continent:-25.0, 34.0, 45.0, 72.0" "world:-180, -90, 180, 90" "±180°:170, -30, -170, -5"; do
+            "country:-5.0, 42.0, 8.0, 51.0" "continent:-25.0, 34.0, 45.0, 72.0" "world:-180, -90, 180, 90" "across180:170, -30, -170, -5"; do
   name=${spec%%:*}; b=${spec#*:}
   echo "select count(*) from territory_in_viewport($b);" > "$TMP/q.sql"
   shape=$(pg_sql big "set role authenticated; select count(*) || ' ' || coalesce(min(resolution), 0) from territory_in_viewport($b)")

@@ -23,8 +23,8 @@ public enum ZoomMigration {
         --   answer is at the one before it: the finest resolution whose count fits, as the counts grow
         --   with r (only a coarse cell reaching in at the box's edge, where its finer cells do not, can
         --   break that). A box whose every count fits, resolution 9 included, is answered as before:
-        --   exactly the resolution-9 cells intersecting it, by hex_id, with resolution 9, cells 1 and
-        --   owner_cells 1.
+        --   exactly the claimed resolution-9 cells (territory_hex rows with an owner) intersecting it,
+        --   by hex_id, with resolution 9, cells 1 and owner_cells 1.
         -- - A coarse row (by hex_id): the H3 cell (hex_id, its boundary as cell_geojson), cells = claimed
         --   resolution-9 cells under it (H3's parent of each), owner_user_id = the runner owning most of
         --   them (a tie: the owner of the latest claim, by claimed_at then last_run_id), owner_cells =
@@ -32,15 +32,21 @@ public enum ZoomMigration {
         --   resolution 0 does not fit: the max_cells resolution-0 cells holding the most cells.
         -- - Never stale: a trigger on territory_hex (any writer: the night, the followers, a row written
         --   by hand) brings the coarse cells (territory_zoom, territory_zoom_owner) up to date in the
-        --   writer's own statement, so at commit they are right. A coarse cell's boundary comes from the
-        --   pipeline (PostgreSQL has no H3): the night writes the boundary of every coarse cell its cells
-        --   fall in (territory_zoom_shape) before it writes the cells. A coarse cell whose boundary is
-        --   not known yet (a cell claimed by another writer in a new area) is drawn, until the night, as
-        --   the convex hull of its claimed finer cells, with the right owner and counts; the night writes
-        --   its boundary. The night checks the coarse cells against territory_hex and repairs them.
-        -- - Writers lock the coarse cells they change in one order (finest resolution first, then by
-        --   H3 index), so concurrent single-statement writers wait, never deadlock; writers in the same
-        --   coarse cell (resolution 0 is shared by a continent) queue at its row until the other commits.
+        --   writer's own statement, so at commit they are right. Counted: rows with an owner whose
+        --   hex_id is a resolution-9 cell as the pipeline writes it (15 lower-case hexadecimal digits).
+        --   A coarse cell's boundary comes from the pipeline (PostgreSQL has no H3): the night writes the
+        --   boundary of every coarse cell its cells fall in (territory_zoom_shape: h3 = the 64-bit index
+        --   as bigint) before it writes the cells; any writer with H3 may do the same. A coarse cell
+        --   whose boundary is not known yet (claimed by another writer where the night has not been) is
+        --   drawn, until the night writes it, as the convex hull of its claimed finer cells' boundaries,
+        --   with the right owner and counts. The night checks the coarse cells against territory_hex
+        --   (per resolution and owner: cells and latest claim; per cell: its owners' total) and, when
+        --   anything differs (a trigger disabled, rows restored around it), rebuilds them all.
+        -- - Writers lock the coarse cells they change finest resolution first, then by H3 index; writers
+        --   in the same coarse cell (resolution 0 is shared by a continent) queue at its row until the
+        --   other commits. An upsert fires the insert and then the update trigger (two passes), and a
+        --   transaction may write in several statements: a deadlock between two writers makes the
+        --   victim give up its pass's locks and try again (up to 5 times), never reaching the writer.
         -- - Reading: authenticated and service_role may call territory_in_viewport and read
         --   territory_zoom; anon may not. Only the service role (and the trigger) writes.
         begin;
@@ -276,7 +282,7 @@ public enum ZoomMigration {
         #variable_conflict use_column
         declare
           lo double precision; w double precision; la double precision; ha double precision;
-          b1 geometry; b2 geometry; b3 geometry; r integer; n integer; fit integer := -1; my double precision; finer bigint; kids bigint := 0; small boolean;
+          b1 geometry; b2 geometry; b3 geometry; r integer; n integer; fit integer := -1; my double precision; finer bigint; kids bigint := 0; small boolean; mx double precision; narrowed geometry; wide geometry;
         begin
           if coalesce(max_cells, 0) <= 0 then return; end if;
           if not coalesce(min_lon between -1e6 and 1e6 and max_lon between -1e6 and 1e6
@@ -301,27 +307,40 @@ public enum ZoomMigration {
             small := kids <= 4 * max_cells;
             perform set_config('enable_bitmapscan', case when small then 'on' else 'off' end, true);
             if r < 9 then
-              -- A cell whose finer cells all lie in the box (its bounds, widened by three average edges
-              -- of resolution r + 1, inside it; not near a pole) adds its children to `finer`, a lower
-              -- bound of the count at r + 1: over max_cells, that count need not be made.
+              -- A cell whose finer cells all lie in the box (its bounds inside `narrowed`: the box narrowed
+              -- by three average edges of resolution r + 1, in longitude as at its latitude farthest from
+              -- the equator, and cut to ±79°) adds its children to `finer`, a lower bound of the count at
+              -- r + 1: over max_cells, that count need not be made.
               my := 3 * (array[483.057, 182.513, 68.979, 26.072, 9.854, 3.725, 1.406, 0.531, 0.201])[r + 1] / 111.32;
-              if small then
-                select count(*), coalesce(sum(z.children), 0),
-                       coalesce(sum(z.children) filter (where st_ymin(z.cell) - my >= la and st_ymax(z.cell) + my <= ha
-                         and greatest(abs(st_ymin(z.cell)), abs(st_ymax(z.cell))) + my < 80
-                         and st_xmin(z.cell) - my / cosd(greatest(abs(st_ymin(z.cell)), abs(st_ymax(z.cell))) + my) >= lo
-                         and st_xmax(z.cell) + my / cosd(greatest(abs(st_ymin(z.cell)), abs(st_ymax(z.cell))) + my) <= lo + w), 0)
+              mx := case when greatest(abs(greatest(la + my, -79)), abs(least(ha - my, 79))) + my < 89
+                         then my / cosd(greatest(abs(greatest(la + my, -79)), abs(least(ha - my, 79))) + my) end;
+              narrowed := case when greatest(la + my, -79) < least(ha - my, 79) and 2 * mx < w
+                               then st_makeenvelope(lo + mx, greatest(la + my, -79), lo + w - mx, least(ha - my, 79), 4326) end;
+              if small and r = 8 then
+                -- Also the resolution-9 cells under every resolution-8 cell near the box (its bounds
+                -- within three resolution-9 edges of it, where a cell reaching into the box has its
+                -- parent): at most max_cells, the box's resolution-9 cells fit without counting them.
+                wide := case when mx is not null then st_makeenvelope(lo - mx, la - my, lo + w + mx, ha + my, 4326) end;
+                select count(*) filter (where (z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) or (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2)))
+                                              or (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3)))),
+                       coalesce(sum(z.children), 0), coalesce(sum(z.children) filter (where z.cell @ narrowed), 0)
                   into n, kids, finer
                   from territory_zoom z where z.resolution = r::smallint and z.cells > 0
-                   and ((z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) or (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2))) or (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))));
+                   and (z.cell && coalesce(wide, b1) or z.cell && st_translate(coalesce(wide, b1), -360, 0) or z.cell && st_translate(coalesce(wide, b1), 360, 0));
+                exit when n > max_cells;
+                fit := r;
+                exit when finer > max_cells;
+                if wide is not null and kids <= max_cells then fit := 9; exit; end if;
+                continue;
+              elsif small then
+                select count(*), coalesce(sum(z.children), 0), coalesce(sum(z.children) filter (where z.cell @ narrowed), 0)
+                  into n, kids, finer
+                  from territory_zoom z where z.resolution = r::smallint and z.cells > 0
+                   and ((z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) or (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2)))
+                        or (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))));
               else
                 select count(*), coalesce(sum(s.c), 0), coalesce(sum(s.k), 0) into n, kids, finer from (
-                  (select z.h3, z.children as c,
-                          case when st_ymin(z.cell) - my >= la and st_ymax(z.cell) + my <= ha
-                                and greatest(abs(st_ymin(z.cell)), abs(st_ymax(z.cell))) + my < 80
-                                and st_xmin(z.cell) - my / cosd(greatest(abs(st_ymin(z.cell)), abs(st_ymax(z.cell))) + my) >= lo
-                                and st_xmax(z.cell) + my / cosd(greatest(abs(st_ymin(z.cell)), abs(st_ymax(z.cell))) + my) <= lo + w
-                               then z.children else 0 end as k
+                  (select z.h3, z.children as c, case when z.cell @ narrowed then z.children else 0 end as k
                      from territory_zoom z where z.resolution = r::smallint and (z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) and z.cells > 0 limit max_cells + 1)
                   union (select z.h3, z.children, 0 from territory_zoom z where z.resolution = r::smallint and (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2))) and z.cells > 0 limit max_cells + 1)
                   union (select z.h3, z.children, 0 from territory_zoom z where z.resolution = r::smallint and (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))) and z.cells > 0 limit max_cells + 1)) s;
@@ -331,14 +350,14 @@ public enum ZoomMigration {
               exit when finer > max_cells;
             elsif small then
               select count(*) into n from territory_hex t
-               where (t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) or (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2))) or (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3)));
+               where t.owner_user_id is not null and ((t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) or (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2))) or (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3))));
               exit when n > max_cells;
               fit := r;
             else
               select count(*) into n from (
-                (select t.hex_id from territory_hex t where (t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) limit max_cells + 1)
-                union (select t.hex_id from territory_hex t where (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2))) limit max_cells + 1)
-                union (select t.hex_id from territory_hex t where (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3))) limit max_cells + 1)) s;
+                (select t.hex_id from territory_hex t where t.owner_user_id is not null and (t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) limit max_cells + 1)
+                union (select t.hex_id from territory_hex t where t.owner_user_id is not null and (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2))) limit max_cells + 1)
+                union (select t.hex_id from territory_hex t where t.owner_user_id is not null and (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3))) limit max_cells + 1)) s;
               exit when n > max_cells;
               fit := r;
             end if;
@@ -348,7 +367,7 @@ public enum ZoomMigration {
           if fit = 9 then
             return query select t.hex_id, t.owner_user_id, t.last_run_id, t.claimed_at, st_asgeojson(t.cell), 9, 1, 1
               from territory_hex t
-              where (t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) or (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2))) or (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3)))
+              where t.owner_user_id is not null and ((t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) or (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2))) or (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3))))
               order by t.hex_id limit max_cells;
             return;
           end if;
