@@ -88,13 +88,34 @@ public enum ZoomMigration {
         alter table territory_zoom set (fillfactor = 70);
         create index if not exists idx_territory_zoom_cell on territory_zoom using gist (resolution, cell);
 
+        -- Each owner's cells and latest claim in each coarse cell `a` at resolution r, from the finer
+        -- level (r = 8: territory_hex; bulk: many cells, one pass over territory_hex).
+        create or replace function territory_zoom_gather(a bigint[], r integer, bulk boolean)
+          returns table (h3 bigint, owner_user_id uuid, cells integer, last_run_id uuid, claimed_at timestamptz)
+          language sql stable set search_path = public, extensions, pg_temp as $$
+          select f.h3, f.owner_user_id, sum(f.cells)::integer,
+                 (array_agg(f.last_run_id order by f.claimed_at desc nulls last, f.last_run_id desc nulls last))[1], max(f.claimed_at)
+          from (
+            select x as h3, t.owner_user_id, 1 as cells, t.last_run_id, t.claimed_at
+              from unnest(a) x join territory_hex t on t.hex_id = any(array(select territory_h3_hex(c) from unnest(territory_h3_children(x)) c))
+             where r = 8 and not bulk and t.owner_user_id is not null
+            union all
+            select x, t.owner_user_id, 1, t.last_run_id, t.claimed_at
+              from territory_hex t join unnest(a) x on territory_h3_parent(territory_h3(t.hex_id), 8) = x
+             where r = 8 and bulk and t.owner_user_id is not null
+            union all
+            select x, o.owner_user_id, o.cells, o.last_run_id, o.claimed_at
+              from unnest(a) x join territory_zoom_owner o on o.h3 = any(territory_h3_children(x))
+             where r < 8) f
+          group by f.h3, f.owner_user_id $$;
+
         -- Brings the coarse cells over the resolution-8 cells `a` (and every coarser cell above them) up
-        -- to date with territory_hex. everything: also every coarse cell stored (the night's repair).
-        -- Returns the coarse cells whose row changed.
+        -- to date with territory_hex, finest first. everything: also every coarse cell stored (the
+        -- night's repair). Returns the coarse cells made or changed.
         create or replace function territory_zoom_refresh_pass(a bigint[], everything boolean) returns integer
           language plpgsql security definer set search_path = public, extensions, pg_temp as $$
         declare
-          r integer; n integer; changed integer := 0; bulk boolean;
+          r integer; n integer; changed integer := 0; bulk boolean; fresh bigint[]; held bigint[]; drawn bigint[];
         begin
           for r in reverse 8..0 loop
             if everything then
@@ -102,69 +123,81 @@ public enum ZoomMigration {
             end if;
             a := array(select distinct x from unnest(a) x where x is not null order by x);
             if cardinality(a) = 0 then return changed; end if;
-            -- Lock the cells' rows, made first where missing, in H3 order (a row deleted by another
-            -- writer meanwhile is made again).
-            loop
-              insert into territory_zoom (h3, hex_id, resolution, cell, cell_geojson, exact)
-                select x, territory_h3_hex(x), r, s.cell, st_asgeojson(s.cell), s.cell is not null
-                from unnest(a) x left join territory_zoom_shape s on s.h3 = x order by x
-                on conflict do nothing;
-              select count(*) into n from (select 1 from territory_zoom z where z.h3 = any(a) order by z.h3 for update) l;
-              exit when n = cardinality(a);
-            end loop;
-            -- Pipeline boundaries written since a cell got its stand-in (the rows are locked).
-            update territory_zoom z set cell = s.cell, cell_geojson = st_asgeojson(s.cell), exact = true
-              from territory_zoom_shape s where z.h3 = any(a) and not z.exact and s.h3 = z.h3;
-            -- Each owner's cells and latest claim there, from the finer level.
             bulk := r = 8 and cardinality(a) > 20000;
-            with f as (
-              select x as h3, t.owner_user_id, 1 as cells, t.last_run_id, t.claimed_at
-                from unnest(a) x join territory_hex t on t.hex_id = any(array(select territory_h3_hex(c) from unnest(territory_h3_children(x)) c))
-               where r = 8 and not bulk and t.owner_user_id is not null
-              union all -- many cells (a night's): one pass over territory_hex
-              select x, t.owner_user_id, 1, t.last_run_id, t.claimed_at
-                from territory_hex t join unnest(a) x on territory_h3_parent(territory_h3(t.hex_id), 8) = x
-               where bulk and t.owner_user_id is not null
-              union all
-              select x, o.owner_user_id, o.cells, o.last_run_id, o.claimed_at
-                from unnest(a) x join territory_zoom_owner o on o.h3 = any(territory_h3_children(x))
-               where r < 8),
-            g as materialized (
-              select f.h3, f.owner_user_id, sum(f.cells)::integer as cells,
-                     (array_agg(f.last_run_id order by f.claimed_at desc nulls last, f.last_run_id desc nulls last))[1] as last_run_id,
-                     max(f.claimed_at) as claimed_at
-              from f group by f.h3, f.owner_user_id),
-            u as (
-              insert into territory_zoom_owner as o select * from g order by h3, owner_user_id
-                on conflict (h3, owner_user_id) do update set cells = excluded.cells, last_run_id = excluded.last_run_id, claimed_at = excluded.claimed_at
-                where (o.cells, o.last_run_id, o.claimed_at) is distinct from (excluded.cells, excluded.last_run_id, excluded.claimed_at)
-              returning 1)
-            delete from territory_zoom_owner o where o.h3 = any(a)
-              and not exists (select 1 from g where g.h3 = o.h3 and g.owner_user_id = o.owner_user_id);
-            -- Each cell's majority owner (a tie: the latest claim) and counts; no owner: nothing claimed.
-            update territory_zoom z set cells = coalesce(m.total, 0), owner_user_id = m.owner_user_id, owner_cells = coalesce(m.cells, 0),
-                   last_run_id = m.last_run_id, claimed_at = m.claimed_at, children = coalesce(k.n, m.total, 0)
-              from unnest(a) x left join lateral (
-                select o.owner_user_id, o.cells, o.last_run_id, o.claimed_at, sum(o.cells) over () as total
-                from territory_zoom_owner o where o.h3 = x
-                order by o.cells desc, o.claimed_at desc nulls last, o.last_run_id desc nulls last, o.owner_user_id limit 1) m on true
-              left join lateral (
-                select count(*)::integer as n from territory_zoom c where r < 8 and c.h3 = any(territory_h3_children(x)) and c.cells > 0) k on r < 8
-              where z.h3 = x and (z.cells, z.owner_user_id, z.owner_cells, z.last_run_id, z.claimed_at, z.children)
-                         is distinct from (coalesce(m.total, 0), m.owner_user_id, coalesce(m.cells, 0), m.last_run_id, m.claimed_at, coalesce(k.n, m.total, 0));
-            get diagnostics n = row_count;
-            changed := changed + n;
+            -- Cells new to territory_zoom: made, in H3 order, with their owners as this statement sees
+            -- the finer level (another writer making the same cell waits for this one's commit, then
+            -- finds it made and brings it up to date below).
+            with g as materialized (select * from territory_zoom_gather(a, r, bulk)),
+            m as (
+              select distinct on (g.h3) g.h3, g.owner_user_id, g.cells, g.last_run_id, g.claimed_at, sum(g.cells) over (partition by g.h3) as total
+                from g order by g.h3, g.cells desc, g.claimed_at desc nulls last, g.last_run_id desc nulls last, g.owner_user_id),
+            made as (
+              insert into territory_zoom (h3, hex_id, resolution, cells, owner_user_id, owner_cells, last_run_id, claimed_at, cell, cell_geojson, exact, children)
+                select x, territory_h3_hex(x), r, coalesce(m.total, 0), m.owner_user_id, coalesce(m.cells, 0), m.last_run_id, m.claimed_at,
+                       s.cell, st_asgeojson(s.cell), s.cell is not null,
+                       case when r = 8 then coalesce(m.total, 0)
+                            else (select count(*) from territory_zoom c where c.h3 = any(territory_h3_children(x)) and c.cells > 0) end
+                  from unnest(a) x left join m on m.h3 = x left join territory_zoom_shape s on s.h3 = x
+                 order by x
+                on conflict do nothing
+                returning territory_zoom.h3),
+            gone as (delete from territory_zoom_owner o where o.h3 in (select made.h3 from made)
+                       and not exists (select 1 from g where g.h3 = o.h3 and g.owner_user_id = o.owner_user_id)),
+            owners as (insert into territory_zoom_owner as o select g.* from g where g.h3 in (select made.h3 from made) order by g.h3, g.owner_user_id
+                         on conflict (h3, owner_user_id) do update set cells = excluded.cells, last_run_id = excluded.last_run_id, claimed_at = excluded.claimed_at)
+            select array(select made.h3 from made order by 1) into fresh;
+            changed := changed + cardinality(fresh);
+            -- Cells already there: locked in H3 order (one deleted meanwhile is made again), then
+            -- brought up to date from the finer level as it is once they are held.
+            held := array(select x from unnest(a) x except select y from unnest(fresh) y order by 1);
+            if cardinality(held) > 0 then
+              loop
+                select count(*) into n from (select 1 from territory_zoom z where z.h3 = any(held) order by z.h3 for update) l;
+                exit when n = cardinality(held);
+                insert into territory_zoom (h3, hex_id, resolution, cell, cell_geojson, exact)
+                  select x, territory_h3_hex(x), r, s.cell, st_asgeojson(s.cell), s.cell is not null
+                  from unnest(held) x left join territory_zoom_shape s on s.h3 = x order by x
+                  on conflict do nothing;
+              end loop;
+              -- Pipeline boundaries written since a cell got its stand-in.
+              update territory_zoom z set cell = s.cell, cell_geojson = st_asgeojson(s.cell), exact = true
+                from territory_zoom_shape s where z.h3 = any(held) and not z.exact and s.h3 = z.h3;
+              with g as materialized (select * from territory_zoom_gather(held, r, r = 8 and cardinality(held) > 20000)),
+              u as (
+                insert into territory_zoom_owner as o select * from g order by h3, owner_user_id
+                  on conflict (h3, owner_user_id) do update set cells = excluded.cells, last_run_id = excluded.last_run_id, claimed_at = excluded.claimed_at
+                  where (o.cells, o.last_run_id, o.claimed_at) is distinct from (excluded.cells, excluded.last_run_id, excluded.claimed_at)
+                returning 1)
+              delete from territory_zoom_owner o where o.h3 = any(held)
+                and not exists (select 1 from g where g.h3 = o.h3 and g.owner_user_id = o.owner_user_id);
+              -- Each cell's majority owner (a tie: the latest claim) and counts; no owner: nothing claimed.
+              update territory_zoom z set cells = coalesce(m.total, 0), owner_user_id = m.owner_user_id, owner_cells = coalesce(m.cells, 0),
+                     last_run_id = m.last_run_id, claimed_at = m.claimed_at, children = coalesce(k.n, m.total, 0)
+                from unnest(held) x left join lateral (
+                  select o.owner_user_id, o.cells, o.last_run_id, o.claimed_at, sum(o.cells) over () as total
+                  from territory_zoom_owner o where o.h3 = x
+                  order by o.cells desc, o.claimed_at desc nulls last, o.last_run_id desc nulls last, o.owner_user_id limit 1) m on true
+                left join lateral (
+                  select count(*)::integer as n from territory_zoom c where r < 8 and c.h3 = any(territory_h3_children(x)) and c.cells > 0) k on r < 8
+                where z.h3 = x and (z.cells, z.owner_user_id, z.owner_cells, z.last_run_id, z.claimed_at, z.children)
+                           is distinct from (coalesce(m.total, 0), m.owner_user_id, coalesce(m.cells, 0), m.last_run_id, m.claimed_at, coalesce(k.n, m.total, 0));
+              get diagnostics n = row_count;
+              changed := changed + n;
+            end if;
             -- Cells without the pipeline's boundary: the hull of their finer cells until the night.
-            update territory_zoom z set cell = h.cell, cell_geojson = st_asgeojson(h.cell)
-              from (select x, (select case when geometrytype(g) = 'POLYGON' then g end
-                               from (select case when st_xmax(c) - st_xmin(c) > 180 then st_convexhull(st_shiftlongitude(c)) else st_convexhull(c) end g
-                                     from (select st_collect(f.cell) c from (
-                                             select t.cell from territory_hex t where r = 8
-                                                and t.hex_id = any(array(select territory_h3_hex(c) from unnest(territory_h3_children(x)) c))
-                                             union all
-                                             select k.cell from territory_zoom k where r < 8 and k.h3 = any(territory_h3_children(x)) and k.cells > 0) f) u) v) as cell
-                    from territory_zoom y join unnest(a) x on y.h3 = x where not y.exact) h
-              where z.h3 = h.x and z.cell is distinct from h.cell;
+            drawn := array(select z.h3 from territory_zoom z where z.h3 = any(a) and not z.exact order by 1);
+            if cardinality(drawn) > 0 then
+              update territory_zoom z set cell = h.cell, cell_geojson = st_asgeojson(h.cell)
+                from (select x, (select case when geometrytype(g) = 'POLYGON' then g end
+                                 from (select case when st_xmax(c) - st_xmin(c) > 180 then st_convexhull(st_shiftlongitude(c)) else st_convexhull(c) end g
+                                       from (select st_collect(f.cell) c from (
+                                               select t.cell from territory_hex t where r = 8
+                                                  and t.hex_id = any(array(select territory_h3_hex(c) from unnest(territory_h3_children(x)) c))
+                                               union all
+                                               select k.cell from territory_zoom k where r < 8 and k.h3 = any(territory_h3_children(x)) and k.cells > 0) f) u) v) as cell
+                      from unnest(drawn) x) h
+                where z.h3 = h.x and z.cell is distinct from h.cell;
+            end if;
             a := array(select territory_h3_parent(x, r - 1) from unnest(a) x where r > 0);
           end loop;
           return changed;
@@ -393,7 +426,8 @@ public enum ZoomMigration {
           double precision, integer) from public, anon;
         grant execute on function territory_in_viewport(double precision, double precision, double precision,
           double precision, integer) to authenticated, service_role;
-        revoke all on function territory_zoom_refresh(bigint[], boolean), territory_zoom_refresh_pass(bigint[], boolean), territory_zoom_repair(),
+        revoke all on function territory_zoom_refresh(bigint[], boolean), territory_zoom_refresh_pass(bigint[], boolean),
+          territory_zoom_gather(bigint[], integer, boolean), territory_zoom_repair(),
           territory_zoom_after_write(), territory_zoom_after_truncate() from public, anon, authenticated;
         grant execute on function territory_zoom_refresh(bigint[], boolean), territory_zoom_repair() to service_role;
         -- A territory stored before this migration: its coarse cells made now (drawn as stand-ins until
