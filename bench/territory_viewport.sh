@@ -9,7 +9,8 @@
 #    across around 28 places on every continent and across ±180°, by 300 runners) into a
 #    throwaway PostgreSQL 15 + PostGIS (unix socket, fsync off); then, per box, pgbench with 8
 #    clients as `authenticated` calling territory_in_viewport(box) (max_cells 5000): p50, p95 and
-#    p99 latency, the rows returned and their resolution.
+#    p99 latency, the rows returned and their resolution; and, load aside, the server's CPU time
+#    per call (one client, 40 calls: the backend's user + system time from /proc).
 # 2. The night's extra cost per 10,000 runs (build/bench/territory_runs.geojson, as
 #    nightly_territory.sh): the night into an empty database, its steps for the coarse cells
 #    (their boundaries, the check) from its log, and its cells written again into territory_hex
@@ -36,8 +37,16 @@ read -r w c _ < <(measure "$TMP/big.log" env DATABASE_URL="host=$SOCK user=postg
 echo "the big night: $(grep -o '[0-9,]* cells owned' "$TMP/big.log" | head -1) from $LARGE in ${w} s wall (geo-nightly CPU ${c} s)"
 grep -E '^\[nightly .*(merge|coarse|map at every zoom).*s\)$' "$TMP/big.log" | sed 's/^/  step: /'
 "${PSQL[@]}" -d big -c "vacuum analyze" >/dev/null
-echo "per box, pgbench -c 8 -j 2 -T $SECS as authenticated, latency in ms:"
-printf '  %-10s %-34s %6s %4s %8s %8s %8s %8s\n' box "min_lon, min_lat, max_lon, max_lat" rows res tps p50 p95 p99
+# cpu_ms BOX: the backend's CPU ms per call over 40 calls as authenticated (one session).
+cpu_ms() {
+  { echo "set role authenticated;"; echo "select pg_backend_pid() as pid \\gset"; echo "\\setenv PID :pid"
+    echo "select count(*) from territory_in_viewport($1) \\g /dev/null"; echo "\\! awk '{print \$14 + \$15}' /proc/\$PID/stat"
+    for i in $(seq 40); do echo "select count(*), sum(length(cell_geojson)) from territory_in_viewport($1) \\g /dev/null"; done
+    echo "\\! awk '{print \$14 + \$15}' /proc/\$PID/stat"; } > "$TMP/cpu.sql"
+  "${PSQL[@]}" -d big -At -f "$TMP/cpu.sql" | tail -2 | tr '\n' ' ' | awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($2 - $1) * 1000 / hz / 40 }'
+}
+echo "per box, pgbench -c 8 -j 2 -T $SECS as authenticated, latency in ms; cpu: server CPU ms per call, one client:"
+printf '  %-10s %-34s %6s %4s %7s %8s %8s %8s %6s\n' box "min_lon, min_lat, max_lon, max_lat" rows res tps p50 p95 p99 cpu
 for spec in "street:-0.125, 51.505, -0.115, 51.51" "city:-0.25, 51.45, 0.0, 51.56" "region:-1.5, 51.0, 1.0, 52.2" \
             "country:-5.0, 42.0, 8.0, 51.0" "continent:-25.0, 34.0, 45.0, 72.0" "world:-180, -90, 180, 90" "across180:170, -30, -170, -5"; do
   name=${spec%%:*}; b=${spec#*:}
@@ -49,7 +58,7 @@ for spec in "street:-0.125, 51.505, -0.115, 51.51" "city:-0.25, 51.45, 0.0, 51.5
   tps=$(echo "$out" | sed -n 's/^tps = \([0-9.]*\).*/\1/p' | head -1)
   read -r p50 p95 p99 < <(cat "$TMP"/pgbench_log.* | awk '{ print $3 / 1000 }' | sort -n | awk '{ a[NR] = $1 } END {
     printf "%.1f %.1f %.1f\n", a[int(NR * 0.50) + 1], a[int(NR * 0.95) + 1], a[int(NR * 0.99) + 1] }')
-  printf '  %-10s %-34s %6s %4s %8.0f %8s %8s %8s\n' "$name" "$b" ${shape% *} ${shape#* } "$tps" "$p50" "$p95" "$p99"
+  printf '  %-10s %-34s %6s %4s %7.0f %8s %8s %8s %6s\n' "$name" "$b" ${shape% *} ${shape#* } "$tps" "$p50" "$p95" "$p99" "$(cpu_ms "$b")"
 done
 
 newdb n10k
