@@ -16,11 +16,12 @@ struct TerritoryNight: AppNight {
         let missing = try db.query("select string_agg(t, ', ') from unnest(array['users', 'runs', 'territory_hex']) t where to_regclass(t) is null").scalar
         if let missing { throw ContractError(message: "the game's tables \(missing) are missing in \(db.target) (apply the game's migration first)") }
         try refuseOrphans(db)
-        // The game's own migration (CONTRACTS §8a: territory_hex.cell, territory_in_viewport, RLS),
-        // the text make territory writes, inside this transaction.
-        try Migrations.apply(db, app: "territory", name: GameMigration.name,
-                             sql: try SQLScript.withoutTransaction(GameMigration.sql, source: GameMigration.name),
-                             present: Self.migrationPresent, log: log)
+        // The game's own migrations (CONTRACTS §8a: territory_hex.cell, territory_in_viewport, RLS;
+        // §8b: submit_run, pending runs), the texts make territory writes, inside this transaction.
+        for (m, present) in zip(GameMigration.all, [Self.migrationPresent, Self.submitMigrationPresent]) {
+            try Migrations.apply(db, app: "territory", name: m.name,
+                                 sql: try SQLScript.withoutTransaction(m.sql, source: m.name), present: present, log: log)
+        }
         // The live territory, read with the stage's own reader of the CSV export.
         var lines = try log.step("territory: read territory_hex") { try db.csvLines(TerritoryStage.nightExistingQuery) }
         let existing: [Claim]
@@ -90,6 +91,19 @@ struct TerritoryNight: AppNight {
            and to_regprocedure('territory_in_viewport(double precision, double precision, double precision, double precision, integer)') is not null
            and (select count(*) from pg_policy where (polrelid = to_regclass('territory_hex') and polname = 'territory_hex_read')
                                                   or (polrelid = to_regclass('runs') and polname = 'runs_read')) = 2
+        """
+
+    /// What the submit_run migration makes: the pending runs' columns and index, submit_run and
+    /// my_runs, and the grants the app relies on (the first migration, applied again, revokes them).
+    static let submitMigrationPresent = """
+        select (select count(*) from pg_attribute where attrelid = to_regclass('runs')
+                 and attname in ('judged_at', 'submission') and not attisdropped) = 2
+           and to_regclass('idx_runs_pending') is not null
+           and to_regclass('my_runs') is not null
+           and to_regprocedure('submit_run(jsonb)') is not null
+           and has_function_privilege('authenticated', 'submit_run(jsonb)', 'execute')
+           and has_column_privilege('authenticated', 'runs', 'judged_at', 'select')
+           and has_table_privilege('authenticated', 'my_runs', 'select')
         """
 
     /// Rows stored before the game's migration (or by a writer that left `cell` empty) get their

@@ -30,8 +30,8 @@ public enum TerritoryStage: PipelineStage {
         /// More malformed runs than this stops the night (nothing written): a broken app
         /// release, not a bad phone. nil: 10 runs or 1 % of the night, whichever is larger.
         public var maxRejects: Int? = nil
-        /// Also write the game's migration (`GameMigration`) into this directory (the Supabase
-        /// CLI's `supabase/migrations`); nil: not.
+        /// Also write the game's migrations (`GameMigration.all`) into this directory (the
+        /// Supabase CLI's `supabase/migrations`); nil: not.
         public var migrationDir: String? = nil
         /// Also write app_verdicts.tsv: what the app's TerritoryRules alone (no PROJ, no GEOS)
         /// says of each run — its verdict, reasons and cells — beside the night's runs.tsv.
@@ -50,7 +50,7 @@ public enum TerritoryStage: PipelineStage {
             .flag("loops-geojson", \.loopsGeoJSON, help: "Also write loops.geojson (every valid loop and its cells; a third of a night's bytes)."),
             .option("max-rejects", \.maxRejects, .atLeast(0),
                     help: "Malformed runs a night may quarantine in rejects.tsv before it stops (default: 10 or 1 % of the runs, whichever is larger)."),
-            .option("migration-dir", \.migrationDir, help: "Also write the game's migration (territory_hex.cell, territory_in_viewport, RLS) into this directory."),
+            .option("migration-dir", \.migrationDir, help: "Also write the game's migrations (territory_hex.cell, territory_in_viewport, RLS; submit_run, pending runs) into this directory."),
             .flag("app-verdicts", \.appVerdicts, help: "Also write app_verdicts.tsv: each run's verdict and cells by the app's TerritoryRules alone (no PROJ, no GEOS)."),
         ]
 
@@ -243,8 +243,10 @@ public enum TerritoryStage: PipelineStage {
                 try FileIO.writeAtomically(made[big.count + i], to: "\(o.outputDir)/\(m.0)")
             }
             if let dir = o.migrationDir {
-                try FileIO.writeAtomically(GameMigration.sql, to: "\(dir)/\(GameMigration.name)")
-                log.info("  \(dir)/\(GameMigration.name)")
+                for m in GameMigration.all {
+                    try FileIO.writeAtomically(m.sql, to: "\(dir)/\(m.name)")
+                    log.info("  \(dir)/\(m.name)")
+                }
             }
             for f in staged { try f.commit() }
         }
