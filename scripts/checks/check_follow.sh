@@ -13,8 +13,9 @@
 #     without a users row, a properties.user_id other than the caller, no signed-in runner;
 #   - row-level security: another runner reads no path or submission, only its own runs whole
 #     (my_runs); anon calls and reads nothing;
-#   - the migrations applied again (in the night's order) change nothing.
-# Sections are functions (submit_*); main at the bottom runs them in order.
+#   - the migrations applied again (in the night's order) change nothing; with PostGIS in schema
+#     `extensions` (some Supabase projects) submit_run's search_path follows it.
+# Each section is a function (submit_*); the lines at the bottom run them in order.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -59,10 +60,17 @@ setup_game_db() {
   "${PSQL[@]}" -d "$DB" -f scripts/checks/territory_schema.sql -f scripts/checks/supabase_auth.sql >/dev/null
   apply_migrations "$DB"
   sql "$DB" "insert into users (id, username) values ('$RUNNER_A', 'runner-a'), ('$RUNNER_B', 'runner-b')"
-  # The test's own tables (schema checks): the runs to submit, read by the caller's role.
-  sql "$DB" "create schema checks; grant usage on schema checks to anon, authenticated;
-             create table checks.cases (name text primary key, kind text, id uuid, expected text, body text);
-             grant select on checks.cases to anon, authenticated"
+  "$PY" scripts/checks/lib/submit_cases.py "$RUNS" "$TMP" "$RUNNER_A"
+  load_cases "$DB"
+}
+
+# load_cases DB: the test's own table (schema checks) of the runs to submit (submit_cases.py),
+# read by the caller's role.
+load_cases() {
+  sql "$1" "create schema checks; grant usage on schema checks to anon, authenticated;
+            create table checks.cases (name text primary key, kind text, id uuid, expected text, body text);
+            grant select on checks.cases to anon, authenticated"
+  "${PSQL[@]}" -d "$1" -c "\\copy checks.cases from '$TMP/cases.csv' with (format csv)"
 }
 
 # as_role ROLE RUNNER SQL: SQL as ROLE with RUNNER's JWT claims (no claims when RUNNER is -), as
@@ -86,8 +94,6 @@ runs_count() { sql "$DB" "select count(*) || ' ' || coalesce(sum(xmin::text::big
 # ----------------------------------------------------------------------------------------------
 submit_refusals() {
   echo "-- submit_run refuses, nothing stored"
-  "$PY" scripts/checks/lib/submit_cases.py "$RUNS" "$TMP" "$RUNNER_A"
-  "${PSQL[@]}" -d "$DB" -c "\\copy checks.cases from '$TMP/cases.csv' with (format csv)"
   # The night's reasons for the same runs.
   "$TERRITORY" "$TMP/night.geojson" --output-dir "$TMP/night" --max-rejects 1000 >"$TMP/night.log" 2>&1 \
     || { bad "geo-territory on the malformed runs: $(tail -3 "$TMP/night.log")"; return; }
@@ -242,7 +248,7 @@ submit_rls() {
     case "$got" in 42501:*) ok "anon is refused (with A's claims even): $stmt";; *) bad "anon: $stmt gave $got";; esac
   done
   expect "$DB" "submit_run runs with a fixed search_path (PostGIS's schema, pg_temp last) and its owner's rights" \
-    't|{"search_path=public, pg_temp",extra_float_digits=1}' "select prosecdef, proconfig from pg_proc where oid = 'submit_run(jsonb)'::regprocedure"
+    't|{"search_path=public, pg_temp"}' "select prosecdef, proconfig from pg_proc where oid = 'submit_run(jsonb)'::regprocedure"
 }
 
 # ----------------------------------------------------------------------------------------------
@@ -264,10 +270,32 @@ submit_migrations_twice() {
   expect "$DB" "both migrations applied again = once (columns, grants, policies, indexes, functions, every run's row)" "$before" "$snap"
 }
 
+# ----------------------------------------------------------------------------------------------
+# PostGIS in schema `extensions`, as some Supabase projects have it: submit_run's search_path
+# follows it, and a run is stored.
+# ----------------------------------------------------------------------------------------------
+submit_postgis_elsewhere() {
+  echo "-- PostGIS in schema extensions"
+  local db=game_ext got
+  sql postgres "create database $db"
+  sql postgres "alter database $db set search_path = \"\$user\", public, extensions"
+  sql "$db" "create schema extensions; grant usage on schema extensions to anon, authenticated, service_role;
+             create extension postgis schema extensions"
+  "${PSQL[@]}" -d "$db" -f scripts/checks/territory_schema.sql -f scripts/checks/supabase_auth.sql >/dev/null
+  apply_migrations "$db"; apply_migrations "$db"
+  load_cases "$db"
+  sql "$db" "insert into users (id, username) values ('$RUNNER_A', 'runner-a')"
+  got=$(DB=$db submit "$RUNNER_A" valid_loop 2>&1 || true)
+  expect "$db" "submit_run's search_path is extensions, pg_temp; the run stored with its path ($got)" \
+    '{"search_path=extensions, pg_temp"}|1|291' \
+    "select (select proconfig::text from pg_proc where oid = 'submit_run(jsonb)'::regprocedure) || '|' || count(*) || '|' || sum(extensions.st_npoints(path)) from runs"
+}
+
 setup_game_db
 submit_refusals
 submit_accepts
 submit_idempotency
 submit_rls
 submit_migrations_twice
+submit_postgis_elsewhere
 exit $fail
