@@ -23,7 +23,9 @@ public struct TerritoryNight: AppNight {
         try refuseOrphans(db)
         // The game's own migrations (CONTRACTS §8a: territory_hex.cell, territory_in_viewport, RLS;
         // §8b: submit_run, pending runs), the texts make territory writes, inside this transaction.
-        for (m, present) in zip(GameMigration.all, [Self.migrationPresent, Self.submitMigrationPresent]) {
+        let present = [Self.migrationPresent, Self.submitMigrationPresent]
+        precondition(present.count == GameMigration.all.count, "each of the game's migrations needs its present query")
+        for (m, present) in zip(GameMigration.all, present) {
             try Migrations.apply(db, app: "territory", name: m.name,
                                  sql: try SQLScript.withoutTransaction(m.sql, source: m.name), present: present, log: log)
         }
