@@ -217,6 +217,22 @@ submit_idempotency() {
   case "$got" in "42501: submit_run needs a signed-in runner"*) ok "no JWT claims: refused ($got)";; *) bad "no claims: $got";; esac
   [ "$(runs_count)" = "$before" ] && [ "$(stored 00000000-0000-4000-8000-0000000000ff)" = 0 ] \
     && ok "after those refusals: no row added or changed" || bad "runs changed: $before → $(runs_count)"
+  # Sent again while the first request is still open: the second waits for it, then finds the
+  # same body (its id) or another (refused).
+  local c=00000000-0000-4000-8000-0000000000cc name want first
+  sql "$DB" "insert into checks.cases select 'concurrent', 'again', '$c', '', jsonb_set(body::jsonb, '{id}', '\"$c\"')::text from checks.cases where name = 'user_id_left_out';
+             insert into checks.cases select 'concurrent_changed', 'again', '$c', '', jsonb_set(body::jsonb, '{properties,accuracy_m,0}', '3.5')::text from checks.cases where name = 'concurrent'"
+  "${PSQL[@]}" -d "$DB" -At -c "begin; set local role authenticated; set local request.jwt.claims = '{\"sub\": \"$RUNNER_A\"}';
+    select submit_run(body::jsonb) from checks.cases where name = 'concurrent'; select pg_sleep(1); commit;" >"$TMP/first.out" 2>&1 </dev/null &
+  first=$!
+  for _ in $(seq 50); do [ "$(sql "$DB" "select count(*) from pg_stat_activity where query like '%pg_sleep(1)%' and state = 'active' and pid <> pg_backend_pid()")" = 1 ] && break; sleep 0.05; done
+  for name in concurrent concurrent_changed; do submit "$RUNNER_A" $name >"$TMP/$name.out" & done
+  wait $first; wait
+  want="$c
+23505: id: the run $c is already stored with another body (a new run needs a new id)"
+  [ "$(cat "$TMP/concurrent.out" "$TMP/concurrent_changed.out")" = "$want" ] && [ "$(stored $c)" = 1 ] && grep -q "^$c$" "$TMP/first.out" \
+    && ok "sent again while the first request is open: the same body waits and gets the id, another body waits and is refused; one row" \
+    || bad "concurrent submissions: $(cat "$TMP/first.out" "$TMP/concurrent.out" "$TMP/concurrent_changed.out" | tr '\n' ' ')"
 }
 
 # ----------------------------------------------------------------------------------------------
@@ -228,13 +244,17 @@ submit_rls() {
   [ "$(submit "$RUNNER_B" b_run)" = 00000000-0000-4000-8000-0000000000bb ] && ok "runner B submits a run" || bad "runner B's run"
   local q got stmt
   q="select count(*) || ' ' || count(path) || ' ' || count(submission) || ' ' || count(*) filter (where judged_at is null) from my_runs"
-  expect "$DB" "runner A reads its own runs whole through my_runs, pending ones included (runs, paths, submissions, pending)" \
-    "7 6 7 7" "set role authenticated; set request.jwt.claims = '{\"sub\": \"$RUNNER_A\"}'; $q"
+  # What the tables' owner sees of A's runs, and of all.
+  local own all mine="from runs where user_id = '$RUNNER_A'"
+  own=$(sql "$DB" "${q/from my_runs/$mine}")
+  all=$(sql "$DB" "select count(*) from runs")
+  expect "$DB" "runner A reads its own runs whole through my_runs, pending ones included (runs, paths, submissions, pending: $own)" \
+    "$own" "set role authenticated; set request.jwt.claims = '{\"sub\": \"$RUNNER_A\"}'; $q"
   expect "$DB" "runner B reads its one run through my_runs, none of A's" "1 1 1 1" \
     "set role authenticated; set request.jwt.claims = '{\"sub\": \"$RUNNER_B\"}'; $q"
   expect "$DB" "runner B finds none of A's runs in my_runs, even asked by id" "0" \
     "set role authenticated; set request.jwt.claims = '{\"sub\": \"$RUNNER_B\"}'; select count(*) from my_runs where user_id = '$RUNNER_A' or id = (select id from checks.cases where name = 'valid_loop')"
-  expect "$DB" "runner B reads every run's figures in runs (id, user_id, started_at, judged_at…), as the app does today" "8" \
+  expect "$DB" "runner B reads every run's figures in runs (id, user_id, started_at, judged_at…), as the app does today ($all runs)" "$all" \
     "set role authenticated; set request.jwt.claims = '{\"sub\": \"$RUNNER_B\"}'; select count(*) from (select id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, loop_polygon, created_at, judged_at from runs) r"
   for stmt in "select path from runs limit 1" "select submission from runs limit 1" "select * from runs limit 1" \
               "insert into runs (id, user_id, started_at, ended_at) values (gen_random_uuid(), '$RUNNER_B', now(), now())" \
