@@ -133,5 +133,5 @@ let package = Package(
         // geo-lookup's query and bench commands, which are not the stage, keep swift-argument-parser.
         .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), "StageCommand"] + $0.frontUses + ($0.front == "geo-lookup" ? [argumentParser] : []))
     },
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -116,7 +116,7 @@ public enum NightlyStage: PipelineStage {
                 failed.append(app)
             }
             print(line)
-            fflush(stdout)
+            fflush(nil)   // every C stream, stdout among them (Swift 6 does not let nonisolated code read the `stdout` global)
             report.lines.append(line)
         }
         if !failed.isEmpty {
