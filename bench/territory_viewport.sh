@@ -29,7 +29,7 @@ source scripts/checks/lib/pg.sh
 runs_file build/bench/territory_runs.geojson
 pg_start bench_viewport C timezone=UTC shared_buffers=256MB max_wal_size=4GB
 pg_sql postgres "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls" >/dev/null
-newdb() { pg_sql postgres "create database $1" >/dev/null; "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql >/dev/null; }
+newdb() { pg_sql postgres "create database $1" >/dev/null; "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql -f scripts/checks/supabase_auth.sql >/dev/null; }
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (timings under load are inflated alike)"
 
 newdb big

@@ -35,7 +35,7 @@ fail=0
 sql() { pg_sql "$@"; }
 expect() { pg_expect "$@"; }
 sql postgres "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls" >/dev/null
-newdb() { sql postgres "create database $1" >/dev/null; "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql >/dev/null; }
+newdb() { sql postgres "create database $1" >/dev/null; "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql -f scripts/checks/supabase_auth.sql >/dev/null; }
 
 # The migration file, after the first one, twice: the same catalog.
 newdb files

@@ -38,9 +38,9 @@ extension TerritoryStage {
                 try FileIO.writeAtomically(made[big.count + i], to: "\(o.outputDir)/\(m.0)")
             }
             if let dir = o.migrationDir {
-                for (name, sql) in [(GameMigration.name, GameMigration.sql), (ZoomMigration.name, ZoomMigration.sql)] {
-                    try FileIO.writeAtomically(sql, to: "\(dir)/\(name)")
-                    log.info("  \(dir)/\(name)")
+                for m in GameMigration.all {
+                    try FileIO.writeAtomically(m.sql, to: "\(dir)/\(m.name)")
+                    log.info("  \(dir)/\(m.name)")
                 }
             }
             for f in staged { try f.commit() }
