@@ -113,7 +113,7 @@ public struct Schedule: Sendable {
     public var replanFuture = false
 }
 
-extension ChallengesStage {
+extension DailyChallenges {
     /// The countries of world.geojson, checked for what the schedule relies on. With
     /// `exactNear` (the area thresholds the schedule compares with, km²), a country's area is
     /// measured on the ellipsoid only when its spherical estimate lies within a factor 4 of one
