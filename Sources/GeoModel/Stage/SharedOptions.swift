@@ -4,7 +4,7 @@
 extension StageOption {
     /// This option, declared over `Root`, as an option of `Outer`, which holds a `Root` at `path`:
     /// the same name, help, default, parsing and range.
-    public func nested<Outer>(at path: WritableKeyPath<Outer, Root>) -> StageOption<Outer> {
+    public func nested<Outer>(at path: WritableKeyPath<Outer, Root> & Sendable) -> StageOption<Outer> {
         let apply = self.apply, defaultText = self.defaultText, problem = self.problem
         let outerKind: StageOption<Outer>.Kind
         switch kind {
