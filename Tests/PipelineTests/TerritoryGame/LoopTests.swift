@@ -5,7 +5,6 @@ import Geodesy
 import GeoPROJ
 import H3
 import Testing
-@testable import TerritoryStage
 @testable import TerritoryGame
 @testable import TerritoryRules
 
