@@ -210,7 +210,7 @@ grant execute on function public.search_cities(text, int) to anon, authenticated
 --   own name prefix       2.0        common name prefix    1.5
 --   other name exact      1.0        a word of own name    1.0   ("york" → New York)
 --   other name prefix     0.5        a word of other name  0.0
---   anywhere else        -1.0        trigram (typo)        8·s - 5.5   (s in 0.25…1)
+--   anywhere else        -1.0        trigram (typo)        8·s - 5.5   (s in 0.15…1)
 -- So one kind of match is worth a factor of 10^bonus in population: "new delhi" finds New
 -- Delhi (own, 0.3 M) before Delhi (other name, 11 M: 2 points = 100×); "tor" Toronto (own
 -- prefix, 2.6 M) before Slovyansk (old name Tor, 0.1 M: 1 point = 10×); "ath" Athens (own prefix,
@@ -220,12 +220,15 @@ grant execute on function public.search_cities(text, int) to anon, authenticated
 -- Queries of 1 or 2 characters walk the name_key prefix range (B-tree): own names only. Longer
 -- ones take every key that holds the query (trigram GIN on search_keys). When none of those is
 -- an own or common name starting with the query (bonus < 1.5) and the query has 4 characters
--- or more, typos are forgiven: city_near finds the entries whose own or common names
--- (fuzzy_keys, trigram GIN) are near the query by pg_trgm's word_similarity ≥ 0.25 (a swapped
--- letter in a name of 6 letters keeps 3 of its 7 trigrams: 0.27), scored by s, the greater of
--- the best similarity to one whole name and word_similarity - 0.2 (a typo in one word of a
--- longer name). One wrong, missing, extra or swapped letter in a name of 6 letters or more
--- finds the city.
+-- or more, typos are forgiven: city_near finds, through the trigram GIN on fuzzy_keys (own and
+-- common names), the entries near the query by pg_trgm's word_similarity ≥ 0.35 (one wrong,
+-- missing or extra letter in a name of 6 letters keeps 4 of its 7 trigrams: 0.4) or holding
+-- the query with two neighbouring letters swapped back (a swap in the middle of a 6-letter
+-- name keeps only 2 trigrams, as many as any name with the same first two letters: no
+-- threshold tells them apart, the swapped-back query does). Each is scored by s, the greater
+-- of its best similarity to one whole name and its word_similarity - 0.2 (a typo in one word
+-- of a longer name). One wrong, missing, extra or swapped letter in a name of 6 letters or
+-- more finds the city.
 
 alter table public.cities add column if not exists common_names text;   -- '|'-separated
 alter table public.cities add column if not exists same_as bigint;      -- offered as this id instead
@@ -236,18 +239,22 @@ alter table public.cities add column if not exists fuzzy_keys text
 create index if not exists cities_fuzzy_keys_trgm on public.cities
   using gin (fuzzy_keys extensions.gin_trgm_ops);
 
--- Not inlined (it has its own threshold), so planned with k as a parameter: the trigram index
--- serves any k. Reads public.cities as the caller (row-level security applies).
+-- Not inlined (it has its own threshold), so planned with k as a parameter: both conditions
+-- are trigram GIN scans for any k (a bitmap OR). k is folded: no LIKE wildcard in it. Reads
+-- public.cities as the caller (row-level security applies).
 create or replace function public.city_near(k text)
 returns table (id bigint, similarity real, population bigint)
-language sql stable parallel safe rows 200
-set pg_trgm.word_similarity_threshold = 0.25
+language sql stable parallel safe rows 50
+set pg_trgm.word_similarity_threshold = 0.35
 as $$
   select id, greatest((select max(extensions.similarity(k, key))
                          from unnest(string_to_array(btrim(fuzzy_keys, '|'), '|')) key),
                       extensions.word_similarity(k, fuzzy_keys) - 0.2)::real, population
     from public.cities
-   where k operator(extensions.<%) fuzzy_keys and retired_at is null and same_as is null
+   where (k operator(extensions.<%) fuzzy_keys
+          or fuzzy_keys like any (array(select '%' || overlay(k placing substr(k, i + 1, 1) || substr(k, i, 1) from i for 2) || '%'
+                                          from generate_series(1, length(k) - 1) i)))
+     and retired_at is null and same_as is null
 $$;
 
 -- An SQL function without SET or STRICT, so PostgreSQL inlines it into the caller's query and
