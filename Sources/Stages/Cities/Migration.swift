@@ -218,9 +218,10 @@ grant execute on function public.search_cities(text, int) to anon, authenticated
 -- exact, 12 M) before Mexico, Pampanga (own exact, 44 k: 0.5 point = 3×).
 --
 -- Queries of 1 or 2 characters walk the name_key prefix range (B-tree): own names only. Longer
--- ones take every key that holds the query (trigram GIN on search_keys). When none of those is
--- an own or common name starting with the query (bonus < 1.5) and the query has 4 characters
--- or more, typos are forgiven: city_near finds, through the trigram GIN on fuzzy_keys (own and
+-- ones take every key that holds the query (trigram GIN on search_keys). When nothing holds the
+-- query or the best match is weak (scores under 8: less than the start of the own name of a
+-- city of a million) and the query has 5 characters or more (a name of 6 letters with one
+-- missing), typos are forgiven: city_near finds, through the trigram GIN on fuzzy_keys (own and
 -- common names), the entries near the query by pg_trgm's word_similarity ≥ 0.35 (one wrong,
 -- missing or extra letter in a name of 6 letters keeps 4 of its 7 trigrams: 0.4) or holding
 -- the query with two neighbouring letters swapped back (a swap in the middle of a 6-letter
@@ -297,7 +298,8 @@ as $$
   ), near as (
     select id, 8.0 * similarity - 5.5 as bonus, population
       from public.city_near((select public.city_fold(q)))
-     where length((select public.city_fold(q))) >= 4 and not exists (select 1 from best where bonus >= 1.5)
+     where length((select public.city_fold(q))) >= 5
+       and not exists (select 1 from best where bonus + log(greatest(population, 1)) >= 8.0)
   ), ranked as (
     select id, max(bonus + log(greatest(population, 1))) as score
       from (select * from best union all select * from near) s
