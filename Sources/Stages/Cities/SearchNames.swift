@@ -9,7 +9,9 @@ extension CitiesStage {
     /// other name without a single lower-case letter. It would outrank the city people mean
     /// ("mün" found Maturín, airport MUN, before Munich), so it is no name at all.
     public static func isCodeLike(_ name: String) -> Bool {
-        !name.unicodeScalars.contains { $0.properties.isLowercase }
+        // Most names hold an ASCII lower-case letter: decided without Unicode properties.
+        if name.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) { return false }
+        return !name.unicodeScalars.contains { $0.value >= 0x80 && $0.properties.isLowercase }
     }
 
     /// Reads common_names.tsv (scripts/data/geonames_common_names.py): GeoNames id → the other
@@ -23,7 +25,7 @@ extension CitiesStage {
                 throw InputError(file: path, "line \(row.line): the GeoNames id \(idText.debugDescription) is not a positive integer")
             }
             guard out[id] == nil else { throw InputError(file: path, "line \(row.line): the GeoNames id \(id) appears twice") }
-            let names = table[row, "common_names"].split(separator: "|").map(String.init)
+            let names = table[row, "common_names"].split(separator: "|", omittingEmptySubsequences: false).map(String.init)
             guard !names.isEmpty, names.allSatisfy({ !$0.allSatisfy(\.isWhitespace) }) else {
                 throw InputError(file: path, "line \(row.line) (id \(id)): an empty name")
             }
