@@ -1,4 +1,5 @@
 import StageCommand
+import CitiesSchema
 import CitiesStage
 
 StageFront<CitiesStage>(
@@ -7,11 +8,11 @@ StageFront<CitiesStage>(
     discussion: """
     Reads the GeoNames tables in data/geonames/ (cities, admin-1 names, country populations;
     CC BY 4.0) and the app's country set (dist/world.geojson), and writes in --output-dir:
-      • migrations/\(CitiesStage.migrationName): the countries and cities tables of CONTRACTS §7
+      • migrations/\(CitiesSchema.migrationName): the countries and cities tables of CONTRACTS §7
         with an alternate-name column, pg_trgm and unaccent, a trigram index, the search
         function search_cities(q, n), user_city, and
         row-level security (everyone reads, no client role writes); safe to apply twice;
-      • migrations/\(CitiesStage.searchMigrationName): the search that ranks what people
+      • migrations/\(CitiesSchema.searchMigrationName): the search that ranks what people
         mean: own name before common names (--common-names) before other names, each match
         kind weighed against population, typos forgiven by trigram similarity, a place GeoNames
         lists twice (--duplicate-km) offered once; code-like other names are left out;

@@ -3,6 +3,7 @@
 // Supabase tables (CONTRACTS §7): a migration with search and row-level security, and an
 // idempotent seed that never drops a city a user points at.
 
+import CitiesSchema
 import Foundation
 import GeoModel
 import GeoGEOS
@@ -23,7 +24,7 @@ public enum CitiesStage: PipelineStage {
         public var territories = "data/territories.tsv"
         /// The app's country set and polygons.
         public var world = "dist/world.geojson"
-        /// Gets migrations/<timestamp>_*.sql (CitiesStage.migrations) and seed.sql.
+        /// Gets migrations/<timestamp>_*.sql (CitiesSchema.migrations) and seed.sql.
         public var outputDir = "dist/supabase/cities"
         /// Per-city disagreements and the summary counts (tab-separated).
         public var report = "build/cities/report.tsv"
@@ -160,8 +161,8 @@ public enum CitiesStage: PipelineStage {
         report.cities = cityRows.count
 
         let header = [
-            "Cities for the city-ranking app (CONTRACTS §7), written by geo-cities: load after migrations/ (\(migrations.map(\.name).joined(separator: ", "))).",
-            attribution,
+            "Cities for the city-ranking app (CONTRACTS §7), written by geo-cities: load after migrations/ (\(CitiesSchema.migrations.map(\.name).joined(separator: ", "))).",
+            CitiesSchema.attribution,
             "\(cityRows.count) cities of \(source.count) in \(o.cities), \(countryRows.count) countries of \(o.world).",
             "Idempotent: a reload with nothing changed rewrites no row; cities that left the source are marked (retired_at), never deleted.",
         ]
@@ -169,7 +170,7 @@ public enum CitiesStage: PipelineStage {
         report.seedBytes = seedText.utf8.count
 
         var reportText = "# geo-cities report: one line per city whose country the polygons and GeoNames disagree on, and how it was resolved\n"
-        reportText += "# \(attribution)\n"
+        reportText += "# \(CitiesSchema.attribution)\n"
         for (k, n) in report.byResolution.sorted(by: { $0.key < $1.key }) { reportText += "# resolution \(k.rawValue): \(n)\n" }
         for (k, n) in report.byContinent.sorted(by: { $0.key < $1.key }) { reportText += "# continent \(k): \(n)\n" }
         reportText += "# cities without admin name: \(report.withoutAdmin)\n"
@@ -181,7 +182,7 @@ public enum CitiesStage: PipelineStage {
 
         // The seed last: make takes it for the stage's target, so it is only fresh when all is written.
         try FileIO.writeAtomically(reportText, to: o.report)
-        for m in migrations { try FileIO.writeAtomically(m.sql + "\n", to: o.outputDir + "/migrations/" + m.name) }
+        for m in CitiesSchema.migrations { try FileIO.writeAtomically(m.sql + "\n", to: o.outputDir + "/migrations/" + m.name) }
         try FileIO.writeAtomically(seedText, to: o.outputDir + "/seed.sql")
         let kinds = report.byResolution.filter { $0.key != .agree }.sorted { $0.key < $1.key }
         for (k, n) in kinds { log.info("\(k.rawValue): \(n)") }
