@@ -259,46 +259,46 @@ as $$
 $$;
 
 -- An SQL function without SET or STRICT, so PostgreSQL inlines it into the caller's query and
--- plans it with the query's value; the folded query is a scalar subquery (computed once, it can
--- drive an index even in a generic plan). Each branch runs only when its one-time filter holds
+-- plans it with the query's value; the query is folded once (k) and read through scalar
+-- subqueries (each an InitPlan: it can drive an index even in a generic plan). Each branch runs only when its one-time filter holds
 -- and keeps its n best ids (narrow rows), joined back to their rows at the end.
 create or replace function public.search_cities(q text, n int default 10)
 returns setof public.cities
 language sql stable parallel safe
 as $$
-  with best as (
-    (select id, case when name_key = (select public.city_fold(q)) then 3.0 else 2.0 end as bonus, population
+  with k as (select public.city_fold(q) as k), best as (
+    (select id, case when name_key = (select k from k) then 3.0 else 2.0 end as bonus, population
        from public.cities
-      where length((select public.city_fold(q))) between 1 and 2
-        and name_key >= (select public.city_fold(q))
-        and name_key < (select public.city_fold(q) || chr(1114111))
+      where length((select k from k)) between 1 and 2
+        and name_key >= (select k from k)
+        and name_key < (select k || chr(1114111) from k)
         and retired_at is null and same_as is null
-      order by case when name_key = (select public.city_fold(q)) then 3.0 else 2.0 end
+      order by case when name_key = (select k from k) then 3.0 else 2.0 end
                + log(greatest(population, 1)) desc, id
       limit greatest(coalesce(n, 10), 0))
     union all
     (select id, bonus, population from (
        select id, case
-                    when name_key = (select public.city_fold(q)) then 3.0
-                    when position((select '|' || public.city_fold(q) || '|') in common_keys) > 0 then 2.5
-                    when starts_with(name_key, (select public.city_fold(q))) then 2.0
-                    when position((select '|' || public.city_fold(q)) in common_keys) > 0 then 1.5
-                    when position((select '|' || public.city_fold(q) || '|') in search_keys) > 0 then 1.0
-                    when position((select ' ' || public.city_fold(q)) in name_key) > 0 then 1.0
-                    when position((select '|' || public.city_fold(q)) in search_keys) > 0 then 0.5
-                    when position((select ' ' || public.city_fold(q)) in search_keys) > 0 then 0.0
+                    when name_key = (select k from k) then 3.0
+                    when position((select '|' || k || '|' from k) in common_keys) > 0 then 2.5
+                    when starts_with(name_key, (select k from k)) then 2.0
+                    when position((select '|' || k from k) in common_keys) > 0 then 1.5
+                    when position((select '|' || k || '|' from k) in search_keys) > 0 then 1.0
+                    when position((select ' ' || k from k) in name_key) > 0 then 1.0
+                    when position((select '|' || k from k) in search_keys) > 0 then 0.5
+                    when position((select ' ' || k from k) in search_keys) > 0 then 0.0
                     else -1.0
                   end as bonus, population
          from public.cities
-        where length((select public.city_fold(q))) >= 3
-          and search_keys like (select '%' || public.city_fold(q) || '%')
+        where length((select k from k)) >= 3
+          and search_keys like (select '%' || k || '%' from k)
           and retired_at is null and same_as is null) m
       order by bonus + log(greatest(population, 1)) desc, id
       limit greatest(coalesce(n, 10), 0))
   ), near as (
     select id, 8.0 * similarity - 5.5 as bonus, population
-      from public.city_near((select public.city_fold(q)))
-     where length((select public.city_fold(q))) >= 5
+      from public.city_near((select k from k))
+     where length((select k from k)) >= 5
        and not exists (select 1 from best where bonus + log(greatest(population, 1)) >= 8.0)
   ), ranked as (
     select id, max(bonus + log(greatest(population, 1))) as score
