@@ -10,7 +10,7 @@
 # km² per runner), preview.svg, and loops.geojson (every valid loop with its cells, which the
 # consumer check recomputes with h3-py; TERRITORY_LOOPS= leaves it out, as a nightly job does:
 # it is a third of a night's bytes and no reader in the contract needs it). The rules are the game's (CONTRACTS §8)
-# and live in Sources/Stages/Territory/Rules.swift, not here.
+# and live in Sources/TerritoryRules/, not here.
 
 TERRITORY_RUNS ?= $(DATA)/territory/runs.geojson
 # The current territory as `psql \copy territory_hex to … with (format csv, header)` writes it

@@ -1,7 +1,9 @@
 import Foundation
 import GeoModel
 import GeoPostgres
-import TerritoryStage
+import LiveNight
+import TerritoryGame
+import TerritoryPostgres
 
 /// The night against the apps' live PostgreSQL (CONTRACTS §9, issue #21): for each app, one
 /// transaction behind an advisory lock that reads the live tables, checks them against the

@@ -4,6 +4,8 @@ import GeoPROJ
 import H3
 import Testing
 @testable import TerritoryStage
+@testable import TerritoryGame
+import TerritoryRules
 
 /// The fast number and orientation paths of the outputs must give exactly what the plain ones
 /// give: the SQL and GeoJSON are compared byte for byte across builds.

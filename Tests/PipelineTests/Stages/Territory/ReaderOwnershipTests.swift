@@ -3,6 +3,8 @@ import GeoModel
 import H3
 import Testing
 @testable import TerritoryStage
+@testable import TerritoryGame
+import TerritoryRules
 
 @Suite struct TerritoryReaderTests {
     static let runID = "7f0c1a52-3b4d-4e5f-8a9b-0c1d2e3f4a5b"

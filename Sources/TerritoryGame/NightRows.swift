@@ -9,8 +9,9 @@ import GeoFormats
 import GeoGEOS
 import GeoModel
 import H3
+import TerritoryRules
 
-extension TerritoryStage {
+extension TerritoryGame {
     /// One judged run, as the night loads it.
     public struct NightRun: Sendable {
         public var id: String
@@ -56,9 +57,7 @@ extension TerritoryStage {
                                 cells: cells, copyRow: row.bytes, pathField: row.path)
             }
         }
-        var limits = Options()
-        limits.maxRejects = maxRejects
-        try quarantine(decoded.rejected, of: decoded.features, allowed: limits.allowedRejects(features: decoded.features), input: input, log: log)
+        try quarantine(decoded.rejected, of: decoded.features, allowed: allowedRejects(maxRejects, features: decoded.features), input: input, log: log)
         var runs: [NightRun] = []
         runs.reserveCapacity(decoded.runs.count)
         for d in decoded.runs {
@@ -94,17 +93,17 @@ extension TerritoryStage {
 
     /// The set-based merge of the copied rows, with territory_hex.sql's rules: runs inserted or
     /// their judged columns updated (`runsConflict`), a cell taken only by a claim that beats the
-    /// stored one (`TerritoryOutputs.cellsConflict`) — so shards and reruns, in any order,
+    /// stored one (`TerritoryGame.cellsConflict`) — so shards and reruns, in any order,
     /// converge. Returns runs and cells written.
     public static let nightMerge = """
         with r as (
           insert into runs (\(nightRunColumns)) select \(nightRunColumns) from night_runs
-          \(TerritoryOutputs.runsConflict.trimmingCharacters(in: .whitespacesAndNewlines).dropLast())
+          \(TerritoryGame.runsConflict.trimmingCharacters(in: .whitespacesAndNewlines).dropLast())
           returning 1),
         h as (
           insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell)
           select hex_id, owner_user_id, last_run_id, claimed_at, cell from night_cells
-          \(TerritoryOutputs.cellsConflict)
+          \(TerritoryGame.cellsConflict)
           returning 1)
         select (select count(*) from r), (select count(*) from h)
         """
@@ -114,11 +113,11 @@ extension TerritoryStage {
     /// extended WKB — the same doubles as that file's exact WKT, and the cheapest form for
     /// PostGIS to read. Returns the row and where its path field lies.
     static func copyRow(_ r: Run, _ v: Verdict, loop: [Polygon]) -> (bytes: [UInt8], path: Range<Int>?) {
-        var row = CopyBinaryRow(fields: 9, reserve: 160 + 16 * TerritoryOutputs.rowPoints(v, loop: loop))
+        var row = CopyBinaryRow(fields: 9, reserve: 160 + 16 * TerritoryGame.rowPoints(v, loop: loop))
         row.uuid(r.id); row.uuid(r.userID)
         row.timestamp(microsecondsSince1970: r.startedAt); row.timestamp(microsecondsSince1970: r.endedAt)
-        for (d, decimals) in [(v.distance, TerritoryOutputs.distanceDecimals), (v.duration, TerritoryOutputs.durationDecimals)] {
-            if let stored = TerritoryOutputs.stored(d, decimals: decimals) { row.float8(stored) } else { row.null() }
+        for (d, decimals) in [(v.distance, TerritoryGame.distanceDecimals), (v.duration, TerritoryGame.durationDecimals)] {
+            if let stored = TerritoryGame.stored(d, decimals: decimals) { row.float8(stored) } else { row.null() }
         }
         row.bool(v.valid)
         var path: Range<Int>? = nil

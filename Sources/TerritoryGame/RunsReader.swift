@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import TerritoryRules
 
 /// A run the reader refused (a field missing, malformed or inconsistent): quarantined with the
 /// reason naming the field, while the night goes on without it.
@@ -50,6 +51,7 @@ public enum RunsReader {
         public var runs: [(index: Int, id: String, value: R)] = []
         public var rejected: [RejectedRun] = []
         public var features: Int { runs.count + rejected.count }
+        public init() {}
     }
 
     /// Decodes every run of the FeatureCollection and hands each to `body` as soon as it is
