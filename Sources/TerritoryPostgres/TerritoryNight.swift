@@ -7,13 +7,14 @@ import TerritoryGame
 /// to users, runs and territory_hex: new runs by COPY straight into runs, stored runs and the
 /// cells by COPY into temporary tables and one set-based merge.
 public struct TerritoryNight: AppNight {
-    public var runs: String
+    /// Tonight's runs file (an import, a replay); nil: the pending runs in the database.
+    public var runs: String?
     public var shard: String?
     public var maxRejects: Int?
     public var threads: Int
-    public var inputs: [String] { [runs] }
+    public var inputs: [String] { runs.map { [$0] } ?? [] }
 
-    public init(runs: String, shard: String?, maxRejects: Int?, threads: Int) {
+    public init(runs: String?, shard: String?, maxRejects: Int?, threads: Int) {
         self.runs = runs; self.shard = shard; self.maxRejects = maxRejects; self.threads = threads
     }
 
@@ -32,6 +33,7 @@ public struct TerritoryNight: AppNight {
         do { existing = try ExistingTerritory.read(lines: lines, source: "territory_hex in \(db.target)") }
         catch { throw ContractError(message: "\(error)") }
         lines = []
+        guard let runs else { return try applyPending(db, dryRun: dryRun, log: log) }
         var night = try TerritoryGame.night(input: runs, existing: existing, shard: try shard.map { try Shard(parsing: $0) },
                                              threads: threads, maxRejects: maxRejects, log: log)
         // Runs already stored keep their path (the merge never updates it): it is not sent again,
@@ -76,6 +78,8 @@ public struct TerritoryNight: AppNight {
             }
             return (try db.query(TerritoryGame.nightMerge).first ?? []).map { Int($0 ?? "") ?? 0 }
         }
+        // Judged tonight: a run the app submitted is no longer pending for the followers.
+        try log.step("territory: mark tonight's runs judged") { try PendingRuns.markJudged(db, night.runs.map(\.id)) }
         let filled = try log.step("territory: fill the boundary of stored cells without one") { try fillMissingBoundaries(db) }
         let would = dryRun ? "would be " : ""
         return "\(formatCount(night.runs.count)) runs (\(formatCount(night.valid)) valid loops\(night.quarantined > 0 ? ", \(night.quarantined) malformed quarantined" : ""))\(shard.map { " [shard \($0)]" } ?? ""): "

@@ -29,8 +29,9 @@ public enum NightlyStage: PipelineStage {
         /// The quiz: the country set and how many days ahead must have a question.
         public var world = "dist/world.geojson"
         public var ahead = 60
-        /// The game: tonight's runs (CONTRACTS §8) and optionally one shard of them.
-        public var runs = "data/territory/runs.geojson"
+        /// The game: a runs file (CONTRACTS §8: an import, a replay) and optionally one shard of
+        /// it; nil: the runs the app submitted that are still pending (CONTRACTS §8b).
+        public var runs: String? = nil
         public var shard: String? = nil
         /// Malformed runs the night may quarantine before it stops (nil: the stage's default).
         public var maxRejects: Int? = nil
@@ -61,7 +62,7 @@ public enum NightlyStage: PipelineStage {
             .flag("wait", \.wait, inversion: true, help: "Wait for another night of an app that is running (--no-wait: stop at once)."),
             .option("world", \.world, help: "The quiz's country set."),
             .option("ahead", \.ahead, .within(0...3650), help: "Days after today that must have a quiz question."),
-            .option("runs", \.runs, help: "Tonight's runs (GeoJSON FeatureCollection, CONTRACTS §8)."),
+            .option("runs", \.runs, help: "A runs file to load (GeoJSON FeatureCollection, CONTRACTS §8: an import, a replay); without it the game's pending runs in its database (CONTRACTS §8b)."),
             .option("shard", \.shard, help: "i/n: load only shard i of n of the runs."),
             .option("max-rejects", \.maxRejects, .atLeast(0),
                     help: "Malformed runs the night may quarantine before it stops, nothing written (TERRITORY_MAX_REJECTS; default: 10 or 1 % of the runs, whichever is larger)."),
@@ -82,7 +83,10 @@ public enum NightlyStage: PipelineStage {
                 throw OptionsError("--apps (NIGHTLY_APPS): unknown app \"\(a)\"; known: \(knownApps.joined(separator: " "))")
             }
             _ = try day()
-            if let s = shard { _ = try Shard(parsing: s) }
+            if let s = shard {
+                _ = try Shard(parsing: s)
+                if runs == nil { throw OptionsError("--shard (TERRITORY_SHARD) splits a runs file: give --runs (TERRITORY_RUNS) too") }
+            }
             for a in apps where url(for: a) == nil {
                 throw OptionsError("\(a) has no database: set DATABASE_URL or \(Self.urlVariables[a]!) (a libpq URI or conninfo)")
             }
