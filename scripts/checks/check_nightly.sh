@@ -34,13 +34,9 @@ for f in "$NIGHTLY" "$WORLD" "$RUNS" "$SEED" "$TERRITORY_OUT/territory.geojson" 
 done
 if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then bash scripts/setup.sh --test; fi
 
-PORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 source scripts/checks/lib/pg.sh
-pg_start check_nightly C timezone=UTC "listen_addresses='127.0.0.1'" "port=$PORT" password_encryption=scram-sha-256
 # Passwords on TCP, trust on the socket (the test's own psql).
-printf 'local all all trust\nhost all all 127.0.0.1/32 scram-sha-256\n' > "$TMP/hba" && cat "$TMP/hba" > "$DATA/pg_hba.conf"
-as_db "$PGBIN/pg_ctl" -D "$DATA" reload >/dev/null
-PSQL+=(-p "$PORT")
+pg_start_tcp check_nightly timezone=UTC
 fail=0
 sql() { pg_sql "$@"; }
 expect() { pg_expect "$@"; }
