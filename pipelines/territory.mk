@@ -21,7 +21,7 @@ TERRITORY_SHARD ?=
 # 1: also write loops.geojson (--loops-geojson); empty: not.
 TERRITORY_LOOPS ?= 1
 # Malformed runs are quarantined in rejects.tsv; more than this stops the night, writing
-# nothing (empty: 10 runs or 1 % of the night, whichever is larger).
+# nothing (empty: the stage's default, shown by `geo-territory --help`).
 TERRITORY_MAX_REJECTS ?=
 TERRITORY_DIR ?= $(DIST)/territory
 # The game's migration (territory_hex.cell, territory_in_viewport, RLS; CONTRACTS §8a).

@@ -10,13 +10,10 @@ extension TerritoryGame {
     /// `rejected`, with the field at fault; a run outside `shard` is nil.
     public static func nightRuns(_ buf: UnsafeBufferPointer<UInt8>, file: String, shard: Shard?, threads: Int,
                                  rules: Rules = Rules(), resolution: Int = 9,
-                                 released: ((Range<Int>) -> Void)? = nil) throws -> RunsReader.Read<NightRun?> {
+                                 released: (@Sendable (Range<Int>) -> Void)? = nil) throws -> RunsReader.Read<NightRun?> {
         try RunsReader.eachRun(buf, file: file, workers: threads, makeState: { GEOSContext() }, released: released) { run, geos -> NightRun? in
             if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return nil }
-            let (v, loop, cells) = try judgeOne(run, rules: rules, resolution: resolution, file: file, geos: geos)
-            let row = copyRow(run, v, loop: loop)
-            return NightRun(id: run.id, userID: run.userID, endedAt: run.endedAt, valid: v.valid,
-                            cells: cells, copyRow: row.bytes, pathField: row.path)
+            return try NightRun(judging: run, rules: rules, resolution: resolution, file: file, geos: geos)
         }
     }
 }

@@ -40,7 +40,30 @@ extension TerritoryGame {
         /// Malformed runs skipped (within the stage's threshold).
         public var quarantined = 0
     }
+}
 
+extension TerritoryGame.Night {
+    /// Judged runs (in any grouping: a night's file, a follower's batch) folded over `existing`.
+    public init(runs: [TerritoryGame.NightRun], existing: [Claim], quarantined: Int = 0) {
+        let t = TerritoryGame.territory(existing: existing, valid: runs.lazy.filter(\.valid).map { ($0.cells, $0.userID, $0.id, $0.endedAt) })
+        let tonight = Set(runs.map(\.id))
+        let won = t.cells.values.filter { tonight.contains($0.run) }.sorted { $0.cell < $1.cell }
+        self.init(runs: runs, valid: runs.reduce(0) { $0 + ($1.valid ? 1 : 0) }, won: won,
+                  owned: t.cells.count, users: Array(Set(runs.map(\.userID))).sorted(), quarantined: quarantined)
+    }
+}
+
+extension TerritoryGame.NightRun {
+    /// One run judged as the night judges it (`judgeOne`), with its COPY row: the same code for
+    /// a night's file and for a run a follower reads from the database. `file` names it in errors.
+    public init(judging run: Run, rules: Rules = Rules(), resolution: Int = 9, file: String, geos: GEOSContext) throws {
+        let (v, loop, cells) = try TerritoryGame.judgeOne(run, rules: rules, resolution: resolution, file: file, geos: geos)
+        let row = TerritoryGame.copyRow(run, v, loop: loop)
+        self.init(id: run.id, userID: run.userID, endedAt: run.endedAt, valid: v.valid, cells: cells, copyRow: row.bytes, pathField: row.path)
+    }
+}
+
+extension TerritoryGame {
     /// Reads and judges `input` (in parallel, as the stage does), folds tonight's valid runs
     /// over `existing` (the live table's claims) and returns what changes. `maxRejects`: the
     /// stage's `--max-rejects` (nil: its default).
@@ -57,11 +80,7 @@ extension TerritoryGame {
         for d in decoded.runs {
             if let r = d.value { runs.append(r) }
         }
-        let t = territory(existing: existing, valid: runs.lazy.filter(\.valid).map { ($0.cells, $0.userID, $0.id, $0.endedAt) })
-        let tonight = Set(runs.map(\.id))
-        let won = t.cells.values.filter { tonight.contains($0.run) }.sorted { $0.cell < $1.cell }
-        return Night(runs: runs, valid: runs.reduce(0) { $0 + ($1.valid ? 1 : 0) }, won: won,
-                     owned: t.cells.count, users: Array(Set(runs.map(\.userID))).sorted(), quarantined: decoded.rejected.count)
+        return Night(runs: runs, existing: existing, quarantined: decoded.rejected.count)
     }
 
     /// The current territory from the live table, read as `copy (nightExistingQuery) to stdout

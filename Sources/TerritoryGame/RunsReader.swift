@@ -59,9 +59,9 @@ public enum RunsReader {
     /// run's id. A malformed feature is skipped and listed in `rejected` (a later feature with an
     /// id seen before too). An error from `body` is thrown for the first run, in file order, that
     /// is not a duplicate, naming it as a single reader would.
-    public static func eachRun<S, R>(
-        _ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int, makeState: () -> S,
-        released: ((Range<Int>) -> Void)? = nil, _ body: (inout Run, S) throws -> R
+    public static func eachRun<S, R: Sendable>(
+        _ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int, makeState: @Sendable () -> S,
+        released: (@Sendable (Range<Int>) -> Void)? = nil, _ body: @Sendable (inout Run, S) throws -> R
     ) throws -> Read<R> {
         // A run `body` failed on is kept as decoded (its index the ranged pass's, counted from
         // its range's start) so that it can be redone under its index in the file.

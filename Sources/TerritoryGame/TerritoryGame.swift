@@ -12,8 +12,10 @@ import TerritoryRules
 /// them into the game's database (NightRows.swift, RunRows.swift).
 public enum TerritoryGame {
     /// More malformed runs than this stop a night (nothing written): a broken app release, not
-    /// a bad phone. `maxRejects` nil: 10 runs or 1 % of the night, whichever is larger.
+    /// a bad phone. `maxRejects` nil: `defaultRejects`.
     public static func allowedRejects(_ maxRejects: Int?, features: Int) -> Int { maxRejects ?? max(10, features / 100) }
+    /// `allowedRejects`' default in words, for help texts (the docs point at `geo-territory --help`).
+    public static let defaultRejects = "10 runs or 1 % of the night, whichever is larger"
 
     /// What the stage decided about one run.
     public struct Judged: Sendable {

@@ -25,7 +25,7 @@ extension TerritoryNight {
         let written = try log.step("territory: claim \(formatCount(territory.cells.count)) cells") {
             try PendingRuns.writeCells(db, territory.sorted)
         }
-        let filled = try log.step("territory: fill the boundary of stored cells without one") { try fillMissingBoundaries(db) }
+        let filled = try log.step("territory: fill the boundary of stored cells without one") { try Self.fillMissingBoundaries(db) }
         let owned = Int(try db.query("select count(*) from territory_hex").scalar ?? "0") ?? 0
         let would = dryRun ? "would be " : ""
         return "\(formatCount(runs)) pending runs (\(formatCount(valid)) valid loops\(quarantined > 0 ? ", \(quarantined) quarantined" : "")): "

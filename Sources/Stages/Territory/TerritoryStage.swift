@@ -7,16 +7,13 @@ public enum TerritoryStage: PipelineStage {
     public static let name = "territory"
 
     public struct Options: DeclaredOptions {
-        /// The runs FeatureCollection (CONTRACTS §8).
-        public var input = "data/territory/runs.geojson"
+        /// The runs, their shard, the rejects allowed and the threads (declared by RunsOptions,
+        /// for this stage and the night alike).
+        public var runs = RunsOptions()
         /// The current territory (`psql \copy territory_hex to … csv header`), for an
         /// incremental night; nil recomputes from the runs alone.
         public var existing: String? = nil
         public var outputDir = "dist/territory"
-        /// `i/n` (0 ≤ i < n): this process handles the runs that start in the resolution-3
-        /// cells of shard i (see `Shard`); nil handles everything.
-        public var shard: String? = nil
-        public var threads = Parallel.defaultWorkers
         public var rules = Rules()
         /// H3 resolution of the game's cells.
         public var resolution = 9
@@ -24,9 +21,6 @@ public enum TerritoryStage: PipelineStage {
         /// consumer check recomputes with h3-py). Off for a nightly job: no contract reader
         /// needs it and it is a third of a night's bytes.
         public var loopsGeoJSON = false
-        /// More malformed runs than this stops the night (nothing written): a broken app
-        /// release, not a bad phone. nil: 10 runs or 1 % of the night, whichever is larger.
-        public var maxRejects: Int? = nil
         /// Also write the game's migration (`GameMigration`) into this directory (the Supabase
         /// CLI's `supabase/migrations`); nil: not.
         public var migrationDir: String? = nil
@@ -35,24 +29,18 @@ public enum TerritoryStage: PipelineStage {
         public var appVerdicts = false
         public init() {}
 
-        /// The malformed runs a night of `features` runs may quarantine and still go on.
-        public func allowedRejects(features: Int) -> Int { TerritoryGame.allowedRejects(maxRejects, features: features) }
-
         public static let declared: [StageOption<Options>] = [
-            .argument("input", \.input, help: "The runs (GeoJSON FeatureCollection, CONTRACTS §8)."),
+            RunsOptions.inputDeclaration.nested(at: \.runs),
             .option("existing", \.existing, help: "The current territory (CSV hex_id,owner_user_id,last_run_id,claimed_at) for an incremental night."),
             .option("output-dir", short: "o", aliases: ["out-dir"], \.outputDir, help: "Directory for the outputs."),
-            .option("shard", \.shard, help: "i/n: handle only shard i of n (runs split by the resolution-3 cell they start in)."),
-            .option("threads", \.threads, .atLeast(1), help: "Worker threads."),
+        ] + RunsOptions.declared.map { $0.nested(at: \.runs) } + [
             .flag("loops-geojson", \.loopsGeoJSON, help: "Also write loops.geojson (every valid loop and its cells; a third of a night's bytes)."),
-            .option("max-rejects", \.maxRejects, .atLeast(0),
-                    help: "Malformed runs a night may quarantine in rejects.tsv before it stops (default: 10 or 1 % of the runs, whichever is larger)."),
             .option("migration-dir", \.migrationDir, help: "Also write the game's migration (territory_hex.cell, territory_in_viewport, RLS) into this directory."),
             .flag("app-verdicts", \.appVerdicts, help: "Also write app_verdicts.tsv: each run's verdict and cells by the app's TerritoryRules alone (no PROJ, no GEOS)."),
         ]
 
         public func validateRules() throws {
-            if let s = shard { _ = try Shard(parsing: s) }
+            _ = try runs.parsedShard()
         }
     }
 
@@ -75,7 +63,7 @@ public enum TerritoryStage: PipelineStage {
     /// Reads yesterday's territory and tonight's runs, judges them, folds their claims over it
     /// and writes the outputs (steps in Steps/).
     public static func run(_ o: Options, log: StageLog) throws -> Report {
-        let shard = try o.shard.map { try Shard(parsing: $0) }
+        let shard = try o.runs.parsedShard()
         let existing = try readExisting(o, shard: shard, log: log)
         var judged = try judgeRuns(o, shard: shard, log: log)
         if let s = shard { log.info("shard \(s): \(formatCount(judged.records.count)) runs, \(formatCount(existing.count)) existing cells") }

@@ -9,25 +9,25 @@ extension TerritoryStage {
     /// file's parts, not copied).
     static func writeOutputs(_ o: Options, _ judged: inout JudgedRuns, _ claims: Claims, shard: Shard?, log: StageLog) throws {
         try log.step("format and write outputs in \(o.outputDir)") {
-            var out = TerritoryOutputs(records: judged.records, owned: claims.owned, won: claims.won, resolution: o.resolution, input: o.input,
+            var out = TerritoryOutputs(records: judged.records, owned: claims.owned, won: claims.won, resolution: o.resolution, input: o.runs.input,
                                        shard: shard, rejected: judged.rejected, spools: judged.spools)
             judged.records = []
             let loopsParts = o.loopsGeoJSON ? out.loopsParts() : []
             let big = ["territory_hex.sql"] + (o.loopsGeoJSON ? ["loops.geojson"] : [])
-            let small: [(String, (TerritoryOutputs) throws -> [UInt8])] = [
-                ("territory.geojson", { try $0.territoryGeoJSON() }), ("preview.svg", { Array(try $0.previewSVG().utf8) }),
+            let small: [(String, @Sendable (TerritoryOutputs) throws -> [UInt8])] = [
+                ("territory.geojson", { @Sendable in try $0.territoryGeoJSON() }), ("preview.svg", { Array(try $0.previewSVG().utf8) }),
                 ("runs.tsv", { Array($0.runsTSV().utf8) }), ("users.tsv", { Array(try $0.usersTSV().utf8) }),
                 ("rejects.tsv", { Array($0.rejectsTSV().utf8) }),
-            ] + (o.appVerdicts ? [("app_verdicts.tsv", { Array($0.appVerdictsTSV().utf8) })] : [])
+            ] + (o.appVerdicts ? [("app_verdicts.tsv", { @Sendable in Array($0.appVerdictsTSV().utf8) })] : [])
             let staged = big.map { StagedFile(dir: o.outputDir, name: $0) }
             defer { for f in staged { f.discard() } }
-            let outputs = out
+            let outputs = out, paths = staged.map(\.path)
             enum Job { case sql, loops, make(Int) }
             let jobs = [Job.sql] + (o.loopsGeoJSON ? [Job.loops] : []) + small.indices.map { Job.make($0) }
-            let made = try Parallel.map(jobs, workers: o.threads, makeState: { () }) { job, _ -> [UInt8] in
+            let made = try Parallel.map(jobs, workers: o.runs.threads, makeState: { () }) { job, _ -> [UInt8] in
                 switch job {
-                case .sql: return Array("\(try outputs.writeSQL(to: staged[0].path))".utf8)
-                case .loops: try FileIO.writeAtomically(parts: loopsParts, to: staged[1].path); return []
+                case .sql: return Array("\(try outputs.writeSQL(to: paths[0]))".utf8)
+                case .loops: try FileIO.writeAtomically(parts: loopsParts, to: paths[1]); return []
                 case .make(let i): return try small[i].1(outputs)
                 }
             }

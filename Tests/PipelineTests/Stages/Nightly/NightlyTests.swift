@@ -31,7 +31,7 @@ import Testing
         #expect(try o.day() == Day(iso: "2026-11-25"))
         o.ahead = 5000
         #expect(throws: OptionsError.self) { try o.validate() }
-        o.ahead = 60; o.shard = "4/4"
+        o.ahead = 60; o.runs.shard = "4/4"
         #expect(throws: OptionsError.self) { try o.validate() }
     }
 }
