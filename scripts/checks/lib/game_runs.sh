@@ -1,8 +1,9 @@
 # Sourced (after scripts/checks/lib/pg.sh and pg_start) by check_follow.sh and bench/follow.sh:
 # a game database as the app leaves it, runs submitted into it, and what the tests compare.
 #
-#   game_db DB                  the game's schema (CONTRACTS §8) and its migrations, applied by
-#                               an empty night (geo-nightly), as on a live database
+#   game_db DB                  the game's schema (CONTRACTS §8), Supabase's auth.uid() (the
+#                               stand-in) and the game's migrations, applied by an empty night
+#                               (geo-nightly), as on a live database
 #   game_templates DB RUNS [N]  RUNS (a runs file; its first N runs) as the table templates (k, id, user_id,
 #                               submission: each run as the phone sends it) and their runners
 #   game_submit_all DB          every template submitted once, under its own id (pending runs)
@@ -17,15 +18,12 @@ BIN=${BIN:-.build/release}
 
 game_db() {
   pg_sql postgres "create database $1" >/dev/null
-  "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql >/dev/null
+  "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql -f scripts/checks/supabase_auth.sql >/dev/null
   local empty; empty=$(mktemp --suffix=.geojson)
   echo '{"type":"FeatureCollection","features":[]}' > "$empty"
   DATABASE_URL="host=$SOCK ${PORT:+port=$PORT} user=postgres dbname=$1" "$BIN/geo-nightly" --apps territory --runs "$empty" --pipeline-commit check \
     >"$empty.log" 2>&1 || { cat "$empty.log"; rm -f "$empty" "$empty.log"; return 1; }
   rm -f "$empty" "$empty.log"
-  # Stand-in for the submit_run migration until it is on main: the columns the follower reads.
-  pg_sql "$1" "alter table runs add column if not exists judged_at timestamptz, add column if not exists submission jsonb;
-    create index if not exists runs_pending on runs (created_at) where judged_at is null and submission is not null" >/dev/null
 }
 
 game_templates() {
