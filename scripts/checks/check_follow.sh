@@ -24,7 +24,7 @@
 #     night's over the same runs; SIGTERM: the batch finishes, exit 0;
 #   - a follower whose connection is killed reconnects and goes on; a wrong password stops it
 #     at once, and no password is ever printed;
-#   - latency at a steady 20 runs/s: p95 from created_at to judged_at ≤ 1 s.
+#   - latency at a steady 20 runs/s through submit_run: p95 from created_at to judged_at ≤ 1 s.
 # Each section is a function (submit_*, follow_*); the lines at the bottom run them in order.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -456,12 +456,13 @@ follow_lost_connection() {
 }
 
 follow_latency() {
-  echo "-- latency at a steady 20 runs/s"
+  echo "-- latency at a steady 20 runs/s, through submit_run"
   game_db steady
   game_templates steady "$TMP/stream.geojson"
   follow steady follow-d; d=$follower
   sleep 0.3
-  "$PGBIN/pgbench" -n -h "$SOCK" -p "$PORT" -U postgres -c 1 --rate=20 -T 8 -D templates=300 -f "$TMP/submit.sql" steady >"$TMP/pgbench.log" 2>&1 \
+  game_pgbench_submit_run "$TMP/submit_run.sql" steady
+  "$PGBIN/pgbench" -n -h "$SOCK" -p "$PORT" -U postgres -c 2 -j 2 --rate=20 -T 8 -D templates=300 -f "$TMP/submit_run.sql" steady >"$TMP/pgbench.log" 2>&1 \
     || { bad "pgbench failed:"; cat "$TMP/pgbench.log"; }
   wait_judged steady 10 || bad "runs still pending after the stream"
   stop follow-d "$d"

@@ -8,8 +8,9 @@
 #                               submission: each run as the phone sends it) and their runners
 #   game_submit_all DB          every template submitted once, under its own id (pending runs)
 #   game_submit_copies DB N     N runs submitted at once, templates taken in turn, fresh ids
-#   game_pgbench_script FILE    a pgbench transaction that submits one random template under a
-#                               fresh id, as the app does (stored pending, then notified)
+#   game_pgbench_script FILE    a pgbench transaction that stores one random template under a
+#                               fresh id as submit_run stores it (pending, then notified)
+#   game_pgbench_submit_run FILE DB   the same through submit_run, as the app calls it
 #   game_copy_runs FROM TO      the submitted runs of FROM (and their runners) into TO, pending
 #   game_latency DB [WHERE]     "n p50 p95 max" of judged_at − created_at, in seconds
 #   game_pending DB             runs still pending
@@ -60,6 +61,20 @@ insert into runs (id, user_id, started_at, ended_at, path, submission)
   select g.id, t.user_id, t.started_at, t.ended_at, t.path, jsonb_set(t.submission, '{id}', to_jsonb(g.id::text))
     from templates t cross join (select gen_random_uuid() id) g where t.k = :k
   returning pg_notify('territory_runs', id::text);
+SQL
+}
+
+# game_pgbench_submit_run FILE DB: the same through submit_run itself, as the app calls it
+# (authenticated, the runner's JWT claims; the function stores, checks and notifies).
+game_pgbench_submit_run() {
+  pg_sql "$2" "grant select on templates to authenticated" >/dev/null
+  cat > "$1" <<'SQL'
+\set k random(1, :templates)
+begin;
+select set_config('request.jwt.claims', json_build_object('sub', user_id, 'role', 'authenticated')::text, true) from templates where k = :k;
+set local role authenticated;
+select submit_run(jsonb_set(submission, '{id}', to_jsonb(gen_random_uuid()::text))) from templates where k = :k;
+commit;
 SQL
 }
 
