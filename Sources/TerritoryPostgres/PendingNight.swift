@@ -22,6 +22,11 @@ extension TerritoryNight {
                 log.info("territory: \(formatCount(runs)) pending runs judged")
             }
         }
+        // The map at every zoom checked (and repaired) first, as the file night does.
+        let zoom = try log.step("territory: check the map at every zoom against territory_hex") {
+            let drawn = try Self.writeZoomShapes(db, won: [], standIns: true)
+            return (drawn, try db.query("select territory_zoom_repair()").scalar ?? "")
+        }
         let written = try log.step("territory: claim \(formatCount(territory.cells.count)) cells") {
             try PendingRuns.writeCells(db, territory.sorted)
         }
@@ -31,5 +36,6 @@ extension TerritoryNight {
         return "\(formatCount(runs)) pending runs (\(formatCount(valid)) valid loops\(quarantined > 0 ? ", \(quarantined) quarantined" : "")): "
             + "\(runs) runs judged, \(written) cells \(would)written; \(formatCount(owned)) cells owned"
             + (filled > 0 ? "; \(formatCount(filled)) stored cells' boundaries \(would)filled" : "")
+            + "; \(zoom.1)"
     }
 }

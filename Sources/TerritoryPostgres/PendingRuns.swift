@@ -196,10 +196,13 @@ public enum PendingRuns {
     /// hands only to a claim that beats the stored one by (claimed_at, last_run_id), so a run
     /// submitted late after days offline never takes a cell from a later run, and workers in
     /// any order converge. The rows go in hex_id order: two workers lock shared cells in the
-    /// same order and cannot deadlock on them. Returns the rows written.
+    /// same order and cannot deadlock on them. The boundaries of the coarse cells they fall in
+    /// go first, as the night writes them, so that the zoom levels' trigger draws them exactly
+    /// (ZoomMigration). Returns the rows written.
     @discardableResult
     public static func writeCells(_ db: PostgresConnection, _ won: [Claim]) throws -> Int {
         guard !won.isEmpty else { return 0 }
+        try TerritoryNight.writeZoomShapes(db, won: won.map(\.cell))
         try db.copyIn("copy judged_cells from stdin") { w in
             for c in won { try w.row(try TerritoryGame.copyRow(c)) }
         }

@@ -436,6 +436,9 @@ follow_two_followers() {
     && ok "territory_hex equals one night's over the same runs ($(pg_sql stream "select count(*) from territory_hex") cells)" || bad "territory_hex differs from one night's"
   [ "$(pg_sql stream "$game_judged")" = "$(pg_sql stream_night "$game_judged")" ] \
     && ok "the runs' judged columns equal one night's" || bad "the runs' judged columns differ from one night's"
+  zoom="select md5(coalesce(string_agg(row(h3, cells, owner_user_id, owner_cells, last_run_id, claimed_at, st_asewkb(cell))::text, ',' order by h3), '')) || ' ' || count(*) from territory_zoom"
+  [ "$(pg_sql stream "$zoom")" = "$(pg_sql stream_night "$zoom")" ] \
+    && ok "the map at every zoom (territory_zoom, kept by its trigger) equals one night's ($(pg_sql stream "select count(*) from territory_zoom") coarse cells)" || bad "territory_zoom differs from one night's"
 }
 
 follow_lost_connection() {
