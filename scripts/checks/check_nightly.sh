@@ -34,13 +34,9 @@ for f in "$NIGHTLY" "$WORLD" "$RUNS" "$SEED" "$TERRITORY_OUT/territory.geojson" 
 done
 if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then bash scripts/setup.sh --test; fi
 
-PORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 source scripts/checks/lib/pg.sh
-pg_start check_nightly C timezone=UTC "listen_addresses='127.0.0.1'" "port=$PORT" password_encryption=scram-sha-256
 # Passwords on TCP, trust on the socket (the test's own psql).
-printf 'local all all trust\nhost all all 127.0.0.1/32 scram-sha-256\n' > "$TMP/hba" && cat "$TMP/hba" > "$DATA/pg_hba.conf"
-as_db "$PGBIN/pg_ctl" -D "$DATA" reload >/dev/null
-PSQL+=(-p "$PORT")
+pg_start_tcp check_nightly timezone=UTC
 fail=0
 sql() { pg_sql "$@"; }
 expect() { pg_expect "$@"; }
@@ -110,7 +106,7 @@ if [ $rc -eq 0 ] && grep -q "quiz: dry run on night_user@127.0.0.1:$PORT/base" "
 # --- the full night, through make, as a password-authenticated role over TCP -------------------
 sql postgres "create database full_night template base"; sql postgres "grant create on database full_night to night_user"
 t0=$(date +%s%N)
-make --no-print-directory nightly DATABASE_URL="postgresql://night_user:Sekr1t-pw@127.0.0.1:$PORT/full_night" NIGHTLY_TODAY=$TODAY >"$TMP/make.out" 2>&1 \
+make --no-print-directory nightly DATABASE_URL="postgresql://night_user:Sekr1t-pw@127.0.0.1:$PORT/full_night" NIGHTLY_TODAY=$TODAY TERRITORY_RUNS="$RUNS" >"$TMP/make.out" 2>&1 \
   && ok "make nightly: $(grep -cE '^(quiz|territory|cities): ok on ' "$TMP/make.out") apps ok in $(( ($(date +%s%N) - t0) / 1000000 )) ms" \
   || { bad "make nightly failed:"; cat "$TMP/make.out"; }
 grep -E '^(quiz|territory|cities): ' "$TMP/make.out" | sed 's/^/       /'
@@ -311,7 +307,7 @@ for app in quiz territory cities; do
       holder=$!; sleep 0.3
     fi
     if [ $trial = make ]; then
-      setsid make --no-print-directory nightly DATABASE_URL="$(SOCKURL ${db}_$trial)" NIGHTLY_TODAY=$TODAY NIGHTLY_APPS=$app >"$TMP/out" 2>&1 &
+      setsid make --no-print-directory nightly DATABASE_URL="$(SOCKURL ${db}_$trial)" NIGHTLY_TODAY=$TODAY NIGHTLY_APPS=$app TERRITORY_RUNS="$RUNS" >"$TMP/out" 2>&1 &
     else
       DATABASE_URL=$(SOCKURL ${db}_$trial) "$NIGHTLY" --apps $app --world "$WORLD" --runs "$RUNS" --cities-seed "$SEED" --today $TODAY >"$TMP/out" 2>&1 &
     fi
