@@ -101,8 +101,10 @@ $(TARGET_DEPS): Package.swift scripts/target-deps.py
 
 # The files under Sources/, listed by one `find` the first time a binary's prerequisites are
 # expanded (then kept: a find per binary was a fork each on every run).
+# (binary_sources holds the pattern: a % in the rule's own text would be taken for its stem.)
 SOURCE_FILES = $(eval SOURCE_FILES := $$(shell find Sources -type f))$(SOURCE_FILES)
-$(BIN)/geo-%: Package.swift $$(filter $$(addsuffix /%,$$(or $$(SOURCES_geo-$$*),Sources)),$$(SOURCE_FILES)) | $(SETUP_STAMP)
+binary_sources = $(filter $(addsuffix /%,$(or $(SOURCES_geo-$(1)),Sources)),$(SOURCE_FILES))
+$(BIN)/geo-%: Package.swift $$(call binary_sources,$$*) | $(SETUP_STAMP)
 	swift build -c release --product geo-$*
 	@touch $@
 
