@@ -12,7 +12,8 @@ test: | $(SETUP_STAMP)
 # only here; bench/compare.sh prints the ratios), then per-stage wall time, CPU time and
 # peak memory on the real data (bench/run.sh), then the territory night's CPU against the build
 # before issue #22 (bench/territory_vs_old.sh, its binary built once) and the night into
-# PostgreSQL against the territory stage's compute alone (bench/nightly_territory.sh). make bench-growth: how every stage grows
+# PostgreSQL against the territory stage's compute alone (bench/nightly_territory.sh), then the
+# game's map at every zoom under 8 clients at 1,000,000 cells and its cost to the night (bench/territory_viewport.sh). make bench-growth: how every stage grows
 # with its input, up to 2.2 M vertices (bench/growth.sh; a few minutes). All bench code is in bench/.
 .PHONY: bench bench-growth verify
 bench: | $(SETUP_STAMP)
@@ -20,6 +21,7 @@ bench: | $(SETUP_STAMP)
 	bash bench/run.sh
 	bash bench/territory_vs_old.sh
 	bash bench/nightly_territory.sh
+	bash bench/territory_viewport.sh
 bench-growth: | $(SETUP_STAMP)
 	bash bench/growth.sh
 

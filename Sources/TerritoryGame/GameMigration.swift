@@ -9,7 +9,7 @@ public enum GameMigration {
     public static let name = "20261125120000_territory_viewport.sql"
 
     /// Every migration of the game, in the order they are applied (their names' order).
-    public static let all: [(name: String, sql: String)] = [(name, sql), (SubmitMigration.name, SubmitMigration.sql)]
+    public static let all: [(name: String, sql: String)] = [(name, sql), (SubmitMigration.name, SubmitMigration.sql), (ZoomMigration.name, ZoomMigration.sql)]
 
     public static let sql = """
         -- The running game's territory served by viewport (CONTRACTS §8a), written by geo-territory.
@@ -26,8 +26,10 @@ public enum GameMigration {
         -- GET /territoryInViewport: exactly the cells whose polygon intersects the box, at most
         -- max_cells (by hex_id). min_lon > max_lon is a box across ±180°. The box is tried where
         -- it lies and a turn east and west, so cells stored past 180 are found from either side.
-        -- A plain SQL function so the planner inlines it and uses the GiST index.
-        create or replace function territory_in_viewport(min_lon double precision, min_lat double precision,
+        -- A plain SQL function so the planner inlines it and uses the GiST index. Dropped first:
+        -- the later migration territory_at_every_zoom returns more columns (applied after this one).
+        drop function if exists territory_in_viewport(double precision, double precision, double precision, double precision, integer);
+        create function territory_in_viewport(min_lon double precision, min_lat double precision,
             max_lon double precision, max_lat double precision, max_cells integer default 5000)
           returns table (hex_id text, owner_user_id uuid, last_run_id uuid, claimed_at timestamptz, cell_geojson text)
           language sql stable parallel safe as $$

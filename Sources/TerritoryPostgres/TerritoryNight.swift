@@ -25,12 +25,20 @@ public struct TerritoryNight: AppNight {
         let existing = try Self.liveTerritory(db, log: log)
         var night = try TerritoryGame.night(input: runs, existing: existing, shard: try shard.map { try Shard(parsing: $0) },
                                              threads: threads, maxRejects: maxRejects, log: log)
+        // The coarse cells checked against territory_hex (and repaired) before the merge, whose
+        // trigger keeps tonight's cells right: the coarse rows the merge locks (a continent's,
+        // shared with the followers) are then held only until commit.
+        let zoom = try log.step("territory: check the map at every zoom against territory_hex") {
+            let drawn = try Self.writeZoomShapes(db, won: [], standIns: true)
+            return (drawn, try db.query("select territory_zoom_repair()").scalar ?? "")
+        }
         let written = try Self.write(&night, to: db, log: log)
         let filled = try log.step("territory: fill the boundary of stored cells without one") { try Self.fillMissingBoundaries(db) }
         let would = dryRun ? "would be " : ""
         return "\(formatCount(night.runs.count)) runs (\(formatCount(night.valid)) valid loops\(night.quarantined > 0 ? ", \(night.quarantined) malformed quarantined" : ""))\(shard.map { " [shard \($0)]" } ?? ""): "
             + "\(written.users) users, \(written.runs) runs, \(written.cells) cells \(would)written; \(formatCount(night.owned)) cells owned"
             + (filled > 0 ? "; \(formatCount(filled)) stored cells' boundaries \(would)filled" : "")
+            + "; \(formatCount(written.coarseBoundaries + zoom.0)) coarse cells' boundaries \(would)written; \(zoom.1)"
     }
 
     /// The live territory, read with the stage's own reader of the CSV export; a row that breaks
@@ -46,6 +54,8 @@ public struct TerritoryNight: AppNight {
         public var users: Int
         public var runs: Int
         public var cells: Int
+        /// Boundaries of coarse cells (the map at every zoom) the cells fall in, written first.
+        public var coarseBoundaries: Int
     }
 
     /// Judged runs and their won cells into users, runs and territory_hex, inside the caller's
@@ -78,6 +88,11 @@ public struct TerritoryNight: AppNight {
         // runs here, the others as the merge's COPY sends them.
         if direct != nil { for i in fresh { night.runs[i].copyRow = [] } }
         let merged = direct == nil ? Array(night.runs.indices) : night.runs.indices.filter { stored.contains(night.runs[$0].id) }
+        // The boundaries of the coarse cells the won cells fall in, before the merge whose
+        // trigger makes those cells (ZoomMigration): the map shows them exactly at commit.
+        let shapes = try log.step("territory: write the boundaries of the coarse cells the cells fall in") {
+            try writeZoomShapes(db, won: night.won.map(\.cell))
+        }
         let written = try log.step("territory: merge \(formatCount(merged.count)) \(direct == nil ? "" : "stored ")runs and \(formatCount(night.won.count)) cells") {
             let nullField: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
             try db.copyIn("copy night_runs (\(TerritoryGame.nightRunColumns)) from stdin", binary: true) { w in
@@ -96,14 +111,14 @@ public struct TerritoryNight: AppNight {
             }
             return (try db.query(TerritoryGame.nightMerge).first ?? []).map { Int($0 ?? "") ?? 0 }
         }
-        return Written(users: users, runs: (direct ?? 0) + written[0], cells: written[1])
+        return Written(users: users, runs: (direct ?? 0) + written[0], cells: written[1], coarseBoundaries: shapes)
     }
 
     /// The game's own migrations (CONTRACTS §8a: territory_hex.cell, territory_in_viewport, RLS;
-    /// §8b: submit_run, pending runs), the texts make territory writes, inside the caller's
+    /// §8b: submit_run, pending runs; the map at every zoom), the texts make territory writes, inside the caller's
     /// transaction, each unless recorded and present.
     public static func applyMigrations(_ db: PostgresConnection, log: StageLog) throws {
-        let present = [migrationPresent, submitMigrationPresent]
+        let present = [migrationPresent, submitMigrationPresent, zoomMigrationPresent]
         precondition(present.count == GameMigration.all.count, "each of the game's migrations needs its present query")
         for (m, present) in zip(GameMigration.all, present) {
             try Migrations.apply(db, app: "territory", name: m.name,
@@ -124,6 +139,44 @@ public struct TerritoryNight: AppNight {
            and (select count(*) from pg_policy where (polrelid = to_regclass('territory_hex') and polname = 'territory_hex_read')
                                                   or (polrelid = to_regclass('runs') and polname = 'runs_read')) = 2
         """
+
+    /// What ZoomMigration makes, as the catalogs say: its tables and index, the four triggers on
+    /// territory_hex enabled, the viewport function with the zoom's columns (GameMigration
+    /// applied again makes the old one), row-level security with its read policy.
+    static let zoomMigrationPresent = """
+        select coalesce(to_regclass('territory_zoom_owner') is not null and to_regclass('territory_zoom_shape') is not null
+           and to_regclass('idx_territory_zoom_cell') is not null
+           and (select relrowsecurity from pg_class where oid = to_regclass('territory_zoom'))
+           and exists (select 1 from pg_policy where polrelid = to_regclass('territory_zoom') and polname = 'territory_zoom_read')
+           and (select count(*) from pg_trigger where tgrelid = to_regclass('territory_hex') and tgenabled = 'O'
+                  and tgname in ('territory_zoom_insert', 'territory_zoom_update', 'territory_zoom_delete', 'territory_zoom_truncate')) = 4
+           and pg_get_function_result(to_regprocedure('territory_in_viewport(double precision, double precision, double precision, double precision, integer)'))
+                 like '%owner_cells integer%', false)
+        """
+
+    /// Writes the boundary of every coarse cell the won cells fall in (and, with `standIns`, of
+    /// every coarse cell drawn with a stand-in: claimed by another writer where no boundary had
+    /// been written) that territory_zoom_shape lacks, before the merge whose trigger takes them
+    /// (ZoomMigration). Returns how many.
+    static func writeZoomShapes(_ db: PostgresConnection, won: [UInt64], standIns: Bool = false) throws -> Int {
+        var wanted = Set(TerritoryGame.zoomParents(of: won).map { Int64(bitPattern: $0) })
+        if standIns {
+            wanted.formUnion(try db.query("select h3 from territory_zoom where not exact").rows.compactMap { $0[0].flatMap { Int64($0) } })
+        }
+        guard !wanted.isEmpty else { return 0 }
+        let known = Set(try db.query("select h3 from territory_zoom_shape where h3 = any($1::bigint[])",
+                                     ["{" + wanted.map(String.init).joined(separator: ",") + "}"]).rows.compactMap { $0[0].flatMap { Int64($0) } })
+        let missing = wanted.subtracting(known).sorted()
+        guard !missing.isEmpty else { return 0 }
+        try db.execute("""
+            create temporary table if not exists night_zoom_shapes (h3 bigint primary key, cell geometry(polygon, 4326)) on commit drop;
+            truncate night_zoom_shapes
+            """, name: "the night's coarse boundaries table")
+        try db.copyIn("copy night_zoom_shapes (h3, cell) from stdin") { w in
+            for h in missing { try w.row(try TerritoryGame.zoomShapeCopyRow(UInt64(bitPattern: h))) }
+        }
+        return try db.query("insert into territory_zoom_shape select h3, cell from night_zoom_shapes order by h3 on conflict do nothing").affected
+    }
 
     /// What the submit_run migration makes: the pending runs' columns and index, submit_run and
     /// my_runs, and the grants the app relies on (the first migration, applied again, revokes them).

@@ -5,6 +5,9 @@
   make_runs.py --edges               loops where lon/lat planes break → data/territory/edge_runs.geojson
   make_runs.py --scale 10000 -o F    the scale test: N runs of ~--fixes fixes each in one city
                                      (written to build/ by `make bench`, never committed)
+  make_runs.py --large 340 -o F      the map's scale test: N loops 14–32 km across (~3,000
+                                     resolution-9 cells each) around 28 places on every continent
+                                     and across ±180° (Fiji, Chukotka), by 300 runners
 
 The sample: loops around real parks and blocks in four cities (Central Park and Bryant Park in
 New York, Hyde Park and the Serpentine in London, Vondelpark in Amsterdam, Daan Forest Park in
@@ -367,6 +370,39 @@ def edges(rng):
     yield run("south-pole-lap", 4, pole)
 
 
+PLACES = [(51.50, -0.12), (48.85, 2.35), (52.52, 13.40), (40.42, -3.70), (41.90, 12.50), (52.23, 21.01),
+          (59.33, 18.07), (40.71, -74.00), (41.88, -87.63), (34.05, -118.25), (19.43, -99.13), (-23.55, -46.63),
+          (-34.60, -58.38), (6.52, 3.38), (-1.29, 36.82), (-33.92, 18.42), (30.04, 31.24), (55.75, 37.62),
+          (28.61, 77.21), (19.08, 72.88), (39.90, 116.40), (35.68, 139.69), (-33.87, 151.21), (-36.85, 174.76),
+          (-16.80, 179.95), (61.22, -149.90), (65.00, -179.90), (64.15, -21.94)]
+
+
+def large(rng, count):
+    """Big loops for the map at every zoom: each an ellipse of semi-axes 7–16 km and 0.6–1 of
+    that, its centre within 60 km of one of PLACES (so loops overlap and steal), run at about
+    12 km/h with a fix every 15 s (50 m apart), on a sphere (two places straddle ±180°)."""
+    users = [new_uuid(rng) for _ in range(300)]
+    start0 = int(t(15, 0, 0).timestamp())
+    for k in range(count):
+        la0, lo0 = PLACES[k % len(PLACES)]
+        la, lo = sphere_direct(la0, lo0, rng.uniform(0, 360), rng.uniform(0, 60000))
+        a = rng.uniform(7000, 16000)
+        b = a * rng.uniform(0.6, 1.0)
+        turn = rng.uniform(0, 2 * math.pi)
+        n = int(2 * math.pi * math.sqrt((a * a + b * b) / 2) / 50)
+        pts = []
+        for i in range(n + 1):
+            th = 2 * math.pi * (i % n) / n
+            x, y = a * math.sin(th), b * math.cos(th)
+            x, y = x * math.cos(turn) - y * math.sin(turn), x * math.sin(turn) + y * math.cos(turn)
+            pts.append(sphere_direct(la, lo, math.degrees(math.atan2(x, y)), math.hypot(x, y)))
+        start = start0 + rng.randrange(7 * 86400)
+        times = [datetime.fromtimestamp(start + 15 * i, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") for i in range(len(pts))]
+        yield {"type": "Feature", "id": new_uuid(rng),
+               "geometry": {"type": "LineString", "coordinates": [[round(q, 7), round(p, 7)] for p, q in pts]},
+               "properties": {"user_id": rng.choice(users), "times": times, "accuracy_m": [4.0] * len(pts)}}
+
+
 def write(features, path):
     """Writes the features (any iterable, streamed) as a FeatureCollection, one per line;
     returns (runs, fixes)."""
@@ -396,11 +432,15 @@ def main():
     ap.add_argument("--fixes", type=int, default=1000, help="fixes per run in the scale test")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--edges", action="store_true", help="the edge runs (±180°, poles) instead of the sample")
+    ap.add_argument("--large", type=int, default=0, help="generate N big loops for the map's scale test instead of the sample")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     if a.edges:
         feats = edges(rng)
         out = a.output or os.path.join(os.path.dirname(__file__), "..", "..", "data", "territory", "edge_runs.geojson")
+    elif a.large:
+        feats = large(rng, a.large)
+        out = a.output or "build/bench/territory_large.geojson"
     elif a.scale:
         feats = scale(rng, a.scale, a.fixes)
         out = a.output or "build/bench/territory_runs.geojson"

@@ -16,13 +16,15 @@ public enum CitiesStage: PipelineStage {
         public var cities = "data/geonames/cities15000.tsv"
         /// (country, admin-1 code) → name.
         public var admin1 = "data/geonames/admin1_names.tsv"
+        /// The other names of a city people use (scripts/data/geonames_common_names.py). Empty: none.
+        public var commonNames = "data/geonames/common_names.tsv"
         /// GeoNames' country table: id and population per ISO code.
         public var countryTable = "data/geonames/country_population.tsv"
         /// Territories the app does not draw → their sovereign country (curated). Empty: none.
         public var territories = "data/territories.tsv"
         /// The app's country set and polygons.
         public var world = "dist/world.geojson"
-        /// Gets migrations/<timestamp>_cities.sql and seed.sql.
+        /// Gets migrations/<timestamp>_*.sql (CitiesSchema.migrations) and seed.sql.
         public var outputDir = "dist/supabase/cities"
         /// Per-city disagreements and the summary counts (tab-separated).
         public var report = "build/cities/report.tsv"
@@ -33,11 +35,15 @@ public enum CitiesStage: PipelineStage {
         public var coastalToleranceKm = 30.0
         /// A city GeoNames puts in a point country belongs to it within this distance (km) of its point.
         public var pointRadiusKm = 50.0
+        /// Entries of the same name in the same division this close (km) are one place: the
+        /// search offers the most populous, the seed keeps both.
+        public var duplicateKm = 10.0
         public init() {}
 
         public static let declared: [StageOption<Options>] = [
             .option("cities", \.cities, help: "GeoNames cities (tab-separated, see data/README.md)."),
             .option("admin1", \.admin1, help: "Admin-1 names by country and code."),
+            .option("common-names", \.commonNames, help: "The other names people use, per GeoNames id (tab-separated; empty: none)."),
             .option("country-table", \.countryTable, help: "GeoNames' country table (id and population per ISO code)."),
             .option("territories", \.territories, help: "Territories the app does not draw and their sovereign country (tab-separated; empty: none)."),
             .option("world", \.world, help: "The country set: world.geojson."),
@@ -48,6 +54,8 @@ public enum CitiesStage: PipelineStage {
             .option("coastal-tolerance", \.coastalToleranceKm, .within(0...1000), help: "A city in no polygon goes to a country this close (km)."),
             .option("point-radius", \.pointRadiusKm, .within(0...1000),
                     help: "A city GeoNames puts in a point country stays in it within this distance (km) of its point."),
+            .option("duplicate-km", \.duplicateKm, .within(0...100),
+                    help: "Entries of the same name in the same division this close (km) are one place, offered once by the search."),
         ]
 
         public func validateRules() throws {
@@ -63,6 +71,9 @@ public enum CitiesStage: PipelineStage {
         public var byContinent: [String: Int] = [:]
         public var withoutAdmin = 0
         public var byResolution: [Resolution: Int] = [:]
+        public var codeNamesDropped = 0
+        public var withCommonNames = 0
+        public var duplicates = 0
         public var seedBytes = 0
         public var outputDir = ""
 
@@ -72,7 +83,8 @@ public enum CitiesStage: PipelineStage {
             let continents = byContinent.sorted { $0.key < $1.key }.map { "\($0.key) \(formatCount($0.value))" }.joined(separator: ", ")
             let kinds = byResolution.filter { $0.key != .agree }.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
             return "\(formatCount(cities)) cities in \(countries) countries (\(continents)); \(formatCount(withoutAdmin)) without admin name; "
-                + "\(formatCount(disagreements)) country disagreements (\(kinds.isEmpty ? "none" : kinds)) → \(outputDir) (seed \(formatCount(seedBytes)) bytes)"
+                + "\(formatCount(disagreements)) country disagreements (\(kinds.isEmpty ? "none" : kinds)); search: \(formatCount(codeNamesDropped)) code-like other names dropped, "
+                + "\(formatCount(withCommonNames)) cities with common other names, \(formatCount(duplicates)) duplicate entries offered once → \(outputDir) (seed \(formatCount(seedBytes)) bytes)"
         }
     }
 
@@ -80,6 +92,7 @@ public enum CitiesStage: PipelineStage {
         let source = try log.step("read \(o.cities)") { try readCities(o.cities) }
         let admin1 = try readAdmin1(o.admin1)
         let table = try readCountries(o.countryTable)
+        let common = o.commonNames.isEmpty ? [:] : try readCommonNames(o.commonNames)
         let world = try log.step("read \(o.world)") { try CountryFile.read(path: o.world) }
         let locator = try log.step("prepare \(world.count) countries") { try CountryLocator(world: world, file: o.world) }
         var territories: [String: Territory] = [:]
@@ -118,6 +131,7 @@ public enum CitiesStage: PipelineStage {
         var cityRows: [CityRow] = []
         cityRows.reserveCapacity(source.count)
         var reportLines: [String] = []
+        var placeKeys: [PlaceKey] = []
         for (city, placement) in zip(source, placements) {
             report.byResolution[placement.resolution, default: 0] += 1
             if placement.resolution != .agree {
@@ -130,15 +144,24 @@ public enum CitiesStage: PipelineStage {
             let admin = placement.admin ?? admin1[city.countryCode + "\t" + city.admin1Code]
             if admin == nil { report.withoutAdmin += 1 }
             report.byContinent[country.continent, default: 0] += 1
+            let altNames = city.alternateNames.filter { !isCodeLike($0) }
+            report.codeNamesDropped += city.alternateNames.count - altNames.count
+            let commonNames = (common[city.id] ?? []).filter { !isCodeLike($0) }
+            if !commonNames.isEmpty { report.withCommonNames += 1 }
             cityRows.append(CityRow(id: city.id, displayName: displayName(city: city.name, admin: admin, country: country.name),
                                     plainName: plainName(city.name), admin: admin, country: country.name,
                                     countryID: countryRows[ci].id, population: city.population,
-                                    latitude: city.latitude, longitude: city.longitude, altNames: city.alternateNames))
+                                    latitude: city.latitude, longitude: city.longitude, altNames: altNames, commonNames: commonNames))
+            placeKeys.append(PlaceKey(id: city.id, group: [cityRows[cityRows.count - 1].plainName.lowercased(), String(countryRows[ci].id), city.admin1Code].joined(separator: "\t"),
+                                      point: city.point, population: city.population))
         }
+        let duplicates = sameAs(placeKeys, withinKm: o.duplicateKm)
+        for i in cityRows.indices { cityRows[i].sameAs = duplicates[cityRows[i].id] }
+        report.duplicates = duplicates.count
         report.cities = cityRows.count
 
         let header = [
-            "Cities for the city-ranking app (CONTRACTS §7), written by geo-cities: load after migrations/\(CitiesSchema.migrationName).",
+            "Cities for the city-ranking app (CONTRACTS §7), written by geo-cities: load after migrations/ (\(CitiesSchema.migrations.map(\.name).joined(separator: ", "))).",
             CitiesSchema.attribution,
             "\(cityRows.count) cities of \(source.count) in \(o.cities), \(countryRows.count) countries of \(o.world).",
             "Idempotent: a reload with nothing changed rewrites no row; cities that left the source are marked (retired_at), never deleted.",
@@ -151,12 +174,15 @@ public enum CitiesStage: PipelineStage {
         for (k, n) in report.byResolution.sorted(by: { $0.key < $1.key }) { reportText += "# resolution \(k.rawValue): \(n)\n" }
         for (k, n) in report.byContinent.sorted(by: { $0.key < $1.key }) { reportText += "# continent \(k): \(n)\n" }
         reportText += "# cities without admin name: \(report.withoutAdmin)\n"
+        for (dup, kept) in duplicates.sorted(by: { $0.key < $1.key }) {
+            reportText += "# same place listed twice: \(dup) is offered as \(kept)\n"
+        }
         reportText += "resolution\tgeonameid\tname\tgeonames_country\tpolygon_country\tapp_country\tkm\n"
         reportText += reportLines.sorted().joined(separator: "\n") + (reportLines.isEmpty ? "" : "\n")
 
         // The seed last: make takes it for the stage's target, so it is only fresh when all is written.
         try FileIO.writeAtomically(reportText, to: o.report)
-        try FileIO.writeAtomically(CitiesSchema.migration + "\n", to: o.outputDir + "/migrations/" + CitiesSchema.migrationName)
+        for m in CitiesSchema.migrations { try FileIO.writeAtomically(m.sql + "\n", to: o.outputDir + "/migrations/" + m.name) }
         try FileIO.writeAtomically(seedText, to: o.outputDir + "/seed.sql")
         let kinds = report.byResolution.filter { $0.key != .agree }.sorted { $0.key < $1.key }
         for (k, n) in kinds { log.info("\(k.rawValue): \(n)") }
