@@ -3,7 +3,7 @@
 FUZZ_SECONDS ?= 180
 # The reader lives in the model layer, which imports no C library: the fuzz target is compiled
 # from the fuzz entry point and the whole GeoModel target.
-FUZZ_SOURCES := Tests/Fuzz/FuzzGeoJSON.swift $(shell find Sources/GeoModel -name '*.swift')
+FUZZ_SOURCES := Tests/Fuzz/FuzzGeoJSON.swift $(filter Sources/GeoModel/%.swift,$(SOURCE_FILES))
 
 $(BUILD)/fuzz/fuzz-geojson: $(FUZZ_SOURCES) | $(SETUP_STAMP)
 	@mkdir -p $(@D)
