@@ -273,6 +273,12 @@ public struct JSONCursor {
         pos += n
     }
 
+    /// Whether the value at the cursor, starting with `c`, may be NaN or Infinity: only one that
+    /// starts N, I, -N or -I can be (a number pays two comparisons).
+    @inlinable @inline(__always) func mayBeNonFinite(_ c: UInt8) -> Bool {
+        c == 0x4E || c == 0x49 || (c == 0x2D && pos + 1 < buf.count && (buf[pos + 1] == 0x4E || buf[pos + 1] == 0x49))
+    }
+
     /// The length of a NaN, Infinity or -Infinity token at the cursor (0 when there is none),
     /// and whether it is NaN.
     @inlinable public func nonFiniteToken() -> (length: Int, isNaN: Bool) {
@@ -293,8 +299,10 @@ public struct JSONCursor {
     /// they get their own message naming the value (`what`).
     @inlinable public mutating func number(_ what: @autoclosure () -> String) throws -> Double {
         let c = try peek()
-        let token = nonFiniteToken()
-        if token.length > 0 { throw reject("\(what()) is \(token.isNaN ? "NaN" : "infinite"), not a finite number") }
+        if mayBeNonFinite(c) {
+            let token = nonFiniteToken()
+            if token.length > 0 { throw reject("\(what()) is \(token.isNaN ? "NaN" : "infinite"), not a finite number") }
+        }
         if c == 0x6E, pos + 4 <= buf.count, buf[pos + 1] == 0x75 { throw reject("\(what()) is null, not a number") }
         if c == 0x22 { throw reject("\(what()) is a string, not a number") }
         let start = pos
@@ -385,8 +393,10 @@ public struct JSONCursor {
         case 0x66: try literal("false")
         case 0x6E: try literal("null")
         default:
-            let token = nonFiniteToken()
-            if token.length > 0 { pos += token.length; return }
+            if mayBeNonFinite(c) {
+                let token = nonFiniteToken()
+                if token.length > 0 { pos += token.length; return }
+            }
             guard c == 0x2D || (c >= 0x30 && c <= 0x39) else { throw syntax("unexpected character '\(Self.printable(c))'") }
             try skipNumber()
         }
