@@ -14,7 +14,16 @@ import PackageDescription
 //   GeoLookup                     pure Swift (no C, no GeoModel): the offline lookup the apps embed
 //   Hexagons                      geo-hexagons' work over H3 and GeoModel
 //   GeoFormats                    glTF, SVG, PNG, SQL writers and readers
-//   Stages/<Name> → <Name>Stage   one target per pipeline stage: Options, validate(), run → Report
+//   TerritoryGame                 the game's territory on the server: runs read and judged (GEOS,
+//                                 PROJ, TerritoryRules), loops, claims and their fold, shards, the
+//                                 rows and merge that load a night, the game's migration
+//   LiveNight                     an app's night in its live PostgreSQL: the AppNight protocol,
+//                                 contract errors, migrations recorded in geodata.migrations
+//   TerritoryPostgres             the territory night's database side (LiveNight, TerritoryGame):
+//                                 judged runs and cells into users, runs, territory_hex
+//   DailyChallenges, CitiesSchema the quiz's schedule and SQL; the cities' migration
+//   Stages/<Name> → <Name>Stage   one target per pipeline stage: Options, validate(), run → Report;
+//                                 a stage imports libraries, never another stage
 //   geo-<name>                    one thin command-line front per stage (StageCommand derives its
 //                                 arguments from the stage's declared options)
 // A stage lists only the layers it uses, so the compiler enforces the layering: the preview
@@ -24,6 +33,8 @@ struct StageTarget {
     let name: String          // folder under Sources/Stages/ and the stage's type: <name>Stage
     let front: String         // executable under Sources/<front>/
     let uses: [Target.Dependency]
+    /// Libraries the front itself names (its --help quotes them), beyond its stage.
+    var frontUses: [Target.Dependency] = []
 }
 
 let stages: [StageTarget] = [
@@ -34,14 +45,14 @@ let stages: [StageTarget] = [
     .init(name: "Map", front: "geo-map", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"]),           // world.geojson → dist/map/ (PROJ flat maps)
     .init(name: "Silhouettes", front: "geo-silhouettes", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats"]), // → dist/silhouettes/<ISO>.svg
     .init(name: "Highlights", front: "geo-highlights", uses: ["GeoModel", "GeoGEOS"]),                      // curated highlights → dist/country_highlights.json
-    .init(name: "Challenges", front: "geo-challenges", uses: ["GeoModel", "GeoPROJ", "GeoFormats"]),        // world.geojson → dist/supabase/
+    .init(name: "Challenges", front: "geo-challenges", uses: ["GeoModel", "DailyChallenges"], frontUses: ["DailyChallenges"]), // world.geojson → dist/supabase/
     .init(name: "Lookup", front: "geo-lookup", uses: ["GeoModel", "GeoLookup"]),                            // countries.geojson + places → dist/lookup/lookup.bin
     .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite"]),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
-    .init(name: "Cities", front: "geo-cities", uses: ["GeoModel", "GeoGEOS", "GeoFormats"]),               // GeoNames cities + world.geojson → dist/supabase/cities/
-    .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
-    // The night against the apps' live PostgreSQL (issue #21): the quiz, territory and cities
-    // stages' libraries, loaded through GeoPostgres.
-    .init(name: "Nightly", front: "geo-nightly", uses: ["GeoModel", "GeoPostgres", "GeoDigest", "ChallengesStage", "TerritoryStage", "CitiesStage", "H3"]),
+    .init(name: "Cities", front: "geo-cities", uses: ["GeoModel", "GeoGEOS", "GeoFormats", "CitiesSchema"], frontUses: ["CitiesSchema"]), // GeoNames cities + world.geojson → dist/supabase/cities/
+    .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules", "TerritoryGame"], frontUses: ["TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
+    // The night against the apps' live PostgreSQL (issue #21): the quiz's, the game's and the
+    // cities' libraries (not their stages), loaded through GeoPostgres.
+    .init(name: "Nightly", front: "geo-nightly", uses: ["GeoModel", "GeoPostgres", "GeoDigest", "LiveNight", "DailyChallenges", "TerritoryGame", "TerritoryPostgres", "CitiesSchema"]),
     .init(name: "Release", front: "geo-release", uses: ["GeoModel", "GeoPROJ", "GeoFormats", "GeoLookup", "GeoDigest"]),  // products → a release dir (manifest, changes) + the inspect page
 ]
 
@@ -94,12 +105,23 @@ let package = Package(
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "GeoDigest", "StageCommand", "Geodesy", "TerritoryRules"]
+                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "GeoDigest", "StageCommand", "Geodesy", "TerritoryRules",
+                                   "TerritoryGame", "LiveNight", "TerritoryPostgres", "DailyChallenges", "CitiesSchema"]
                         + stages.map { .target(name: $0.name + "Stage") }),
         .target(name: "GeoLookup", dependencies: ["Geodesy"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "Geodesy"]),
         // The running game's rules for the night and the app alike: Swift, Foundation, H3, Geodesy.
         .target(name: "TerritoryRules", dependencies: ["H3", "Geodesy"]),
+        // What two users share sits here, below the stages (no stage imports a stage):
+        // the game's territory on the server (geo-territory, the night, the follower) …
+        .target(name: "TerritoryGame", dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules"]),
+        // … an app's night in its live database (the AppNight frame, recorded migrations) …
+        .target(name: "LiveNight", dependencies: ["GeoModel", "GeoPostgres", "GeoDigest"]),
+        // … the territory night's database side (the night and the follower) …
+        .target(name: "TerritoryPostgres", dependencies: ["GeoModel", "GeoPostgres", "LiveNight", "TerritoryGame"]),
+        // … the daily quiz's schedule and SQL (geo-challenges, the night) and the cities' schema (geo-cities, the night).
+        .target(name: "DailyChallenges", dependencies: ["GeoModel", "GeoPROJ", "GeoFormats"]),
+        .target(name: "CitiesSchema", dependencies: ["GeoModel", "GeoFormats"]),
         // The inspection page's front (InspectStage lives in the release stage, which writes one into every release).
         .executableTarget(name: "geo-inspect", dependencies: [.target(name: "ReleaseStage"), "StageCommand"]),
         // What every stage front shares: its arguments and --help derived from the stage's
@@ -109,7 +131,7 @@ let package = Package(
         .target(name: $0.name + "Stage", dependencies: $0.uses, path: "Sources/Stages/\($0.name)")
     } + stages.map {
         // geo-lookup's query and bench commands, which are not the stage, keep swift-argument-parser.
-        .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), "StageCommand"] + ($0.front == "geo-lookup" ? [argumentParser] : []))
+        .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), "StageCommand"] + $0.frontUses + ($0.front == "geo-lookup" ? [argumentParser] : []))
     },
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -39,7 +39,7 @@ ifeq ($(filter $(CHALLENGE_REPLAN),yes no),)
 endif
 
 CHALLENGES_DIR := $(DIST)/supabase
-# The migration's name is fixed in the stage (Challenges.migrationName), not taken from the clock.
+# The migration's name is fixed in the library (DailyChallenges.migrationName), not taken from the clock.
 CHALLENGES_MIGRATION := $(CHALLENGES_DIR)/migrations/20261122000000_daily_challenges_one_row_per_date.sql
 CHALLENGES_OUT := $(CHALLENGES_MIGRATION) $(CHALLENGES_DIR)/seed.sql
 CHALLENGES_REPORT := $(BUILD)/challenges/report.txt

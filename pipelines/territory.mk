@@ -10,7 +10,7 @@
 # km² per runner), preview.svg, and loops.geojson (every valid loop with its cells, which the
 # consumer check recomputes with h3-py; TERRITORY_LOOPS= leaves it out, as a nightly job does:
 # it is a third of a night's bytes and no reader in the contract needs it). The rules are the game's (CONTRACTS §8)
-# and live in Sources/Stages/Territory/Rules.swift, not here.
+# and live in Sources/TerritoryRules/, not here.
 
 TERRITORY_RUNS ?= $(DATA)/territory/runs.geojson
 # The current territory as `psql \copy territory_hex to … with (format csv, header)` writes it
@@ -21,7 +21,7 @@ TERRITORY_SHARD ?=
 # 1: also write loops.geojson (--loops-geojson); empty: not.
 TERRITORY_LOOPS ?= 1
 # Malformed runs are quarantined in rejects.tsv; more than this stops the night, writing
-# nothing (empty: 10 runs or 1 % of the night, whichever is larger).
+# nothing (empty: the stage's default, shown by `geo-territory --help`).
 TERRITORY_MAX_REJECTS ?=
 TERRITORY_DIR ?= $(DIST)/territory
 # The game's migration (territory_hex.cell, territory_in_viewport, RLS; CONTRACTS §8a).

@@ -18,7 +18,8 @@ import Foundation
 /// - The nearest city is by great-circle distance; at an equal distance, the larger
 ///   population, then the name.
 ///
-/// Thread-safe once loaded (read-only).
+/// Thread-safe once loaded (read-only): `@unchecked` because of its index buffers, which only
+/// `init` writes.
 public final class GeoLookup: @unchecked Sendable {
     public struct City: Hashable, Sendable {
         /// Position in the index's city list (stable for one index file).

@@ -7,8 +7,8 @@ import Foundation
 /// Country membership is the planar point-in-polygon test on longitude/latitude, as GeoJSON
 /// polygons are defined (RFC 7946) and as GEOS answers it. The 12-nautical-mile rule is the
 /// great-circle distance to the nearest boundary edge (edges taken as great-circle arcs).
-public struct LookupIndexBuilder {
-    public struct Country {
+public struct LookupIndexBuilder: Sendable {
+    public struct Country: Sendable {
         public var code: String
         /// Every ring of every polygon (outer rings and holes alike: membership is by
         /// crossing parity, so orientation does not matter), as lon/lat coordinates.
@@ -16,7 +16,7 @@ public struct LookupIndexBuilder {
         public init(code: String, rings: [[Coordinate]]) { self.code = code; self.rings = rings }
     }
 
-    public struct City {
+    public struct City: Sendable {
         public var name: String
         public var countryCode: String?
         public var coordinate: Coordinate
@@ -26,7 +26,7 @@ public struct LookupIndexBuilder {
         }
     }
 
-    public struct Parameters {
+    public struct Parameters: Sendable {
         /// A cell with more border edges than this is split in four.
         public var maxEdgesPerLeaf = 32
         /// Deepest split below the 1° roots (10 → cells of 1/1024°, about 110 m).
@@ -296,7 +296,7 @@ public struct LookupIndexBuilder {
         var roots: [UInt32], nodes: [UInt32], words: [UInt16], stats: Statistics
     }
 
-    public mutating func build(progress: ((String) -> Void)? = nil) throws -> [UInt8] {
+    public mutating func build(progress: (@Sendable (String) -> Void)? = nil) throws -> [UInt8] {
         guard countries.count < Int(IndexFormat.noCountry16) else { throw LookupIndexError("too many countries (\(countries.count))") }
         for (i, c) in countries.enumerated() where i > 0 && countries[i - 1].code == c.code {
             throw LookupIndexError("country code \(c.code) appears twice")
@@ -306,9 +306,12 @@ public struct LookupIndexBuilder {
         // the cap tree on one core, the grid and the roots' statuses on the other
         var grid: Grid? = nil, caps: CapTree? = nil, rootStatus: [[UInt16]] = []
         if parameters.threads >= 2 {
+            let builder = self
+            let both = Both<CapTree, (Grid, [[UInt16]])>()
             DispatchQueue.concurrentPerform(iterations: 2) { k in
-                if k == 0 { caps = CapTree(va: e.va, vb: e.vb, ownerA: e.ownerA, ownerB: e.ownerB) } else { grid = Grid(e); rootStatus = rootStatuses(e) }
+                if k == 0 { both.first = CapTree(va: e.va, vb: e.vb, ownerA: e.ownerA, ownerB: e.ownerB) } else { both.second = (Grid(e), builder.rootStatuses(e)) }
             }
+            caps = both.first; (grid, rootStatus) = both.second!
         } else {
             caps = CapTree(va: e.va, vb: e.vb, ownerA: e.ownerA, ownerB: e.ownerB); grid = Grid(e); rootStatus = rootStatuses(e)
         }
@@ -346,23 +349,23 @@ public struct LookupIndexBuilder {
 
     /// Builds the root rows on `parameters.threads` workers, each pulling the next row; the
     /// first error by row order is rethrown.
-    func buildRows(e: Edges, grid: Grid, caps: CapTree, rootStatus: [[UInt16]], progress: ((String) -> Void)?) throws -> [Row] {
+    func buildRows(e: Edges, grid: Grid, caps: CapTree, rootStatus: [[UInt16]], progress: (@Sendable (String) -> Void)?) throws -> [Row] {
         let count = IndexFormat.rootRows
         var results = [Result<Row, Error>?](repeating: nil, count: count)
         let workers = max(1, min(parameters.threads, count))
         let lock = NSLock()
-        var next = 0, done = 0
+        let rows = RowTally()
         results.withUnsafeMutableBufferPointer { out in
-            let base = out.baseAddress!
-            let work = {
+            let base = RowSlots(base: out.baseAddress!)
+            let work: @Sendable () -> Void = {
                 let st = State(e: e, grid: grid, caps: caps, countries: countries.count)
                 while true {
-                    lock.lock(); let r = next; next += 1; lock.unlock()
+                    lock.lock(); let r = rows.next; rows.next += 1; lock.unlock()
                     if r >= count { break }
-                    (base + r).pointee = Result { try buildRow(st, row: r, rootStatus: rootStatus) }
+                    (base.base + r).pointee = Result { try buildRow(st, row: r, rootStatus: rootStatus) }
                     lock.lock()
-                    done += 1
-                    if done % 30 == 0 { progress?("\(done) of \(count) root rows built (\(workers) threads)") }
+                    rows.done += 1
+                    if rows.done % 30 == 0 { progress?("\(rows.done) of \(count) root rows built (\(workers) threads)") }
                     lock.unlock()
                 }
             }
@@ -370,6 +373,15 @@ public struct LookupIndexBuilder {
         }
         return try results.map { try $0!.get() }
     }
+
+    /// The rows handed out and built so far, shared by the workers: guarded by `buildRows`' lock.
+    final class RowTally: @unchecked Sendable { var next = 0, done = 0 }
+    /// The rows' results: each row is handed out once, so one worker writes each slot, and
+    /// `buildRows` reads them after all have joined.
+    struct RowSlots: @unchecked Sendable { let base: UnsafeMutablePointer<Result<Row, Error>?> }
+    /// Two results made on two threads at once: each written by one iteration of
+    /// `concurrentPerform`, read after it returns (which joins both).
+    final class Both<A, B>: @unchecked Sendable { var first: A?; var second: B? }
 
     func buildRow(_ st: State, row: Int, rootStatus: [[UInt16]]) throws -> Row {
         st.nodes = []; st.words = []; st.stats = Statistics()

@@ -10,8 +10,17 @@ public struct LineWriter {
     }
     public mutating func line(_ s: String) { write(s); buf.append(10) }
     public mutating func flush() {
-        buf.withUnsafeBufferPointer { p in _ = fwrite(p.baseAddress, 1, p.count, stdout) }
+        // Through file descriptor 1 after flushing C's streams (`stdout` is a C global that
+        // Swift 6 refuses to read from nonisolated code), so the order of output is kept.
+        fflush(nil)
+        buf.withUnsafeBufferPointer { p in
+            var done = 0
+            while done < p.count {
+                let n = Foundation.write(1, p.baseAddress! + done, p.count - done)
+                if n <= 0 { break }
+                done += n
+            }
+        }
         buf.removeAll(keepingCapacity: true)
-        fflush(stdout)
     }
 }

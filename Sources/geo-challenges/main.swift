@@ -1,12 +1,13 @@
 import StageCommand
 import ChallengesStage
+import DailyChallenges
 
 StageFront<ChallengesStage>(
     name: "geo-challenges",
     abstract: "world.geojson → the daily-challenge table's migration and seed for Supabase/PostgreSQL.",
     discussion: """
     Reads dist/world.geojson (CONTRACTS §1) and writes, in --output-dir (the Supabase CLI layout):
-      • migrations/\(ChallengesStage.migrationName): the daily_challenges table of
+      • migrations/\(DailyChallenges.migrationName): the daily_challenges table of
         CONTRACTS §6 plus a unique date, a check that exactly one question type is true and a
         check that the answer is an ISO code (idempotent; adds the constraints to a table
         created earlier, and refuses, listing the dates and changing nothing, a table that

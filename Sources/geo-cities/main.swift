@@ -1,4 +1,5 @@
 import StageCommand
+import CitiesSchema
 import CitiesStage
 
 StageFront<CitiesStage>(
@@ -7,7 +8,7 @@ StageFront<CitiesStage>(
     discussion: """
     Reads the GeoNames tables in data/geonames/ (cities, admin-1 names, country populations;
     CC BY 4.0) and the app's country set (dist/world.geojson), and writes in --output-dir:
-      • migrations/\(CitiesStage.migrationName): the countries and cities tables of CONTRACTS §7
+      • migrations/\(CitiesSchema.migrationName): the countries and cities tables of CONTRACTS §7
         with an alternate-name column, pg_trgm and unaccent, a trigram index, the search
         function search_cities(q, n) (match quality, then population), user_city, and
         row-level security (everyone reads, no client role writes); safe to apply twice;

@@ -1,5 +1,11 @@
 import StageCommand
+import TerritoryRules
 import TerritoryStage
+
+/// The rules and resolution --help states: the stage's own (TerritoryRules' `Rules()`).
+let defaults = TerritoryStage.Options()
+let rules = defaults.rules
+func figure(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
 
 StageFront<TerritoryStage>(
     name: "geo-territory",
@@ -9,13 +15,14 @@ StageFront<TerritoryStage>(
     properties user_id, times and accuracy_m per fix) and, for an incremental night, the
     current territory as `psql \\copy territory_hex to … with (format csv, header)` writes it.
 
-    Rules: fixes with accuracy over 50 m are ignored; a run is a valid loop when what remains
-    is ≥ 100 m long (PROJ's geodesic on WGS 84), lasts ≥ 30 s, has ≥ 10 fixes, starts and
-    ends within 50 m, has no step faster than 43 km/h and no teleport (a jump over 1 km
-    between consecutive fixes, whatever the time). A rejected run gets every reason.
-    The loop is the path closed back to its start, made valid by GEOS (a figure-eight is two
-    lobes); it claims the resolution-9 H3 cells whose centre it contains. Each cell goes to
-    the valid run with the latest end time (ties: the larger run id); yesterday's table plus
+    Rules (TerritoryRules): fixes with accuracy over \(figure(rules.maxAccuracy)) m are ignored; a run is a
+    valid loop when what remains is ≥ \(figure(rules.minDistance)) m long (PROJ's geodesic on WGS 84),
+    lasts ≥ \(figure(rules.minDuration)) s, has ≥ \(rules.minFixes) fixes, starts and ends within \(figure(rules.maxClosure)) m, has no step
+    faster than \(figure(rules.maxSpeedKmh)) km/h and no teleport (a jump over \(figure(rules.maxJump)) m between consecutive
+    fixes, whatever the time). A rejected run gets every reason. The loop is the path
+    closed back to its start, made valid by GEOS (a figure-eight is two lobes); it claims
+    the resolution-\(defaults.resolution) H3 cells whose centre it contains. Each cell goes to the valid run
+    with the latest end time (ties: the larger run id); yesterday's table plus
     tonight's runs gives exactly the full recompute.
 
     Writes in --output-dir: territory_hex.sql (idempotent upsert of users, runs, territory_hex

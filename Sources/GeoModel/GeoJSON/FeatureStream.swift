@@ -37,8 +37,14 @@ public enum FeatureStream {
     /// The plain reader: one pass finds the features, a second decodes them in parallel.
     /// `decode` is called with the cursor on the feature's `{` and the feature's index, and
     /// must consume the feature.
-    public static func read<R>(_ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int = Parallel.defaultWorkers,
-                               _ decode: (inout JSONCursor, Int) throws -> R) throws -> Read<R> {
+    public static func read<R: Sendable>(_ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int = Parallel.defaultWorkers,
+                               _ decode: @Sendable (inout JSONCursor, Int) throws -> R) throws -> Read<R> {
+        try read(buf, file: file, workers: workers, makeState: { () }) { c, i, _ in try decode(&c, i) }
+    }
+
+    /// `read` with a state per worker, made once by `makeState` (as `each` gives its decoder).
+    static func read<S, R: Sendable>(_ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int,
+                                     makeState: @Sendable () -> S, _ decode: @Sendable (inout JSONCursor, Int, S) throws -> R) throws -> Read<R> {
         var ranges: [Range<Int>] = []
         try collection(buf, file: file) { c in
             try c.array { c in
@@ -51,13 +57,13 @@ public enum FeatureStream {
             }
         }
         let base = UInt(bitPattern: buf.baseAddress), count = buf.count
-        let decoded = try Parallel.map(Array(ranges.enumerated()), workers: workers, makeState: { () }) { item, _ -> Result<R, MalformedFeature> in
+        let decoded = try Parallel.map(Array(ranges.enumerated()), workers: workers, makeState: makeState) { item, state -> Result<R, MalformedFeature> in
             let b = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: base), count: count)
             var fc = JSONCursor(buf: b, file: file)
             fc.pos = item.element.lowerBound
             fc.depth = 2
             fc.featureIndex = item.offset
-            do { return .success(try decode(&fc, item.offset)) } catch let m as MalformedFeature { return .failure(m) }
+            do { return .success(try decode(&fc, item.offset, state)) } catch let m as MalformedFeature { return .failure(m) }
         }
         var out = Read<R>()
         for (i, d) in decoded.enumerated() {
@@ -116,7 +122,7 @@ public enum FeatureStream {
     struct ChunkFailed: Error {}
 
     /// What one byte range of the features array gave, indexes counted from its first feature.
-    struct Chunk<R> {
+    struct Chunk<R: Sendable>: Sendable {
         var start: Int?
         var items: [(local: Int, value: R)] = []
         var rejected: [Rejected] = []
@@ -139,9 +145,9 @@ public enum FeatureStream {
     /// look-alike inside a string is caught and that range decoded again from the right place.
     /// Anything else wrong (a syntax error, another error from `decode`) sends the file through
     /// `read`, whose first error is the one reported, whatever the ranges.
-    public static func each<S, R>(_ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int = Parallel.defaultWorkers,
-                                  makeState: () -> S, released: ((Range<Int>) -> Void)? = nil,
-                                  _ decode: (inout JSONCursor, Int, S) throws -> R) throws -> Read<R> {
+    public static func each<S, R: Sendable>(_ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int = Parallel.defaultWorkers,
+                                  makeState: @Sendable () -> S, released: (@Sendable (Range<Int>) -> Void)? = nil,
+                                  _ decode: @Sendable (inout JSONCursor, Int, S) throws -> R) throws -> Read<R> {
         var read: Read<R>? = nil
         do {
             try collection(buf, file: file) { c in
@@ -154,16 +160,15 @@ public enum FeatureStream {
         } catch is ChunkFailed {}
         // Something failed: the plain reader names the file's first problem (syntax) exactly; when
         // the file is fine the error came from `decode`, and one worker throws it for the right feature.
-        let state = makeState()
-        return try FeatureStream.read(buf, file: file, workers: 1) { c, i in try decode(&c, i, state) }
+        return try FeatureStream.read(buf, file: file, workers: 1, makeState: makeState, decode)
     }
 
     /// The features array whose `[` is at `start` (or after white space from it), decoded as
     /// `each` does, and the position after its `]`. Throws `ChunkFailed` when a range did not
     /// decode cleanly (the caller reads the file again to name the first problem).
-    static func featuresArray<S, R>(_ buf: UnsafeBufferPointer<UInt8>, file: String, from start: Int, workers: Int = Parallel.defaultWorkers,
-                                    makeState: () -> S, released: ((Range<Int>) -> Void)? = nil,
-                                    _ decode: (inout JSONCursor, Int, S) throws -> R) throws -> (Read<R>, Int) {
+    static func featuresArray<S, R: Sendable>(_ buf: UnsafeBufferPointer<UInt8>, file: String, from start: Int, workers: Int = Parallel.defaultWorkers,
+                                    makeState: @Sendable () -> S, released: (@Sendable (Range<Int>) -> Void)? = nil,
+                                    _ decode: @Sendable (inout JSONCursor, Int, S) throws -> R) throws -> (Read<R>, Int) {
         var c = JSONCursor(buf: buf, file: file)
         c.pos = start
         c.depth = 1
@@ -177,8 +182,8 @@ public enum FeatureStream {
 
     /// The features from `start` (the first feature's `{`) to the array's end, and the position
     /// after `]`; nil when anything failed.
-    static func features<S, R>(_ buf: UnsafeBufferPointer<UInt8>, file: String, from start: Int, workers: Int, makeState: () -> S,
-                               released: ((Range<Int>) -> Void)?, _ decode: (inout JSONCursor, Int, S) throws -> R) throws -> (Read<R>, Int)? {
+    static func features<S, R: Sendable>(_ buf: UnsafeBufferPointer<UInt8>, file: String, from start: Int, workers: Int, makeState: @Sendable () -> S,
+                               released: (@Sendable (Range<Int>) -> Void)?, _ decode: @Sendable (inout JSONCursor, Int, S) throws -> R) throws -> (Read<R>, Int)? {
         let length = buf.count - start
         // Many small ranges: the last one a worker takes ends the phase, so it should be short.
         let size = max(1 << 16, length / max(1, workers * 64))
@@ -240,7 +245,7 @@ public enum FeatureStream {
     /// Decodes features from `start` while they start before `limit`. Indexes count from 0 in
     /// this range: right only for the first range, so any failure here is only a signal (the
     /// caller finds the real error with the plain reader).
-    static func decodeRange<S, R>(_ b: UnsafeBufferPointer<UInt8>, file: String, from start: Int, until limit: Int,
+    static func decodeRange<S, R: Sendable>(_ b: UnsafeBufferPointer<UInt8>, file: String, from start: Int, until limit: Int,
                                   state: S, _ decode: (inout JSONCursor, Int, S) throws -> R) -> Chunk<R> {
         var c = JSONCursor(buf: b, file: file)
         c.pos = start

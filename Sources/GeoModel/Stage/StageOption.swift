@@ -40,8 +40,8 @@ extension DeclaredOptions {
 }
 
 /// One declared option: see `DeclaredOptions`.
-public struct StageOption<Root> {
-    public enum Kind {
+public struct StageOption<Root>: Sendable {
+    public enum Kind: Sendable {
         /// A positional argument (`name` is its value's name: `<input>`).
         case argument(required: Bool)
         /// `--name <name>`.
@@ -60,11 +60,11 @@ public struct StageOption<Root> {
     public let kind: Kind
     /// Sets the field from the command line's text ("true"/"false" for a flag); false when the
     /// text is no value of the field's type.
-    public let apply: (inout Root, String) -> Bool
+    public let apply: @Sendable (inout Root, String) -> Bool
     /// The default as `--help` shows it, read from `Options()`; nil shows none.
-    public let defaultText: (Root) -> String?
+    public let defaultText: @Sendable (Root) -> String?
     /// What is wrong with the field's value, as the message a user reads; nil when it is fine.
-    public let problem: (Root) -> String?
+    public let problem: @Sendable (Root) -> String?
     /// What the value must be when it does not parse ("a date YYYY-MM-DD"); nil: the usual message.
     public let expected: String?
 
@@ -76,8 +76,8 @@ public struct StageOption<Root> {
 
     public init(name: String, short: Character? = nil, aliases: [String] = [], deprecatedAliases: [String] = [],
                 help: String, kind: Kind, expected: String? = nil,
-                apply: @escaping (inout Root, String) -> Bool,
-                defaultText: @escaping (Root) -> String?, problem: @escaping (Root) -> String? = { _ in nil }) {
+                apply: @escaping @Sendable (inout Root, String) -> Bool,
+                defaultText: @escaping @Sendable (Root) -> String?, problem: @escaping @Sendable (Root) -> String? = { _ in nil }) {
         self.name = name; self.short = short; self.aliases = aliases; self.deprecatedAliases = deprecatedAliases
         self.help = help; self.kind = kind; self.expected = expected
         self.apply = apply; self.defaultText = defaultText; self.problem = problem
@@ -86,7 +86,7 @@ public struct StageOption<Root> {
 
 extension StageOption {
     /// A positional argument; `required` ones show no default (the front insists on them).
-    public static func argument(_ name: String, _ field: WritableKeyPath<Root, String>, required: Bool = false, help: String) -> Self {
+    public static func argument(_ name: String, _ field: WritableKeyPath<Root, String> & Sendable, required: Bool = false, help: String) -> Self {
         .init(name: name, help: help, kind: .argument(required: required),
               apply: { $0[keyPath: field] = $1; return true },
               defaultText: { required ? nil : $0[keyPath: field] })
@@ -94,7 +94,7 @@ extension StageOption {
 
     /// `--name <name>` for a field with a default (shown in `--help`).
     public static func option<V: OptionValue>(_ name: String, short: Character? = nil, aliases: [String] = [], deprecatedAliases: [String] = [],
-                                              _ field: WritableKeyPath<Root, V>, help: String) -> Self {
+                                              _ field: WritableKeyPath<Root, V> & Sendable, help: String) -> Self {
         .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option, expected: V.expected,
               apply: { root, text in guard let v = V(optionText: text) else { return false }; root[keyPath: field] = v; return true },
               defaultText: { $0[keyPath: field].optionText })
@@ -102,7 +102,7 @@ extension StageOption {
 
     /// `--name <name>` for a number with a default, which must lie in `range`.
     public static func option<V: OptionValue & Comparable>(_ name: String, short: Character? = nil, aliases: [String] = [], deprecatedAliases: [String] = [],
-                                                           _ field: WritableKeyPath<Root, V>, _ range: OptionRange<V>, help: String) -> Self {
+                                                           _ field: WritableKeyPath<Root, V> & Sendable, _ range: OptionRange<V>, help: String) -> Self {
         let plain = option(name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, field, help: help)
         return .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option, expected: V.expected,
                      apply: plain.apply, defaultText: plain.defaultText,
@@ -111,7 +111,7 @@ extension StageOption {
 
     /// `--name <name>` for a field that is nil unless given.
     public static func option<V: OptionValue>(_ name: String, short: Character? = nil, aliases: [String] = [], deprecatedAliases: [String] = [],
-                                              _ field: WritableKeyPath<Root, V?>, help: String) -> Self {
+                                              _ field: WritableKeyPath<Root, V?> & Sendable, help: String) -> Self {
         .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option, expected: V.expected,
               apply: { root, text in guard let v = V(optionText: text) else { return false }; root[keyPath: field] = v; return true },
               defaultText: { $0[keyPath: field]?.optionText })
@@ -119,7 +119,7 @@ extension StageOption {
 
     /// `--name <name>` for a number that is nil unless given, and then must lie in `range`.
     public static func option<V: OptionValue & Comparable>(_ name: String, short: Character? = nil, aliases: [String] = [], deprecatedAliases: [String] = [],
-                                                           _ field: WritableKeyPath<Root, V?>, _ range: OptionRange<V>, help: String) -> Self {
+                                                           _ field: WritableKeyPath<Root, V?> & Sendable, _ range: OptionRange<V>, help: String) -> Self {
         let plain = option(name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, field, help: help)
         return .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option, expected: V.expected,
                      apply: plain.apply, defaultText: plain.defaultText,
@@ -127,7 +127,7 @@ extension StageOption {
     }
 
     /// `--name` (true); with `inversion`, also `--no-name` (false) and the default shown.
-    public static func flag(_ name: String, short: Character? = nil, _ field: WritableKeyPath<Root, Bool>, inversion: Bool = false, help: String) -> Self {
+    public static func flag(_ name: String, short: Character? = nil, _ field: WritableKeyPath<Root, Bool> & Sendable, inversion: Bool = false, help: String) -> Self {
         .init(name: name, short: short, help: help, kind: .flag(inversion: inversion),
               apply: { $0[keyPath: field] = $1 == "true"; return true },
               defaultText: { inversion ? ($0[keyPath: field] ? "--" : "--no-") + name : nil })
@@ -135,7 +135,7 @@ extension StageOption {
 }
 
 /// A value the command line can give: parsed from its text, shown as a default in `--help`.
-public protocol OptionValue {
+public protocol OptionValue: Sendable {
     init?(optionText: String)
     var optionText: String { get }
     /// What the value must look like, for the message when it does not parse; nil: the usual
@@ -197,6 +197,8 @@ public struct OptionRange<V: Comparable> {
         return true
     }
 }
+
+extension OptionRange: Sendable where V: Sendable {}
 
 extension OptionRange where V: OptionValue {
     /// "--name must be …", or nil when `v` lies in the range.

@@ -4,6 +4,9 @@ import Foundation
 /// process, and the pages of features already decoded are handed back (`release`), so the
 /// file never sits whole in the stage's memory. Anything that is not a regular file within the
 /// input bound is refused by `FileIO.readBytes`, with its message (missing, a FIFO, too large).
+///
+/// `@unchecked` because of its buffer pointer: the bytes are never written after `init`, and
+/// `release` only tells the kernel that pages may go (safe from any thread).
 public final class MappedFile: @unchecked Sendable {
     public let buffer: UnsafeBufferPointer<UInt8>
     private let mapped: Bool

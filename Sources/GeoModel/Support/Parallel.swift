@@ -10,9 +10,10 @@ public enum Parallel {
     }
 
     /// `makeState` runs once per worker thread; `body` gets that worker's state.
-    /// The first error thrown (by input order) is rethrown.
-    public static func map<T, S, R>(_ items: [T], workers: Int = Parallel.defaultWorkers,
-                                    makeState: () -> S, _ body: (T, S) throws -> R) throws -> [R] {
+    /// The first error thrown (by input order) is rethrown. Items and results cross threads, and
+    /// `body` runs on several at once, hence `Sendable`; a worker's state never leaves its thread.
+    public static func map<T: Sendable, S, R: Sendable>(_ items: [T], workers: Int = Parallel.defaultWorkers,
+                                    makeState: @Sendable () -> S, _ body: @Sendable (T, S) throws -> R) throws -> [R] {
         let n = items.count
         if n == 0 { return [] }
         let w = min(workers, n)
@@ -24,14 +25,14 @@ public enum Parallel {
             let next = Counter()
             let lock = NSLock()
             results.withUnsafeMutableBufferPointer { out in
-                let outBase = out.baseAddress!
+                let outBase = Slots(base: out.baseAddress!)
                 DispatchQueue.concurrentPerform(iterations: w) { _ in
                     lock.lock(); let state = makeState(); lock.unlock()
                     while true {
                         let i = next.increment()
                         if i >= n { break }
                         let r = Result { try body(items[i], state) }
-                        (outBase + i).pointee = r
+                        (outBase.base + i).pointee = r
                     }
                 }
             }
@@ -39,6 +40,11 @@ public enum Parallel {
         return try results.map { try $0!.get() }
     }
 
+    /// The results' storage, written from the workers: each index is handed out once by `Counter`,
+    /// so exactly one worker writes each slot, and the caller reads them after all have joined.
+    struct Slots<R>: @unchecked Sendable { let base: UnsafeMutablePointer<Result<R, Error>?> }
+
+    /// Guarded by its lock.
     final class Counter: @unchecked Sendable {
         private var value = 0
         private let lock = NSLock()
@@ -47,7 +53,7 @@ public enum Parallel {
 }
 
 /// `Parallel.map` over the indexes 0..<count for pure Swift work (no per-thread state).
-public func parallelMap<T>(_ count: Int, threads: Int, _ body: (Int) -> T) -> [T] {
+public func parallelMap<T: Sendable>(_ count: Int, threads: Int, _ body: @Sendable (Int) -> T) -> [T] {
     try! Parallel.map(Array(0..<count), workers: threads, makeState: { () }) { i, _ in body(i) }
 }
 
@@ -55,12 +61,16 @@ public func parallelMap<T>(_ count: Int, threads: Int, _ body: (Int) -> T) -> [T
 /// returns it or rethrows its error. For two independent pieces of a stage (reading two inputs)
 /// that would otherwise run one after the other on a machine with cores to spare. With
 /// `onThread: false` (a run told to use one thread) the work runs in the first `value()` call.
-public final class Background<T>: @unchecked Sendable {
+///
+/// `result` and `deferred` are guarded by the semaphore: the worker writes `result` before it
+/// signals, and readers go through `finished` first; the deferred body runs in `value()`, which
+/// one thread calls.
+public final class Background<T: Sendable>: @unchecked Sendable {
     private var result: Result<T, Error>?
-    private var deferred: (() throws -> T)?
+    private var deferred: (@Sendable () throws -> T)?
     private let finished = DispatchSemaphore(value: 0)
 
-    public init(onThread: Bool = true, _ body: @escaping () throws -> T) {
+    public init(onThread: Bool = true, _ body: @escaping @Sendable () throws -> T) {
         guard onThread else { deferred = body; return }
         DispatchQueue.global().async {
             self.result = Result { try body() }

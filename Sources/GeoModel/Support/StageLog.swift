@@ -2,9 +2,9 @@ import Foundation
 
 /// Progress lines on standard error: `[stage  1.23s] message`. Standard output stays free
 /// for data a person may pipe elsewhere.
-public final class StageLog: @unchecked Sendable {
+public final class StageLog: Sendable {
     public let stage: String
-    public var quiet: Bool
+    public let quiet: Bool
     private let start: UInt64
 
     public init(stage: String, quiet: Bool = false) {

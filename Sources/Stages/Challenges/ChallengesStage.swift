@@ -1,12 +1,11 @@
+import DailyChallenges
 import Foundation
 import GeoModel
-import GeoPROJ
-import GeoFormats
 
 /// The challenges stage: world.geojson (+ the live table's export) → dist/supabase/
 /// {migrations/<version>_<name>.sql, seed.sql} (CONTRACTS §6, the Supabase CLI layout) and a
-/// human report. The schedule itself is Schedule.swift; the SQL text is Output.swift; reading
-/// the live table's export is Existing.swift.
+/// human report. The schedule, its SQL text and the reader of the live table's export are the
+/// DailyChallenges library's (the night uses them too).
 public enum ChallengesStage: PipelineStage {
     public static let name = "challenges"
 
@@ -110,10 +109,10 @@ public enum ChallengesStage: PipelineStage {
     /// `from` count from, unless `o.today` fixes it.
     public static func run(_ o: Options, log: StageLog, today clock: Day) throws -> Report {
         let features = try log.step("read \(o.input)") { try GeoJSON.read(path: o.input) }
-        let countries = try countries(from: features, file: o.input)
+        let countries = try DailyChallenges.countries(from: features, file: o.input)
         var existing: [ExistingDay] = []
         if let path = o.existing {
-            existing = try log.step("read \(path)") { try readExisting(path: path, countries: Set(countries.map(\.id))) }
+            existing = try log.step("read \(path)") { try DailyChallenges.readExisting(path: path, countries: Set(countries.map(\.id))) }
         }
         let today = o.today ?? clock
         let start: Day
@@ -130,35 +129,24 @@ public enum ChallengesStage: PipelineStage {
             throw OptionsError("--from \(start) is not after today (\(today), UTC): --replan-future would rewrite days players may already have answered; give a --from after today")
         }
         let schedule = try log.step("schedule \(o.days) days from \(start)") {
-            try Self.schedule(countries, rules: o.rules(start: start), existing: existing, replanFuture: o.replanFuture)
+            try DailyChallenges.schedule(countries, rules: o.rules(start: start), existing: existing, replanFuture: o.replanFuture)
         }
-        let text = report(schedule, countries: countries)
+        let text = DailyChallenges.report(schedule, countries: countries)
         for line in text.split(separator: "\n") { log.info(String(line)) }
-        try checkRules(schedule, countries: countries)
+        try DailyChallenges.checkRules(schedule, countries: countries)
         let past = schedule.changeCounts.pastTouched
         guard past == 0 else { throw StageError("the plan would touch \(past) rows before \(start)") }
-        let migrationPath = o.outputDir + "/migrations/" + migrationName, seedPath = o.outputDir + "/seed.sql"
+        let migrationPath = o.outputDir + "/migrations/" + DailyChallenges.migrationName, seedPath = o.outputDir + "/seed.sql"
         var out = Report(countries: countries.count, schedule: schedule, migrationPath: migrationPath, seedPath: seedPath)
         if o.dryRun {
             out.dryRun = true
             return out
         }
-        let seedText = try seedSQL(schedule, countries: countries)
+        let seedText = try DailyChallenges.seedSQL(schedule, countries: countries)
         if let path = o.report { try FileIO.writeAtomically(text, to: path) }
-        try log.step("write \(migrationPath)") { try FileIO.writeAtomically(schemaSQL(), to: migrationPath) }
+        try log.step("write \(migrationPath)") { try FileIO.writeAtomically(DailyChallenges.schemaSQL(), to: migrationPath) }
         try log.step("write \(seedPath)") { try FileIO.writeAtomically(seedText, to: seedPath) }
         out.seedBytes = seedText.utf8.count
         return out
-    }
-
-    /// The independent re-check of the finished schedule (with the existing rows around it).
-    /// Only the rules that may give way by design (recorded per day as relaxed) are allowed to
-    /// break; anything else is a bug and fails the stage before a file is written.
-    static func checkRules(_ schedule: Schedule, countries: [ChallengeCountry]) throws {
-        let violations = schedule.violations(countries: countries)
-        let unexpected = violations.filter { v in !schedule.days.contains { !$0.relaxed.isEmpty && v.hasPrefix($0.day.iso) } }
-        if !unexpected.isEmpty {
-            throw StageError("the schedule breaks its rules:\n  " + unexpected.prefix(20).joined(separator: "\n  "))
-        }
     }
 }

@@ -3,6 +3,7 @@
 // Supabase tables (CONTRACTS §7): a migration with search and row-level security, and an
 // idempotent seed that never drops a city a user points at.
 
+import CitiesSchema
 import Foundation
 import GeoModel
 import GeoGEOS
@@ -137,8 +138,8 @@ public enum CitiesStage: PipelineStage {
         report.cities = cityRows.count
 
         let header = [
-            "Cities for the city-ranking app (CONTRACTS §7), written by geo-cities: load after migrations/\(migrationName).",
-            attribution,
+            "Cities for the city-ranking app (CONTRACTS §7), written by geo-cities: load after migrations/\(CitiesSchema.migrationName).",
+            CitiesSchema.attribution,
             "\(cityRows.count) cities of \(source.count) in \(o.cities), \(countryRows.count) countries of \(o.world).",
             "Idempotent: a reload with nothing changed rewrites no row; cities that left the source are marked (retired_at), never deleted.",
         ]
@@ -146,7 +147,7 @@ public enum CitiesStage: PipelineStage {
         report.seedBytes = seedText.utf8.count
 
         var reportText = "# geo-cities report: one line per city whose country the polygons and GeoNames disagree on, and how it was resolved\n"
-        reportText += "# \(attribution)\n"
+        reportText += "# \(CitiesSchema.attribution)\n"
         for (k, n) in report.byResolution.sorted(by: { $0.key < $1.key }) { reportText += "# resolution \(k.rawValue): \(n)\n" }
         for (k, n) in report.byContinent.sorted(by: { $0.key < $1.key }) { reportText += "# continent \(k): \(n)\n" }
         reportText += "# cities without admin name: \(report.withoutAdmin)\n"
@@ -155,7 +156,7 @@ public enum CitiesStage: PipelineStage {
 
         // The seed last: make takes it for the stage's target, so it is only fresh when all is written.
         try FileIO.writeAtomically(reportText, to: o.report)
-        try FileIO.writeAtomically(migration + "\n", to: o.outputDir + "/migrations/" + migrationName)
+        try FileIO.writeAtomically(CitiesSchema.migration + "\n", to: o.outputDir + "/migrations/" + CitiesSchema.migrationName)
         try FileIO.writeAtomically(seedText, to: o.outputDir + "/seed.sql")
         let kinds = report.byResolution.filter { $0.key != .agree }.sorted { $0.key < $1.key }
         for (k, n) in kinds { log.info("\(k.rawValue): \(n)") }

@@ -217,7 +217,7 @@ public enum GlobeStage: PipelineStage {
             // Large polygons are meshed in tiles (Tiling): first every tile plan, so that the points
             // where cuts cross a border go into both countries' rings, then the meshes.
             let big = jobs.indices.filter { jobs[$0].size > meshOptions.tileAbove / 8 }
-            let bigPlans = try Parallel.map(big, workers: max(1, o.threads), makeState: { () }) { k, _ in
+            let bigPlans = try Parallel.map(big, workers: max(1, o.threads), makeState: { () }) { [jobs] k, _ in
                 CountryMesher.tilePlan(polygonal[jobs[k].country].polygons, jobs[k].polygon, seamLatitudes: seams[jobs[k].country], options: meshOptions)
             }
             var plans = [TilePlan?](repeating: nil, count: jobs.count)
@@ -227,7 +227,7 @@ public enum GlobeStage: PipelineStage {
             if !tiled.isEmpty {
                 log.info("tiled \(tiled.count) large polygons into \(formatCount(tiled.reduce(0) { $0 + $1.leafCount })) tiles; \(formatCount(cuts.count)) cut points on their rings")
             }
-            let parts = try Parallel.map(Array(jobs.indices), workers: max(1, o.threads), makeState: { GEOSContext() }) { k, ctx in
+            let parts = try Parallel.map(Array(jobs.indices), workers: max(1, o.threads), makeState: { GEOSContext() }) { [jobs, plans] k, ctx in
                 let job = jobs[k]
                 let c = polygonal[job.country]
                 let ref = FeatureRef(index: c.index, name: features[c.index].string("name"), id: c.id)
@@ -286,7 +286,7 @@ public enum GlobeStage: PipelineStage {
         // threads while the globe is small, one after the other past `sideBySideVertices`, so
         // that the peak stays bounded. Both come out in parts, written without joining.
         enum Encoded { case gltf(glb: [[UInt8]], stats: [String: NodeStats]), usdz([[UInt8]]) }
-        func encode(_ k: Int) throws -> Encoded {
+        @Sendable func encode(_ k: Int) throws -> Encoded {
             if k == 0 {
                 let s = log.step("glTF scene") { buildScene(o, meshes: meshes, fills: fills, points: points, capitals: capitals, sectors: sectors, markers: markers) }
                 return .gltf(glb: s.glb, stats: s.stats)

@@ -1,6 +1,7 @@
-import CitiesStage
+import CitiesSchema
 import GeoModel
 import GeoPostgres
+import LiveNight
 
 /// The city-ranking app (CONTRACTS §7): the cities stage's migration and seed in the night's
 /// transaction. The seed never deletes a city (a user_city row may point at it): a city that
@@ -25,7 +26,7 @@ struct CitiesNight: AppNight {
 
     func apply(_ db: PostgresConnection, dryRun: Bool, log: StageLog) throws -> String {
         let statements = try SQLScript.withoutTransaction(try FileIO.readText(seed), source: seed)
-        try Migrations.apply(db, app: "cities", name: CitiesStage.migrationName, sql: CitiesStage.migration,
+        try Migrations.apply(db, app: "cities", name: CitiesSchema.migrationName, sql: CitiesSchema.migration,
                              present: Self.migrationPresent, log: log)
         try log.step("cities: load \(seed)") { try db.execute(statements, name: seed) }
         // Rows this transaction wrote carry its id as xmin: a rerun writes none.

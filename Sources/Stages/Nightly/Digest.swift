@@ -3,7 +3,8 @@ import GeoDigest
 import GeoModel
 
 /// SHA-256 of the night's inputs (GeoDigest's SHA256), computed on a thread of its own while the
-/// night works: a night's runs are 500 MB.
+/// night works: a night's runs are 500 MB. `result` is guarded by the semaphore: the thread writes
+/// it before it signals, and `wait()` reads it only after.
 final class InputsDigest: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<String, Error> = .success("")

@@ -1,7 +1,9 @@
 import Foundation
 import GeoModel
 import GeoPostgres
-import TerritoryStage
+import LiveNight
+import TerritoryGame
+import TerritoryPostgres
 
 /// The night against the apps' live PostgreSQL (CONTRACTS §9, issue #21): for each app, one
 /// transaction behind an advisory lock that reads the live tables, checks them against the
@@ -27,12 +29,9 @@ public enum NightlyStage: PipelineStage {
         /// The quiz: the country set and how many days ahead must have a question.
         public var world = "dist/world.geojson"
         public var ahead = 60
-        /// The game: tonight's runs (CONTRACTS §8) and optionally one shard of them.
-        public var runs = "data/territory/runs.geojson"
-        public var shard: String? = nil
-        /// Malformed runs the night may quarantine before it stops (nil: the stage's default).
-        public var maxRejects: Int? = nil
-        public var threads = Parallel.defaultWorkers
+        /// The game: tonight's runs (CONTRACTS §8), their shard, the rejects allowed and the
+        /// threads, declared by RunsOptions as for geo-territory.
+        public var runs = RunsOptions()
         /// The cities: the seed `make cities` wrote (the migration is the stage's own text).
         public var citiesSeed = "dist/supabase/cities/seed.sql"
         /// The pipeline's commit, recorded with each night.
@@ -59,11 +58,8 @@ public enum NightlyStage: PipelineStage {
             .flag("wait", \.wait, inversion: true, help: "Wait for another night of an app that is running (--no-wait: stop at once)."),
             .option("world", \.world, help: "The quiz's country set."),
             .option("ahead", \.ahead, .within(0...3650), help: "Days after today that must have a quiz question."),
-            .option("runs", \.runs, help: "Tonight's runs (GeoJSON FeatureCollection, CONTRACTS §8)."),
-            .option("shard", \.shard, help: "i/n: load only shard i of n of the runs."),
-            .option("max-rejects", \.maxRejects, .atLeast(0),
-                    help: "Malformed runs the night may quarantine before it stops, nothing written (TERRITORY_MAX_REJECTS; default: 10 or 1 % of the runs, whichever is larger)."),
-            .option("threads", \.threads, .atLeast(1), help: "Worker threads for judging runs."),
+            RunsOptions.inputDeclaration.spelled("runs").nested(at: \.runs),
+        ] + RunsOptions.declared.map { $0.nested(at: \.runs) } + [
             .option("cities-seed", \.citiesSeed, help: "The cities seed written by geo-cities."),
             .option("pipeline-commit", \.pipelineCommit, help: "The pipeline's commit, recorded in geodata.nights."),
         ]
@@ -80,7 +76,7 @@ public enum NightlyStage: PipelineStage {
                 throw OptionsError("--apps (NIGHTLY_APPS): unknown app \"\(a)\"; known: \(knownApps.joined(separator: " "))")
             }
             _ = try day()
-            if let s = shard { _ = try Shard(parsing: s) }
+            _ = try runs.parsedShard()
             for a in apps where url(for: a) == nil {
                 throw OptionsError("\(a) has no database: set DATABASE_URL or \(Self.urlVariables[a]!) (a libpq URI or conninfo)")
             }
@@ -109,7 +105,7 @@ public enum NightlyStage: PipelineStage {
             var night: AppNight
             switch app {
             case "quiz": night = QuizNight(world: o.world, ahead: o.ahead, today: today)
-            case "territory": night = TerritoryNight(runs: o.runs, shard: o.shard, maxRejects: o.maxRejects, threads: o.threads)
+            case "territory": night = TerritoryNight(runs: o.runs.input, shard: o.runs.shard, maxRejects: o.runs.maxRejects, threads: o.runs.threads)
             default: night = CitiesNight(seed: o.citiesSeed)
             }
             let line: String
@@ -120,7 +116,7 @@ public enum NightlyStage: PipelineStage {
                 failed.append(app)
             }
             print(line)
-            fflush(stdout)
+            fflush(nil)   // every C stream, stdout among them (Swift 6 does not let nonisolated code read the `stdout` global)
             report.lines.append(line)
         }
         if !failed.isEmpty {

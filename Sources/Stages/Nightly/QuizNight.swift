@@ -1,6 +1,7 @@
-import ChallengesStage
+import DailyChallenges
 import GeoModel
 import GeoPostgres
+import LiveNight
 
 /// The quiz (CONTRACTS §6): every day from today through today + ahead gets exactly one row of
 /// daily_challenges; no existing row changes, whatever its date.
@@ -13,27 +14,27 @@ struct QuizNight: AppNight {
     /// What the quiz's migration makes (the catalogs, no table lock): the table with its three
     /// constraints, which the night's `on conflict (date)` and the contract rely on.
     static let migrationPresent = """
-        select (select count(*) from pg_constraint where conrelid = to_regclass('\(ChallengesStage.table)')
+        select (select count(*) from pg_constraint where conrelid = to_regclass('\(DailyChallenges.table)')
                   and conname in ('daily_challenges_date_key', 'daily_challenges_one_type', 'daily_challenges_answer_iso')) = 3
         """
 
     func apply(_ db: PostgresConnection, dryRun: Bool, log: StageLog) throws -> String {
-        let table = ChallengesStage.table
+        let table = DailyChallenges.table
         let features = try log.step("quiz: read \(world)") { try GeoJSON.read(path: world) }
-        let countries = try ChallengesStage.countries(from: features, file: world)
+        let countries = try DailyChallenges.countries(from: features, file: world)
         // The live rows first, with the CSV export's reader: two rows on one date, a row without
         // exactly one type or with an answer outside the country set is refused, rows named.
         var existing: [ExistingDay] = []
         if try db.query("select to_regclass($1) is not null", [table]).scalar == "t" {
-            let text = try db.csvLines(ChallengesStage.existingQuery).joined(separator: "\n")
+            let text = try db.csvLines(DailyChallenges.existingQuery).joined(separator: "\n")
             do {
-                existing = try ChallengesStage.readExisting(csv: text, source: "\(table) in \(db.target)", countries: Set(countries.map(\.id)))
+                existing = try DailyChallenges.readExisting(csv: text, source: "\(table) in \(db.target)", countries: Set(countries.map(\.id)))
             } catch { throw ContractError(message: "\(error)") }
         }
-        try Migrations.apply(db, app: "quiz", name: ChallengesStage.migrationName, sql: ChallengesStage.schemaSQL(),
+        try Migrations.apply(db, app: "quiz", name: DailyChallenges.migrationName, sql: DailyChallenges.schemaSQL(),
                              present: Self.migrationPresent, log: log)
         let (schedule, added) = try log.step("quiz: plan \(today) … \(today.adding(days: ahead))") {
-            try ChallengesStage.daysToAdd(countries: countries, existing: existing, today: today, ahead: ahead)
+            try DailyChallenges.daysToAdd(countries: countries, existing: existing, today: today, ahead: ahead)
         }
         try db.execute("""
             create temporary table night_days (id uuid, date date primary key, is_guess_country boolean,
@@ -41,7 +42,7 @@ struct QuizNight: AppNight {
             """, name: "night_days")
         try db.copyIn("copy night_days from stdin") { w in
             for d in added {
-                try w.row(fields: [ChallengesStage.rowID(for: d.day), d.day.iso] + ChallengeType.allCases.map { $0 == d.type ? "t" : "f" } + [d.answer])
+                try w.row(fields: [DailyChallenges.rowID(for: d.day), d.day.iso] + ChallengeType.allCases.map { $0 == d.type ? "t" : "f" } + [d.answer])
             }
         }
         let inserted = try db.query("""

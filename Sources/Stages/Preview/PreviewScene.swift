@@ -17,7 +17,7 @@ extension PreviewStage {
     }
 
     /// The drawable content of a .glb, prepared once for every view.
-    public struct Scene {
+    public struct Scene: Sendable {
         var batches: [Batch]
         /// Largest distance of any vertex from the origin (the atmosphere's radius).
         public var radius: Double

@@ -6,7 +6,7 @@ import GeoLookup
 /// What changed between two releases (CONTRACTS §10): every change a user could see, none
 /// hidden by a threshold; an unchanged country, city or day is absent.
 public struct Changes {
-    public struct Country {
+    public struct Country: Sendable {
         public var id: String
         public var name: String
         /// "added", "removed" or "changed".
@@ -98,7 +98,7 @@ public struct Changes {
             }
             if !diffs.isEmpty { c.cities.countries.append((code, diffs)) }
         }
-        c.lookup = try log.step("lookup probe of \(formatCount(probePoints)) points") { try probe(try old.lookup(), try new.lookup(), points: probePoints) }
+        c.lookup = try log.step("lookup probe of \(formatCount(probePoints)) points") { probe(try old.lookup(), try new.lookup(), points: probePoints) }
         c.files = compareFiles(previousProducts, products)
         return c
     }

@@ -53,7 +53,7 @@ enum Manifest {
     static func world(_ meta: [String: String], previous: String?) -> JSONObject {
         var o = JSONObject()
         o["tolerance_km"] = meta["tolerance_km_exact"].flatMap { Double($0) }.map { .number($0) } ?? .null
-        if let t = meta["target_vertices"].flatMap { Int($0) } {
+        if let t = meta["target_vertices"].flatMap({ Int($0) }) {
             o["decided_by"] = .string("vertex budget \(t)")
             o["target_vertices"] = .number(Double(t))
         } else {

@@ -73,7 +73,7 @@ public enum SilhouettesStage: PipelineStage {
         let order = jobs.indices.sorted { (size[$0], $1) > (size[$1], $0) }
         let opts = o.silhouette
         let drawn = log.step("draw and write \(jobs.count) silhouettes on \(o.threads) threads") {
-            try! Parallel.map(order, workers: max(1, o.threads), makeState: { (PROJContext(), GEOSContext()) }) { k, ctx in
+            try! Parallel.map(order, workers: max(1, o.threads), makeState: { (PROJContext(), GEOSContext()) }) { [jobs] k, ctx in
                 let j = jobs[k]
                 return Result {
                     try forFeature(file: o.input, FeatureRef(index: j.index, name: j.name, id: j.id)) {

@@ -3,6 +3,8 @@ import GeoFormats
 import GeoModel
 import GeoPROJ
 import H3
+import TerritoryGame
+import TerritoryRules
 
 /// The stage's files. Everything is sorted (cells by index, runs by input order, users by id)
 /// and numbers are written by fixed rules, so the same input gives the same bytes.
@@ -69,7 +71,7 @@ struct TerritoryOutputs {
                 }
             }
             if let s = span { try spools.copy(spool: s.spool, s.range, to: fd, name: path); total += s.range.count }
-            try put(Array(Self.runsConflict.utf8))
+            try put(Array(TerritoryGame.runsConflict.utf8))
         }
         for chunk in stride(from: 0, to: won.count, by: Self.rowsPerInsert) {
             try put(try sqlCells(chunk..<min(chunk + Self.rowsPerInsert, won.count)))
@@ -100,79 +102,6 @@ struct TerritoryOutputs {
         return w.bytes
     }
 
-    /// Only the columns the rules decide: the stored path is the game's own record of the
-    /// run (the kept fixes are inserted for a run it does not have yet). A reload rewrites
-    /// nothing that did not change, and never another runner's run.
-    static let runsConflict = """
-
-        on conflict (id) do update set distance_m = excluded.distance_m, duration_s = excluded.duration_s,
-          valid_loop = excluded.valid_loop, loop_polygon = excluded.loop_polygon
-          where runs.user_id = excluded.user_id
-            and (runs.distance_m, runs.duration_s, runs.valid_loop, runs.loop_polygon)
-                is distinct from (excluded.distance_m, excluded.duration_s, excluded.valid_loop, excluded.loop_polygon);
-
-        """
-
-    /// The points a run's row carries, kept fixes and the stored loop's vertices (its size).
-    static func rowPoints(_ v: Verdict, loop: [Polygon]) -> Int {
-        v.kept.count + (loop.first?.rings.reduce(0) { $0 + $1.count } ?? 0)
-    }
-
-    /// A run's distance is stored to the millimetre, its duration to the microsecond.
-    static let distanceDecimals = 3, durationDecimals = 6
-
-    /// The double PostgreSQL stores for `d` written with `decimals` as runScalars writes it (nil:
-    /// null), so that the night's binary COPY sends exactly what the SQL file's text is read as.
-    static func stored(_ d: Double, decimals: Int) -> Double? {
-        Double(DecimalText.fixed(d, decimals: decimals))
-    }
-
-    /// A run's row of the runs insert up to its geometries, as SQL values each followed by ", ":
-    /// id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop.
-    static func runScalars(_ w: inout JSONWriter, _ r: Run, _ v: Verdict) {
-        w.raw("'\(r.id)', '\(r.userID)', '\(Timestamp.iso(r.startedAt))', '\(Timestamp.iso(r.endedAt))', ")
-        w.fixed(v.distance, decimals: distanceDecimals); w.raw(", ")
-        w.fixed(v.duration, decimals: durationDecimals); w.raw(", ")
-        w.raw(v.valid ? "true, " : "false, ")
-    }
-
-    /// One run's row of the runs insert, `  (id, …, loop_polygon)`, appended to `w` (the
-    /// insert joins rows with ",\n").
-    static func sqlRow(_ w: inout JSONWriter, _ r: Run, _ v: Verdict, loop: [Polygon]) {
-        w.bytes.reserveCapacity(w.bytes.count + 320 + 26 * rowPoints(v, loop: loop))
-        w.raw("  (")
-        runScalars(&w, r, v)
-        if v.kept.count >= 2 {
-            w.raw("'SRID=4326;LINESTRING(")
-            w.wktCoordinates(v.kept.count) { (r.lon[v.kept[$0]], r.lat[v.kept[$0]]) }
-            w.raw(")', ")
-        } else { w.raw("null, ") }
-        // The column is a polygon: a figure-eight's lobes do not fit in one, so it
-        // keeps the largest (loops.geojson has them all; the cells come from all).
-        if let p = loop.first {
-            w.raw("'SRID=4326;POLYGON(")
-            for (ri, ring) in p.rings.enumerated() {
-                if ri > 0 { w.raw(",") }
-                w.raw("(")
-                w.wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
-                w.raw(")")
-            }
-            w.raw(")')")
-        } else { w.raw("null)") }
-    }
-
-    /// territory_hex's conflict rule, here and in the night's merge: the claim replaces the stored
-    /// one only when it beats it by (claimed_at, last_run_id); a row without its boundary yet
-    /// (written before the migration) gets it whatever the claim.
-    static let cellsConflict: String = {
-        let beats = "(excluded.claimed_at, excluded.last_run_id) > (territory_hex.claimed_at, territory_hex.last_run_id)"
-        let newer = "territory_hex.claimed_at is null or \(beats)"
-        return "on conflict (hex_id) do update set\n"
-            + ["owner_user_id", "last_run_id", "claimed_at"].map { "  \($0) = case when \(newer) then excluded.\($0) else territory_hex.\($0) end,\n" }.joined()
-            + "  cell = excluded.cell\n"
-            + "  where \(newer) or territory_hex.cell is null"
-    }()
-
     /// The cells won tonight with their boundary (`cell`, CONTRACTS §8a; the game's migration
     /// adds the column). A claim replaces the stored one only when it beats it by (claimed_at,
     /// last_run_id); a row without its boundary yet (written before the migration) gets it
@@ -186,7 +115,7 @@ struct TerritoryOutputs {
             try w.cellEWKT(c.cell)
             w.raw("')")
         }
-        w.raw("\n" + Self.cellsConflict + ";\n")
+        w.raw("\n" + TerritoryGame.cellsConflict + ";\n")
         return w.bytes
     }
 
@@ -315,132 +244,5 @@ struct TerritoryOutputs {
             s += "\(id)\t\(u.runs)\t\(u.valid)\t\(u.cells)\t\(String(format: "%.4f", u.km2))\n"
         }
         return s
-    }
-}
-
-/// Coordinate text written byte by byte in this module, so every write inlines (a night
-/// writes tens of millions of coordinates; the writer's own calls cross a module each): into a
-/// small buffer on the stack, appended to `out` a few kilobytes at a time (an append per number
-/// was a call to memmove each).
-struct CoordText {
-    var out: [UInt8]
-    /// `chunk` bytes and room for one more position past them.
-    let buf: UnsafeMutablePointer<UInt8>
-    var n = 0
-    static let chunk = 4096, capacity = chunk + 128
-
-    init(out: [UInt8], buf: UnsafeMutablePointer<UInt8>) { self.out = out; self.buf = buf }
-
-    /// Makes room for one position (two numbers of at most 24 bytes each and a separator).
-    @inline(__always) mutating func room() { if n > Self.chunk { flush() } }
-
-    mutating func flush() {
-        out.append(contentsOf: UnsafeBufferPointer(start: buf, count: n))
-        n = 0
-    }
-
-    @inline(__always) mutating func byte(_ b: UInt8) { room(); buf[n] = b; n += 1 }
-
-    /// A coordinate that reads back as exactly the same double: a double nearest to k·10⁻⁷ as
-    /// those (at most 7) decimals, fast integer formatting; anything else (a crossing GEOS
-    /// computed) in Swift's shortest round-trip form.
-    @inline(__always) mutating func exact(_ d: Double) {
-        room()
-        put(d)
-    }
-
-    /// A WKT position, "x y".
-    @inline(__always) mutating func wktPosition(_ x: Double, _ y: Double) {
-        room()
-        put(x); buf[n] = 0x20; n += 1; put(y)
-    }
-
-    /// `exact` without making room (at most 24 bytes).
-    @inline(__always) private mutating func put(_ d: Double) {
-        let k = Self.decimal(d, into: buf + n)
-        if k > 0 { n += k; return }
-        for c in d.description.utf8 { buf[n] = c; n += 1 }
-    }
-
-    /// Writes `d` at `s` as the decimals of the integer k nearest to d·10⁷, trailing zeros
-    /// trimmed, when k·10⁻⁷ is exactly `d` (at most 18 bytes); returns how many bytes, 0 when
-    /// `d` is not such a number. k is rounded half away from zero (`rounded()`), by truncating
-    /// and comparing the remainder: exact below 2⁵², and libm's round is a call per number.
-    @inline(__always) static func decimal(_ d: Double, into s: UnsafeMutablePointer<UInt8>) -> Int {
-        let x = d * 1e7
-        guard abs(x) < 9e15 else { return 0 }  // also NaN and ±∞
-        var i = Int64(x)
-        let rest = x - Double(i)
-        if rest >= 0.5 { i += 1 } else if rest <= -0.5 { i -= 1 }
-        guard Double(i) / 1e7 == d else { return 0 }
-        let digits: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-        let pair = digits.utf8Start
-        var n = 0
-        if i < 0 { s[0] = 0x2D; n = 1 }
-        let m = i.magnitude
-        var ip = Int(truncatingIfNeeded: m / 10_000_000)
-        let frac = Int(truncatingIfNeeded: m % 10_000_000)
-        // The integer part (at most 9 digits for |d| < 9e8): a longitude or latitude has at
-        // most three, written straight from the pair table.
-        if ip < 10 {
-            s[n] = UInt8(truncatingIfNeeded: ip) + 0x30; n += 1
-        } else if ip < 100 {
-            s[n] = pair[2 * ip]; s[n + 1] = pair[2 * ip + 1]; n += 2
-        } else if ip < 1000 {
-            let h = ip / 100, r = ip % 100
-            s[n] = UInt8(truncatingIfNeeded: h) + 0x30; s[n + 1] = pair[2 * r]; s[n + 2] = pair[2 * r + 1]; n += 3
-        } else {
-            var tmp: (UInt64, UInt64) = (0, 0)
-            withUnsafeMutableBytes(of: &tmp) { t in
-                var k = 16
-                repeat { k -= 1; t[k] = UInt8(truncatingIfNeeded: ip % 10) + 0x30; ip /= 10 } while ip > 0
-                for j in k..<16 { s[n] = t[j]; n += 1 }
-            }
-        }
-        guard frac != 0 else { return n }
-        // Seven decimals: one digit, then three pairs; then the trailing zeros go.
-        s[n] = 0x2E
-        s[n + 1] = UInt8(truncatingIfNeeded: frac / 1_000_000) + 0x30
-        let r = frac % 1_000_000
-        let p1 = r / 10_000, p2 = r / 100 % 100, p3 = r % 100
-        s[n + 2] = pair[2 * p1]; s[n + 3] = pair[2 * p1 + 1]
-        s[n + 4] = pair[2 * p2]; s[n + 5] = pair[2 * p2 + 1]
-        s[n + 6] = pair[2 * p3]; s[n + 7] = pair[2 * p3 + 1]
-        n += 8
-        while s[n - 1] == 0x30 { n -= 1 }
-        return n
-    }
-}
-
-extension JSONWriter {
-    /// A cell's boundary as territory_hex.cell stores it, `SRID=4326;POLYGON((…))` (the SQL file
-    /// quotes it, the night's COPY row does not).
-    mutating func cellEWKT(_ cell: UInt64) throws {
-        raw("SRID=4326;POLYGON((")
-        let ring = try H3Cell.storedRing(cell)
-        wktCoordinates(ring.count) { (ring[$0].x, ring[$0].y) }
-        raw("))")
-    }
-
-    /// A WKT coordinate list "x y,x y,…" of `count` points, each written to read back exactly.
-    @inline(__always) mutating func wktCoordinates(_ count: Int, _ point: (Int) -> (x: Double, y: Double)) {
-        withCoordText { t in
-            for i in 0..<count {
-                if i > 0 { t.byte(0x2C) }
-                let p = point(i)
-                t.wktPosition(p.x, p.y)
-            }
-        }
-    }
-
-    /// Lends the writer's buffer to a `CoordText` (moved, not copied) and takes it back.
-    @inline(__always) mutating func withCoordText(_ body: (inout CoordText) -> Void) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: CoordText.capacity) { b in
-            var t = CoordText(out: bytes, buf: b.baseAddress!)
-            bytes = []
-            body(&t)
-            t.flush()
-            bytes = t.out
-        }
     }
 }

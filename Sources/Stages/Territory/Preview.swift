@@ -2,6 +2,7 @@ import Foundation
 import GeoFormats
 import GeoModel
 import H3
+import TerritoryGame
 
 extension TerritoryOutputs {
     static let maxPaths = 400

@@ -12,6 +12,8 @@ struct RowRef: Sendable {
 /// scratch file (unlinked as soon as it is made, so nothing is left behind whatever happens),
 /// and the SQL is written by reading them back in the runs' order. A night's rows are most of
 /// its 400 MB of SQL; held in memory they were most of the stage's peak.
+/// `spools` is guarded by `lock` while the workers make theirs; `finish` and `copy` run after the
+/// workers are done. A `Spool` is written by the one worker that made it, and read after.
 final class RowSpools: @unchecked Sendable {
     final class Spool: @unchecked Sendable {
         let index: Int32

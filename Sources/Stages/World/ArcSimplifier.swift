@@ -120,7 +120,7 @@ extension ArcSimplifier {
         // The positions kept at `eps`: the values in `threads` contiguous slices, one a thread.
         let slices = threads, total = values.count
         func count(_ eps: Double) -> Int {
-            let parts: [Int] = parallelMap(slices, threads: slices) { k in
+            let parts: [Int] = parallelMap(slices, threads: slices) { [values, costs] k in
                 values.withUnsafeBufferPointer { vb in
                     costs.withUnsafeBufferPointer { cb in
                         var n = 0
@@ -377,7 +377,7 @@ extension ArcSimplifier {
         // The segments in contiguous slices on the threads; the hits come back in segment order.
         let segs = segments().filter { $0.i1 - $0.i0 >= 2 }
         let index = grid, arcs = graph.arcs, slices = Self.slices(threads)
-        let hits: [[Segment]] = parallelMap(slices, threads: threads) { k in
+        let hits: [[Segment]] = parallelMap(slices, threads: threads) { [kept] k in
             var out: [Segment] = []
             for s in segs[(segs.count * k / slices)..<(segs.count * (k + 1) / slices)] {
                 let ids = arcs[Int(s.arc)]

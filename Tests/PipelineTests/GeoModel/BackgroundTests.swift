@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func withoutAThreadTheWorkWaitsForTheFirstCall() throws {
-        final class Box: @unchecked Sendable { var ran = false }
+        final class Box: @unchecked Sendable { var ran = false }  // written by the deferred work, on this thread
         let box = Box()
         let work = Background(onThread: false) { box.ran = true }
         #expect(!box.ran)

@@ -18,7 +18,7 @@ import Testing
         let v = try JSONValue.parse("[0.1, -33.479999005400003, 1e-7, 123456789012345678, 5e300, -0]")
         let d = v.arrayValue!.map { $0.doubleValue! }
         #expect(d[0] == 0.1 && d[1] == -33.479999005400003 && d[2] == 1e-7)
-        #expect(d[3] == 123456789012345678 && d[4] == 5e300 && d[5] == 0)
+        #expect(d[3] == Double(123456789012345678 as Int64) && d[4] == 5e300 && d[5] == 0)
     }
 
     @Test func stringsRoundTripWithEscapes() throws {

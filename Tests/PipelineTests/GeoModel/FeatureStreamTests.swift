@@ -56,7 +56,7 @@ import Testing
                                 ("{\"type\":\"Feature\",\"features\":[]}", "is not a GeoJSON FeatureCollection"),
                                 ("{\"type\":\"FeatureCollection\"}", "has no features array")] {
             let bytes = Array(text.utf8)
-            bytes.withUnsafeBufferPointer { buf in
+            _ = bytes.withUnsafeBufferPointer { buf in
                 #expect { _ = try FeatureStream.each(buf, file: "b.geojson", makeState: { () }) { c, i, _ in try Self.decode(&c, i) } }
                     throws: { "\($0)".hasPrefix("b.geojson") && "\($0)".contains(message) }
             }

@@ -60,6 +60,7 @@ import Testing
     }
 }
 
+/// `value` is guarded by `lock`.
 final class ReadBox: @unchecked Sendable {
     private var value: [UInt8]?
     private let lock = NSLock()

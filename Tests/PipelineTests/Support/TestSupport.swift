@@ -48,6 +48,7 @@ enum Slices {
     }
 }
 
+/// `store` is guarded by `lock`.
 final class SliceCache: @unchecked Sendable {
     private var store: [String: [Feature]] = [:]
     private let lock = NSLock()

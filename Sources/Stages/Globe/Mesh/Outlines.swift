@@ -106,7 +106,7 @@ public enum Outlines {
             }
             runs.append(mine)
         }
-        var outlines = (try? Parallel.map(Array(meshes.indices), workers: max(1, threads), makeState: { () }) { k, _ -> CountryOutline in
+        var outlines = (try? Parallel.map(Array(meshes.indices), workers: max(1, threads), makeState: { () }) { [runs] k, _ -> CountryOutline in
             var o = CountryOutline()
             for r in runs[k] { emit(meshes[k].rings[r.ring][r.from...r.to], closed: r.closed, into: &o) }
             return o

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import GeoModel
 @testable import ChallengesStage
+@testable import DailyChallenges
 
 /// Continuing the live table (issue #12): the schedule reads the existing rows, never changes a
 /// day before `start`, by default changes no existing row, and keeps its rules across the boundary.
@@ -17,7 +18,7 @@ import Testing
     /// A hand-written-like schedule: `count` days from `first`, one type each (never the same two
     /// days running), answers from the right pools, with repeats within 30 days.
     static func handWritten(from first: String = "2026-02-17", count: Int = 365, skipping: (Int) -> Bool = { _ in false }) -> [ExistingDay] {
-        let eligible = ChallengesStage.eligibility(countries, rules: ScheduleRules())
+        let eligible = DailyChallenges.eligibility(countries, rules: ScheduleRules())
         var state: UInt64 = 20_260_217
         func rnd(_ n: Int) -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int((state >> 33) % UInt64(n)) }
         var out: [ExistingDay] = []
@@ -62,7 +63,7 @@ import Testing
     @Test func continuesAfterTheExistingScheduleAcrossTheBoundary() throws {
         let existing = Self.handWritten()
         let start = existing.last!.day.adding(days: 1)
-        let s = try ChallengesStage.schedule(Self.countries, rules: rules(start: start.iso), existing: existing)
+        let s = try DailyChallenges.schedule(Self.countries, rules: rules(start: start.iso), existing: existing)
         #expect(s.days.count == 365 && s.days.allSatisfy { $0.change == .added })
         #expect(s.days.first!.day == Day(iso: "2027-02-17")!)
         #expect(s.days.first!.type != existing.last!.type)
@@ -76,8 +77,8 @@ import Testing
     @Test func anOldScheduleFarBackChangesNothing() throws {
         // Rows ending more than a window before start: the plan is the plain one.
         let existing = Self.handWritten(from: "2025-01-01", count: 100)
-        let plain = try ChallengesStage.schedule(Self.countries, rules: rules(start: "2026-01-01"))
-        let continued = try ChallengesStage.schedule(Self.countries, rules: rules(start: "2026-01-01"), existing: existing)
+        let plain = try DailyChallenges.schedule(Self.countries, rules: rules(start: "2026-01-01"))
+        let continued = try DailyChallenges.schedule(Self.countries, rules: rules(start: "2026-01-01"), existing: existing)
         #expect(plain.days == continued.days)
     }
 
@@ -85,7 +86,7 @@ import Testing
         // Every 7th day of the existing schedule has no row; start in the middle.
         let existing = Self.handWritten(skipping: { $0 % 7 == 3 })
         let start = "2026-08-18"
-        let s = try ChallengesStage.schedule(Self.countries, rules: rules(start: start), existing: existing)
+        let s = try DailyChallenges.schedule(Self.countries, rules: rules(start: start), existing: existing)
         let byDay = Dictionary(uniqueKeysWithValues: existing.map { ($0.day, $0) })
         for d in s.days {
             if let e = byDay[d.day] {
@@ -109,7 +110,7 @@ import Testing
     @Test func replanFutureNeverReachesBeforeStart() throws {
         let existing = Self.handWritten()
         let start = Day(iso: "2026-12-01")!
-        let s = try ChallengesStage.schedule(Self.countries, rules: rules(start: start.iso), existing: existing, replanFuture: true)
+        let s = try DailyChallenges.schedule(Self.countries, rules: rules(start: start.iso), existing: existing, replanFuture: true)
         #expect(s.days.first!.day == start && !s.days.contains { $0.day < start })
         #expect(!s.days.contains { $0.change == .kept })
         let c = s.changeCounts
@@ -117,7 +118,7 @@ import Testing
         #expect(c.added + c.replanned + c.kept == 365)
         #expect(windowBreaks(s, existing: existing.filter { $0.day < start }).isEmpty)
         #expect(s.violations(countries: Self.countries).isEmpty)
-        let sql = try ChallengesStage.seedSQL(s, countries: Self.countries)
+        let sql = try DailyChallenges.seedSQL(s, countries: Self.countries)
         #expect(sql.contains("where v.date >= date '2026-12-01'"))
         #expect(sql.contains("where public.daily_challenges.date >= date '2026-12-01'"))
         #expect(!sql.contains("date '2026-11-30'"))
@@ -125,8 +126,8 @@ import Testing
 
     @Test func defaultSeedInsertsOnlyAndGuardsThePast() throws {
         let existing = Self.handWritten()
-        let s = try ChallengesStage.schedule(Self.countries, rules: rules(start: "2026-08-18"), existing: existing)
-        let sql = try ChallengesStage.seedSQL(s, countries: Self.countries)
+        let s = try DailyChallenges.schedule(Self.countries, rules: rules(start: "2026-08-18"), existing: existing)
+        let sql = try DailyChallenges.seedSQL(s, countries: Self.countries)
         #expect(sql.contains("on conflict (date) do nothing;"))
         #expect(!sql.contains("do update"))
         #expect(sql.contains("where v.date >= date '2026-08-18'"))
@@ -145,7 +146,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         try "date,is_guess_country,is_guess_capital,is_guess_flag,answer\n2026-02-18,f,,t,AB\n\"2026-02-17\",t,f,f,\"AA\"\n"
             .write(toFile: path, atomically: true, encoding: .utf8)
-        let rows = try ChallengesStage.readExisting(path: path, countries: ["AA", "AB"])
+        let rows = try DailyChallenges.readExisting(path: path, countries: ["AA", "AB"])
         #expect(rows == [ExistingDay(day: Day(iso: "2026-02-17")!, type: .country, answer: "AA"),
                          ExistingDay(day: Day(iso: "2026-02-18")!, type: .flag, answer: "AB")])
     }
@@ -165,18 +166,18 @@ import Testing
         let path = NSTemporaryDirectory() + "existing-\(UUID().uuidString).csv"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try input.0.write(toFile: path, atomically: true, encoding: .utf8)
-        let error = try #require(throws: InputError.self) { try ChallengesStage.readExisting(path: path, countries: ["AA"]) }
+        let error = try #require(throws: InputError.self) { try DailyChallenges.readExisting(path: path, countries: ["AA"]) }
         #expect(error.description.contains(input.1), "\(error)")
         #expect(error.description.hasPrefix(path))
     }
 
     @Test func migrationChecksBeforeItAlters() {
-        let s = ChallengesStage.schemaSQL()
+        let s = DailyChallenges.schemaSQL()
         let check = try! #require(s.range(of: "more than one row on these dates"))
         let alter = try! #require(s.range(of: "add constraint daily_challenges_date_key"))
         #expect(check.lowerBound < alter.lowerBound)
         #expect(s.contains("raise exception"))
-        #expect(ChallengesStage.migrationName.range(of: "^[0-9]{14}_[a-z_]+\\.sql$", options: .regularExpression) != nil)
+        #expect(DailyChallenges.migrationName.range(of: "^[0-9]{14}_[a-z_]+\\.sql$", options: .regularExpression) != nil)
     }
 
     // MARK: the stage (Options → run → Report)
@@ -200,7 +201,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: o.outputDir))
         o.dryRun = false
         let w = try ChallengesStage.run(o, log: StageLog(stage: "test", quiet: true))
-        #expect(FileManager.default.fileExists(atPath: o.outputDir + "/migrations/" + ChallengesStage.migrationName))
+        #expect(FileManager.default.fileExists(atPath: o.outputDir + "/migrations/" + DailyChallenges.migrationName))
         #expect(try String(contentsOfFile: w.seedPath, encoding: .utf8).contains("on conflict (date) do nothing"))
     }
 

@@ -3,6 +3,7 @@ import Testing
 @testable import GeoModel
 @testable import GeoFormats
 @testable import ChallengesStage
+@testable import DailyChallenges
 
 /// The daily-challenge schedule and its SQL, on a synthetic but realistic country set.
 @Suite struct ChallengeTests {
@@ -28,27 +29,27 @@ import Testing
     }
 
     @Test func sameSeedGivesIdenticalBytes() throws {
-        let a = try ChallengesStage.seedSQL(try ChallengesStage.schedule(Self.countries, rules: rules()), countries: Self.countries)
-        let b = try ChallengesStage.seedSQL(try ChallengesStage.schedule(Self.countries, rules: rules()), countries: Self.countries)
+        let a = try DailyChallenges.seedSQL(try DailyChallenges.schedule(Self.countries, rules: rules()), countries: Self.countries)
+        let b = try DailyChallenges.seedSQL(try DailyChallenges.schedule(Self.countries, rules: rules()), countries: Self.countries)
         #expect(Array(a.utf8) == Array(b.utf8))
-        let c = try ChallengesStage.seedSQL(try ChallengesStage.schedule(Self.countries, rules: rules(seed: 8)), countries: Self.countries)
+        let c = try DailyChallenges.seedSQL(try DailyChallenges.schedule(Self.countries, rules: rules(seed: 8)), countries: Self.countries)
         #expect(a != c)
     }
 
     @Test func extendingKeepsEveryEarlierRow() throws {
-        let short = try ChallengesStage.schedule(Self.countries, rules: rules(days: 200))
-        let long = try ChallengesStage.schedule(Self.countries, rules: rules(days: 730))
+        let short = try DailyChallenges.schedule(Self.countries, rules: rules(days: 200))
+        let long = try DailyChallenges.schedule(Self.countries, rules: rules(days: 730))
         #expect(short.days.count == 200 && long.days.count == 730)
         #expect(Array(long.days.prefix(200)) == short.days)
         // Row by row, the SQL of the earlier days is unchanged too.
-        let shortRows = try ChallengesStage.seedSQL(short, countries: Self.countries).split(separator: "\n").filter { $0.hasPrefix("  ('") }
-        let longRows = try ChallengesStage.seedSQL(long, countries: Self.countries).split(separator: "\n").filter { $0.hasPrefix("  ('") }
+        let shortRows = try DailyChallenges.seedSQL(short, countries: Self.countries).split(separator: "\n").filter { $0.hasPrefix("  ('") }
+        let longRows = try DailyChallenges.seedSQL(long, countries: Self.countries).split(separator: "\n").filter { $0.hasPrefix("  ('") }
         #expect(shortRows.dropLast().elementsEqual(longRows.prefix(199)))
     }
 
     @Test func rulesHoldAndWindowIsRespected() throws {
         for seed in [1, 2, 3, 20260101] as [UInt64] {
-            let s = try ChallengesStage.schedule(Self.countries, rules: rules(days: 730, seed: seed))
+            let s = try DailyChallenges.schedule(Self.countries, rules: rules(days: 730, seed: seed))
             #expect(s.window == 60)
             #expect(s.violations(countries: Self.countries).isEmpty)
             #expect(s.days.allSatisfy { $0.relaxed.isEmpty })
@@ -62,7 +63,7 @@ import Testing
     }
 
     @Test func everyEligibleCountryBeforeAnyTwice() throws {
-        let s = try ChallengesStage.schedule(Self.countries, rules: rules(days: 365))
+        let s = try DailyChallenges.schedule(Self.countries, rules: rules(days: 365))
         // The flag pool is every country: the first 142 answers of all types together cover…
         var seen: Set<String> = []
         for d in s.days {
@@ -76,7 +77,7 @@ import Testing
     }
 
     @Test func typesAreBalancedAndSpread() throws {
-        let s = try ChallengesStage.schedule(Self.countries, rules: rules(days: 365))
+        let s = try DailyChallenges.schedule(Self.countries, rules: rules(days: 365))
         let counts = ChallengeType.allCases.map { s.count(of: $0) }
         #expect(counts.max()! - counts.min()! <= 1)
         #expect(s.longestTypeRun == 1)
@@ -87,7 +88,7 @@ import Testing
     }
 
     @Test func smallCountriesNeverFollowEachOther() throws {
-        let s = try ChallengesStage.schedule(Self.countries, rules: rules(days: 730))
+        let s = try DailyChallenges.schedule(Self.countries, rules: rules(days: 730))
         let pairs = zip(s.days, s.days.dropFirst()).filter { s.small.contains($0.answer) && s.small.contains($1.answer) }
         #expect(pairs.isEmpty)
         #expect(s.small.count > 20)   // the test would be empty without small countries
@@ -97,16 +98,16 @@ import Testing
         var r = rules(days: 400)
         r.window = 1000
         r.minSilhouetteAreaKm2 = 300_000
-        let s = try ChallengesStage.schedule(Self.countries, rules: r)
+        let s = try DailyChallenges.schedule(Self.countries, rules: r)
         #expect(s.window == s.eligible[.country]!.count)
         #expect(s.window < 1000)
         #expect(s.violations(countries: Self.countries).isEmpty)
     }
 
     @Test func idsComeFromTheDateAndAreUUIDs() {
-        let a = ChallengesStage.rowID(for: Day(iso: "2026-03-01")!)
-        #expect(a == ChallengesStage.rowID(for: Day(iso: "2026-03-01")!))
-        #expect(a != ChallengesStage.rowID(for: Day(iso: "2026-03-02")!))
+        let a = DailyChallenges.rowID(for: Day(iso: "2026-03-01")!)
+        #expect(a == DailyChallenges.rowID(for: Day(iso: "2026-03-01")!))
+        #expect(a != DailyChallenges.rowID(for: Day(iso: "2026-03-02")!))
         #expect(a.range(of: "^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", options: .regularExpression) != nil)
     }
 
@@ -150,8 +151,8 @@ import Testing
     @Test func maliciousNameCannotLeaveItsComment() throws {
         var countries = Self.countries
         countries[0].name = "Côte d'Ivoire'); drop table public.daily_challenges; --\\\ndrop table x; select ('\r\u{2028}"
-        let s = try ChallengesStage.schedule(countries, rules: rules(days: 365))
-        let sql = try ChallengesStage.seedSQL(s, countries: countries)
+        let s = try DailyChallenges.schedule(countries, rules: rules(days: 365))
+        let sql = try DailyChallenges.seedSQL(s, countries: countries)
         let lines = sql.split(separator: "\n", omittingEmptySubsequences: false)
         // Every line is a comment, a statement keyword line, or a row whose only text after
         // the values is a comment; no line starts with the injected statement.
@@ -169,7 +170,7 @@ import Testing
     }
 
     @Test func schemaHasTheConstraints() {
-        let s = ChallengesStage.schemaSQL()
+        let s = DailyChallenges.schemaSQL()
         #expect(s.contains("unique (date)"))
         #expect(s.contains("coalesce(is_guess_country, false)::int"))
         #expect(s.contains("gen_random_uuid()"))

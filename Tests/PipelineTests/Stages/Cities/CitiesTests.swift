@@ -3,6 +3,7 @@ import Testing
 @testable import GeoModel
 @testable import GeoFormats
 @testable import CitiesStage
+import CitiesSchema
 
 /// The cities stage: names, source checks, country placement rules and the seed's SQL text.
 /// (PostgreSQL itself loads the real output in scripts/checks/check_cities.sh.)
@@ -168,7 +169,7 @@ import Testing
     }
 
     @Test func migrationHasWhatTheAppNeeds() {
-        let m = CitiesStage.migration
+        let m = CitiesSchema.migration
         for needle in ["create extension if not exists pg_trgm", "create extension if not exists unaccent",
                        "create table if not exists public.countries", "create table if not exists public.cities",
                        "if to_regclass('public.user_city') is null then", "create table public.user_city (", "using gin (search_keys",
@@ -176,7 +177,7 @@ import Testing
                        "enable row level security", "revoke insert, update, delete, truncate"] {
             #expect(m.contains(needle), "migration lacks \(needle)")
         }
-        #expect(CitiesStage.migrationName.range(of: #"^\d{14}_cities\.sql$"#, options: .regularExpression) != nil)
+        #expect(CitiesSchema.migrationName.range(of: #"^\d{14}_cities\.sql$"#, options: .regularExpression) != nil)
     }
 
     // MARK: the whole stage
@@ -204,8 +205,8 @@ import Testing
         #expect(seed.contains("(2867714, 'Munich, Bavaria, Germany', 'Munich', 'Bavaria', 'Germany', 2921044,"))
         #expect(seed.contains("(1, 'Vaduz, Vaduz, Liechtenstein', 'Vaduz', 'Vaduz', 'Liechtenstein', 3042058,"))
         #expect(seed.contains("(2, 'Papeete, French Polynesia, France', 'Papeete', 'French Polynesia', 'France', 3017382,"))
-        #expect(seed.contains(CitiesStage.attribution))
-        #expect(FileManager.default.fileExists(atPath: o.outputDir + "/migrations/" + CitiesStage.migrationName))
+        #expect(seed.contains(CitiesSchema.attribution))
+        #expect(FileManager.default.fileExists(atPath: o.outputDir + "/migrations/" + CitiesSchema.migrationName))
         let report = try String(contentsOfFile: o.report, encoding: .utf8)
         #expect(report.contains("dropped\t3\tNowhere\tZZ\t\t\t\n"))
         #expect(report.contains("territory\t2\tPapeete\tPF\t\tFR\t\n"))

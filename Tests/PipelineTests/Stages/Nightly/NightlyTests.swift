@@ -1,9 +1,10 @@
 import Foundation
 import GeoModel
 import Testing
-@testable import ChallengesStage
+@testable import DailyChallenges
+@testable import LiveNight
 @testable import NightlyStage
-@testable import TerritoryStage
+@testable import TerritoryGame
 
 @Suite struct NightlyOptionsTests {
     @Test func perAppURLOverridesDatabaseURL() throws {
@@ -30,7 +31,7 @@ import Testing
         #expect(try o.day() == Day(iso: "2026-11-25"))
         o.ahead = 5000
         #expect(throws: OptionsError.self) { try o.validate() }
-        o.ahead = 60; o.shard = "4/4"
+        o.ahead = 60; o.runs.shard = "4/4"
         #expect(throws: OptionsError.self) { try o.validate() }
     }
 }
@@ -39,7 +40,7 @@ import Testing
     /// The night's fold over an empty territory is the stage's: the sample's 21 runs, 13 valid
     /// loops and 61 cells (check_territory.sh and check_nightly.sh compare them cell by cell).
     @Test func nightOverNothingIsTheStagesTerritory() throws {
-        let night = try TerritoryStage.night(input: Repo.path("data/territory/runs.geojson"), existing: [], shard: nil,
+        let night = try TerritoryGame.night(input: Repo.path("data/territory/runs.geojson"), existing: [], shard: nil,
                                              threads: 2, log: StageLog(stage: "test", quiet: true))
         #expect(night.runs.count == 21)
         #expect(night.valid == 13)
@@ -57,7 +58,7 @@ import Testing
         }
         #expect(night.runs.filter { $0.pathField != nil }.count >= 13)
         // Tonight again over what it won: nothing more to win (a rerun writes no cell).
-        let again = try TerritoryStage.night(input: Repo.path("data/territory/runs.geojson"), existing: night.won, shard: nil,
+        let again = try TerritoryGame.night(input: Repo.path("data/territory/runs.geojson"), existing: night.won, shard: nil,
                                              threads: 2, log: StageLog(stage: "test", quiet: true))
         #expect(again.won.count == 61)   // the same claims (equal, not beating): the merge's strict > writes none
         #expect(again.won == night.won)
@@ -76,9 +77,9 @@ import Testing
 
     @Test func quizLiveRowsReadLikeTheExport() throws {
         let csv = "date,is_guess_country,is_guess_capital,is_guess_flag,answer\n2026-11-24,f,f,t,FR\n2026-11-26,t,f,f,DE\n"
-        let rows = try ChallengesStage.readExisting(csv: csv, source: "live", countries: ["FR", "DE", "IT"])
+        let rows = try DailyChallenges.readExisting(csv: csv, source: "live", countries: ["FR", "DE", "IT"])
         #expect(rows.map(\.day.iso) == ["2026-11-24", "2026-11-26"])
         let dup = csv + "2026-11-26,f,t,f,IT\n"
-        #expect(throws: InputError.self) { try ChallengesStage.readExisting(csv: dup, source: "live", countries: ["FR", "DE", "IT"]) }
+        #expect(throws: InputError.self) { try DailyChallenges.readExisting(csv: dup, source: "live", countries: ["FR", "DE", "IT"]) }
     }
 }

@@ -5,6 +5,7 @@ import GeoPROJ
 import H3
 import Testing
 @testable import TerritoryStage
+@testable import TerritoryGame
 @testable import TerritoryRules
 
 /// The loop's fast path (a simple ring skips GEOS) must give exactly what GEOS's make-valid

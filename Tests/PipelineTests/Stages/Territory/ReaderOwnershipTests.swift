@@ -3,6 +3,8 @@ import GeoModel
 import H3
 import Testing
 @testable import TerritoryStage
+@testable import TerritoryGame
+import TerritoryRules
 
 @Suite struct TerritoryReaderTests {
     static let runID = "7f0c1a52-3b4d-4e5f-8a9b-0c1d2e3f4a5b"
@@ -103,7 +105,7 @@ import Testing
             let input = "\(dir)/runs-\(n)-\(bad).geojson", out = "\(dir)/out-\(n)-\(bad)-\(maxRejects ?? -1)"
             try Data(manyRuns(n, bad: Set(stride(from: 3, to: n, by: n / bad).prefix(bad)))).write(to: URL(fileURLWithPath: input))
             var o = TerritoryStage.Options()
-            o.input = input; o.outputDir = out; o.threads = 2; o.maxRejects = maxRejects
+            o.runs.input = input; o.outputDir = out; o.runs.threads = 2; o.runs.maxRejects = maxRejects
             do { return (try TerritoryStage.run(o, log: StageLog(stage: "test", quiet: true)), out) } catch { return (nil, "\(error)") }
         }
         let (ok, out) = try night(1500, bad: 15)

@@ -3,6 +3,8 @@ import GeoModel
 import GeoPROJ
 import Testing
 @testable import TerritoryStage
+@testable import TerritoryGame
+import TerritoryRules
 
 /// Builds runs whose geodesic figures are known, from a start in Vondelpark.
 struct RunBuilder {

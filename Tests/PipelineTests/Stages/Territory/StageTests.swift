@@ -5,6 +5,8 @@ import GeoPROJ
 import H3
 import Testing
 @testable import TerritoryStage
+@testable import TerritoryGame
+import TerritoryRules
 
 /// The stage's loops, claims and ownership on runs built around Vondelpark.
 @Suite struct TerritoryStageTests {
@@ -17,8 +19,8 @@ import Testing
         return RunBuilder.run(p, t.map { $0 + shift }, id: Self.uuid(id), user: Self.uuid(100 + user))
     }
 
-    func judge(_ runs: [Run]) throws -> [TerritoryStage.Judged] {
-        try TerritoryStage.judge(runs.enumerated().map { var r = $0.element; r.index = $0.offset; return r },
+    func judge(_ runs: [Run]) throws -> [TerritoryGame.Judged] {
+        try TerritoryGame.judge(runs.enumerated().map { var r = $0.element; r.index = $0.offset; return r },
                                  rules: Rules(), resolution: 9, file: "test", threads: 1)
     }
 
@@ -27,12 +29,12 @@ import Testing
     @Test func twoRunsOnTheSameCellsResolveByEndTime() throws {
         let early = lap(id: 1, user: 1, end: 600_000_000), late = lap(id: 2, user: 2, end: 900_000_000)
         for order in [[early, late], [late, early]] {
-            let t = TerritoryStage.territory(existing: [], judged: try judge(order))
+            let t = TerritoryGame.territory(existing: [], judged: try judge(order))
             #expect(t.cells.count >= 8)   // a 600 m circle holds 1.1 km², about 11 cells of 0.1 km²
             #expect(t.cells.values.allSatisfy { $0.owner == Self.uuid(102) && $0.run == Self.uuid(2) })
         }
         let tie = lap(id: 3, user: 3, end: 900_000_000)
-        let t = TerritoryStage.territory(existing: [], judged: try judge([tie, late]))
+        let t = TerritoryGame.territory(existing: [], judged: try judge([tie, late]))
         #expect(t.cells.values.allSatisfy { $0.run == Self.uuid(3) })
     }
 
@@ -40,10 +42,10 @@ import Testing
     @Test func incrementalNightEqualsFullRecompute() throws {
         let runs = [lap(id: 1, user: 1, end: 100_000_000_000), lap(id: 2, user: 2, end: 200_000_000_000, radius: 400),
                     lap(id: 3, user: 3, end: 150_000_000_000, radius: 800), lap(id: 4, user: 1, end: 300_000_000_000, radius: 300)]
-        let full = TerritoryStage.territory(existing: [], judged: try judge(runs)).sorted
+        let full = TerritoryGame.territory(existing: [], judged: try judge(runs)).sorted
         for cut in 0...runs.count {
-            let yesterday = TerritoryStage.territory(existing: [], judged: try judge(Array(runs[..<cut]))).sorted
-            let night = TerritoryStage.territory(existing: yesterday, judged: try judge(Array(runs[cut...]))).sorted
+            let yesterday = TerritoryGame.territory(existing: [], judged: try judge(Array(runs[..<cut]))).sorted
+            let night = TerritoryGame.territory(existing: yesterday, judged: try judge(Array(runs[cut...]))).sorted
             #expect(night == full, "cut after \(cut) runs")
         }
         #expect(Set(full.map(\.owner)).count == 3)   // user 1's last 300 m lap took the middle back

@@ -8,7 +8,7 @@ import GeoModel
 /// reuses it (`--tolerance-km`), so borders an edit does not touch come out identical.
 @Suite struct WorldToleranceTests {
     @Test func theBudgetsToleranceGivenBackGivesTheSameWorld() throws {
-        var o = IngestStage.Options.standard(dataDir: Repo.path("data"), units: Repo.units50m)
+        let o = IngestStage.Options.standard(dataDir: Repo.path("data"), units: Repo.units50m)
         let input = try IngestStage.build(o, log: StageLog(stage: "test", quiet: true)).features
         let budget = try WorldRun.world(input) { $0.simplification = .vertexBudget(40_000) }
         let line = WorldStage.reportTSV(budget.report).split(separator: "\n").first { $0.hasPrefix("# tolerance_km_exact\t") }

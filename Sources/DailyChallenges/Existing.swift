@@ -5,7 +5,7 @@
 import Foundation
 import GeoModel
 
-extension ChallengesStage {
+extension DailyChallenges {
     public static let existingHeader = ["date", "is_guess_country", "is_guess_capital", "is_guess_flag", "answer"]
 
     /// Reads the export. Every row needs a date, exactly one true type (an empty boolean is the

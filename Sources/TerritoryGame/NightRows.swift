@@ -9,8 +9,9 @@ import GeoFormats
 import GeoGEOS
 import GeoModel
 import H3
+import TerritoryRules
 
-extension TerritoryStage {
+extension TerritoryGame {
     /// One judged run, as the night loads it.
     public struct NightRun: Sendable {
         public var id: String
@@ -39,7 +40,30 @@ extension TerritoryStage {
         /// Malformed runs skipped (within the stage's threshold).
         public var quarantined = 0
     }
+}
 
+extension TerritoryGame.Night {
+    /// Judged runs (in any grouping: a night's file, a follower's batch) folded over `existing`.
+    public init(runs: [TerritoryGame.NightRun], existing: [Claim], quarantined: Int = 0) {
+        let t = TerritoryGame.territory(existing: existing, valid: runs.lazy.filter(\.valid).map { ($0.cells, $0.userID, $0.id, $0.endedAt) })
+        let tonight = Set(runs.map(\.id))
+        let won = t.cells.values.filter { tonight.contains($0.run) }.sorted { $0.cell < $1.cell }
+        self.init(runs: runs, valid: runs.reduce(0) { $0 + ($1.valid ? 1 : 0) }, won: won,
+                  owned: t.cells.count, users: Array(Set(runs.map(\.userID))).sorted(), quarantined: quarantined)
+    }
+}
+
+extension TerritoryGame.NightRun {
+    /// One run judged as the night judges it (`judgeOne`), with its COPY row: the same code for
+    /// a night's file and for a run a follower reads from the database. `file` names it in errors.
+    public init(judging run: Run, rules: Rules = Rules(), resolution: Int = 9, file: String, geos: GEOSContext) throws {
+        let (v, loop, cells) = try TerritoryGame.judgeOne(run, rules: rules, resolution: resolution, file: file, geos: geos)
+        let row = TerritoryGame.copyRow(run, v, loop: loop)
+        self.init(id: run.id, userID: run.userID, endedAt: run.endedAt, valid: v.valid, cells: cells, copyRow: row.bytes, pathField: row.path)
+    }
+}
+
+extension TerritoryGame {
     /// Reads and judges `input` (in parallel, as the stage does), folds tonight's valid runs
     /// over `existing` (the live table's claims) and returns what changes. `maxRejects`: the
     /// stage's `--max-rejects` (nil: its default).
@@ -50,25 +74,16 @@ extension TerritoryStage {
             try RunsReader.eachRun(file.buffer, file: input, workers: threads, makeState: { GEOSContext() },
                                    released: { file.release($0) }) { run, geos -> NightRun? in
                 if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return nil }
-                let (v, loop, cells) = try judgeOne(run, rules: rules, resolution: resolution, file: input, geos: geos)
-                let row = copyRow(run, v, loop: loop)
-                return NightRun(id: run.id, userID: run.userID, endedAt: run.endedAt, valid: v.valid,
-                                cells: cells, copyRow: row.bytes, pathField: row.path)
+                return try NightRun(judging: run, rules: rules, resolution: resolution, file: input, geos: geos)
             }
         }
-        var limits = Options()
-        limits.maxRejects = maxRejects
-        try quarantine(decoded.rejected, of: decoded.features, allowed: limits.allowedRejects(features: decoded.features), input: input, log: log)
+        try quarantine(decoded.rejected, of: decoded.features, allowed: allowedRejects(maxRejects, features: decoded.features), input: input, log: log)
         var runs: [NightRun] = []
         runs.reserveCapacity(decoded.runs.count)
         for d in decoded.runs {
             if let r = d.value { runs.append(r) }
         }
-        let t = territory(existing: existing, valid: runs.lazy.filter(\.valid).map { ($0.cells, $0.userID, $0.id, $0.endedAt) })
-        let tonight = Set(runs.map(\.id))
-        let won = t.cells.values.filter { tonight.contains($0.run) }.sorted { $0.cell < $1.cell }
-        return Night(runs: runs, valid: runs.reduce(0) { $0 + ($1.valid ? 1 : 0) }, won: won,
-                     owned: t.cells.count, users: Array(Set(runs.map(\.userID))).sorted(), quarantined: decoded.rejected.count)
+        return Night(runs: runs, existing: existing, quarantined: decoded.rejected.count)
     }
 
     /// The current territory from the live table, read as `copy (nightExistingQuery) to stdout
@@ -94,17 +109,17 @@ extension TerritoryStage {
 
     /// The set-based merge of the copied rows, with territory_hex.sql's rules: runs inserted or
     /// their judged columns updated (`runsConflict`), a cell taken only by a claim that beats the
-    /// stored one (`TerritoryOutputs.cellsConflict`) — so shards and reruns, in any order,
+    /// stored one (`TerritoryGame.cellsConflict`) — so shards and reruns, in any order,
     /// converge. Returns runs and cells written.
     public static let nightMerge = """
         with r as (
           insert into runs (\(nightRunColumns)) select \(nightRunColumns) from night_runs
-          \(TerritoryOutputs.runsConflict.trimmingCharacters(in: .whitespacesAndNewlines).dropLast())
+          \(TerritoryGame.runsConflict.trimmingCharacters(in: .whitespacesAndNewlines).dropLast())
           returning 1),
         h as (
           insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell)
           select hex_id, owner_user_id, last_run_id, claimed_at, cell from night_cells
-          \(TerritoryOutputs.cellsConflict)
+          \(TerritoryGame.cellsConflict)
           returning 1)
         select (select count(*) from r), (select count(*) from h)
         """
@@ -114,11 +129,11 @@ extension TerritoryStage {
     /// extended WKB — the same doubles as that file's exact WKT, and the cheapest form for
     /// PostGIS to read. Returns the row and where its path field lies.
     static func copyRow(_ r: Run, _ v: Verdict, loop: [Polygon]) -> (bytes: [UInt8], path: Range<Int>?) {
-        var row = CopyBinaryRow(fields: 9, reserve: 160 + 16 * TerritoryOutputs.rowPoints(v, loop: loop))
+        var row = CopyBinaryRow(fields: 9, reserve: 160 + 16 * TerritoryGame.rowPoints(v, loop: loop))
         row.uuid(r.id); row.uuid(r.userID)
         row.timestamp(microsecondsSince1970: r.startedAt); row.timestamp(microsecondsSince1970: r.endedAt)
-        for (d, decimals) in [(v.distance, TerritoryOutputs.distanceDecimals), (v.duration, TerritoryOutputs.durationDecimals)] {
-            if let stored = TerritoryOutputs.stored(d, decimals: decimals) { row.float8(stored) } else { row.null() }
+        for (d, decimals) in [(v.distance, TerritoryGame.distanceDecimals), (v.duration, TerritoryGame.durationDecimals)] {
+            if let stored = TerritoryGame.stored(d, decimals: decimals) { row.float8(stored) } else { row.null() }
         }
         row.bool(v.valid)
         var path: Range<Int>? = nil

@@ -4,18 +4,19 @@
 
 import GeoModel
 
-extension ChallengesStage {
+extension DailyChallenges {
     /// The query whose `copy … to stdout csv header` output `readExisting(csv:)` reads.
     public static let existingQuery = "select date, is_guess_country, is_guess_capital, is_guess_flag, answer from \(table) order by date"
 
     /// The days to add so that every day of `today … today + ahead` has exactly one row: the
     /// schedule from `today` continued from `existing` without changing any existing row,
-    /// checked by the stage's own rule check. Uses `options`' seed, window and areas.
+    /// checked by the stage's own rule check. Uses `rules`' seed, window and areas.
     public static func daysToAdd(countries: [ChallengeCountry], existing: [ExistingDay], today: Day, ahead: Int,
-                                 options: Options = Options()) throws -> (schedule: Schedule, added: [ScheduledDay]) {
-        var o = options
-        o.days = ahead + 1
-        let schedule = try Self.schedule(countries, rules: o.rules(start: today), existing: existing, replanFuture: false)
+                                 rules: ScheduleRules = ScheduleRules()) throws -> (schedule: Schedule, added: [ScheduledDay]) {
+        var r = rules
+        r.start = today
+        r.days = ahead + 1
+        let schedule = try Self.schedule(countries, rules: r, existing: existing, replanFuture: false)
         try checkRules(schedule, countries: countries)
         let c = schedule.changeCounts
         guard c.pastTouched == 0, c.replanned == 0 else {

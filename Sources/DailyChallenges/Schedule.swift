@@ -110,7 +110,7 @@ public struct Schedule: Sendable {
     public var replanFuture = false
 }
 
-extension ChallengesStage {
+extension DailyChallenges {
     /// The countries of world.geojson, checked for what the schedule relies on.
     public static func countries(from features: [Feature], file: String) throws -> [ChallengeCountry] {
         try CountryFile.check(features, file: file)

@@ -5,7 +5,7 @@ import GeoModel
 import GeoPROJ
 import GeoFormats
 
-extension ChallengesStage {
+extension DailyChallenges {
     public static let table = "public.daily_challenges"
 
     /// A UUID derived from the date alone (RFC 9562 version 8, "custom"), so a row keeps its id

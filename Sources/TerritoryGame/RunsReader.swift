@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import TerritoryRules
 
 /// A run the reader refused (a field missing, malformed or inconsistent): quarantined with the
 /// reason naming the field, while the night goes on without it.
@@ -50,6 +51,7 @@ public enum RunsReader {
         public var runs: [(index: Int, id: String, value: R)] = []
         public var rejected: [RejectedRun] = []
         public var features: Int { runs.count + rejected.count }
+        public init() {}
     }
 
     /// Decodes every run of the FeatureCollection and hands each to `body` as soon as it is
@@ -57,9 +59,9 @@ public enum RunsReader {
     /// run's id. A malformed feature is skipped and listed in `rejected` (a later feature with an
     /// id seen before too). An error from `body` is thrown for the first run, in file order, that
     /// is not a duplicate, naming it as a single reader would.
-    public static func eachRun<S, R>(
-        _ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int, makeState: () -> S,
-        released: ((Range<Int>) -> Void)? = nil, _ body: (inout Run, S) throws -> R
+    public static func eachRun<S, R: Sendable>(
+        _ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int, makeState: @Sendable () -> S,
+        released: (@Sendable (Range<Int>) -> Void)? = nil, _ body: @Sendable (inout Run, S) throws -> R
     ) throws -> Read<R> {
         // A run `body` failed on is kept as decoded (its index the ranged pass's, counted from
         // its range's start) so that it can be redone under its index in the file.

@@ -3,10 +3,10 @@ import GeoModel
 /// SQL files written for psql or the Supabase CLI carry their own `begin;` … `commit;`. The night
 /// runs them inside the app's ONE transaction, where a `commit` would end it halfway: so their
 /// transaction lines come out first.
-enum SQLScript {
+public enum SQLScript {
     /// `text` without its one `begin;` line and its one `commit;` line (leading white space
     /// allowed); a text with neither is returned as it is; anything else is refused, naming `source`.
-    static func withoutTransaction(_ text: String, source: String) throws -> String {
+    public static func withoutTransaction(_ text: String, source: String) throws -> String {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         func find(_ s: String) -> [Int] { lines.indices.filter { lines[$0].trimmingCharacters(in: .whitespaces) == s } }
         let begins = find("begin;"), commits = find("commit;")

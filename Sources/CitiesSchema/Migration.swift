@@ -4,7 +4,7 @@
 import GeoModel
 import GeoFormats
 
-extension CitiesStage {
+extension CitiesSchema {
     /// The migration's file name: the timestamp orders it among the app's other migrations and
     /// is its version for the Supabase CLI, so it must differ from every other migration's (the
     /// challenges stage's is 20261122000000). A change to the schema is a new migration file,

@@ -11,8 +11,8 @@ import GeoPostgres
 /// again by hand, a column or a policy dropped, row-level security turned off, and the next night
 /// applies it again. Deleting a row makes the next night apply that migration again too (every
 /// migration here is safe to apply twice).
-enum Migrations {
-    static let schema = """
+public enum Migrations {
+    public static let schema = """
         create table if not exists geodata.migrations (
           name text primary key,
           sha256 text not null,
@@ -23,7 +23,7 @@ enum Migrations {
     /// Applies `sql` (named `name`, as in the Supabase CLI's migrations folder) unless this text
     /// is recorded as applied and `present` (a query of one boolean) finds what it makes, what
     /// the night and the app rely on; says which in the log.
-    static func apply(_ db: PostgresConnection, app: String, name: String, sql: String, present: String, log: StageLog) throws {
+    public static func apply(_ db: PostgresConnection, app: String, name: String, sql: String, present: String, log: StageLog) throws {
         let sha = SHA256.hex(of: sql.utf8)
         if try db.query("select sha256 from geodata.migrations where name = $1", [name]).scalar == sha {
             if try db.query(present).scalar == "t" {

@@ -218,7 +218,7 @@ public enum Loop {
     /// poles or over many degrees of longitude, where the geodesic area (PROJ) is used. A ring
     /// closed through a pole is measured without its pole points: the geodesic polygon area
     /// counts the cap a ring circles.
-    static func area(_ p: Polygon) -> Double {
+    public static func area(_ p: Polygon) -> Double {
         var minX = Double.infinity, maxX = -Double.infinity, maxLat = 0.0
         for q in p.exterior { minX = min(minX, q.x); maxX = max(maxX, q.x); maxLat = max(maxLat, abs(q.y)) }
         guard maxLat > 80 || maxX - minX > 1 else { return localArea(p) }

@@ -1,34 +1,63 @@
 import GeoModel
 import GeoPostgres
-import TerritoryStage
+import LiveNight
+import TerritoryGame
 
 /// The running game (CONTRACTS §8, §8a): tonight's runs judged over the live territory, written
 /// to users, runs and territory_hex: new runs by COPY straight into runs, stored runs and the
 /// cells by COPY into temporary tables and one set-based merge.
-struct TerritoryNight: AppNight {
-    var runs: String
-    var shard: String?
-    var maxRejects: Int?
-    var threads: Int
-    var inputs: [String] { [runs] }
+public struct TerritoryNight: AppNight {
+    public var runs: String
+    public var shard: String?
+    public var maxRejects: Int?
+    public var threads: Int
+    public var inputs: [String] { [runs] }
 
-    func apply(_ db: PostgresConnection, dryRun: Bool, log: StageLog) throws -> String {
+    public init(runs: String, shard: String?, maxRejects: Int?, threads: Int) {
+        self.runs = runs; self.shard = shard; self.maxRejects = maxRejects; self.threads = threads
+    }
+
+    public func apply(_ db: PostgresConnection, dryRun: Bool, log: StageLog) throws -> String {
         let missing = try db.query("select string_agg(t, ', ') from unnest(array['users', 'runs', 'territory_hex']) t where to_regclass(t) is null").scalar
         if let missing { throw ContractError(message: "the game's tables \(missing) are missing in \(db.target) (apply the game's migration first)") }
-        try refuseOrphans(db)
+        try Self.refuseOrphans(db)
         // The game's own migration (CONTRACTS §8a: territory_hex.cell, territory_in_viewport, RLS),
         // the text make territory writes, inside this transaction.
         try Migrations.apply(db, app: "territory", name: GameMigration.name,
                              sql: try SQLScript.withoutTransaction(GameMigration.sql, source: GameMigration.name),
                              present: Self.migrationPresent, log: log)
-        // The live territory, read with the stage's own reader of the CSV export.
-        var lines = try log.step("territory: read territory_hex") { try db.csvLines(TerritoryStage.nightExistingQuery) }
-        let existing: [Claim]
-        do { existing = try ExistingTerritory.read(lines: lines, source: "territory_hex in \(db.target)") }
-        catch { throw ContractError(message: "\(error)") }
-        lines = []
-        var night = try TerritoryStage.night(input: runs, existing: existing, shard: try shard.map { try Shard(parsing: $0) },
+        let existing = try Self.liveTerritory(db, log: log)
+        var night = try TerritoryGame.night(input: runs, existing: existing, shard: try shard.map { try Shard(parsing: $0) },
                                              threads: threads, maxRejects: maxRejects, log: log)
+        let written = try Self.write(&night, to: db, log: log)
+        let filled = try log.step("territory: fill the boundary of stored cells without one") { try Self.fillMissingBoundaries(db) }
+        let would = dryRun ? "would be " : ""
+        return "\(formatCount(night.runs.count)) runs (\(formatCount(night.valid)) valid loops\(night.quarantined > 0 ? ", \(night.quarantined) malformed quarantined" : ""))\(shard.map { " [shard \($0)]" } ?? ""): "
+            + "\(written.users) users, \(written.runs) runs, \(written.cells) cells \(would)written; \(formatCount(night.owned)) cells owned"
+            + (filled > 0 ? "; \(formatCount(filled)) stored cells' boundaries \(would)filled" : "")
+    }
+
+    /// The live territory, read with the stage's own reader of the CSV export; a row that breaks
+    /// the contract is refused (`ContractError`).
+    public static func liveTerritory(_ db: PostgresConnection, log: StageLog) throws -> [Claim] {
+        let lines = try log.step("territory: read territory_hex") { try db.csvLines(TerritoryGame.nightExistingQuery) }
+        do { return try ExistingTerritory.read(lines: lines, source: "territory_hex in \(db.target)") }
+        catch { throw ContractError(message: "\(error)") }
+    }
+
+    /// What `write` changed: rows added to users, runs inserted or updated, cells taken.
+    public struct Written: Sendable, Equatable {
+        public var users: Int
+        public var runs: Int
+        public var cells: Int
+    }
+
+    /// Judged runs and their won cells into users, runs and territory_hex, inside the caller's
+    /// transaction (once per transaction: it makes the night's temporary tables): new runs by
+    /// binary COPY straight into runs, stored runs and the cells through the one set-based
+    /// merge (`TerritoryGame.nightMerge`: a cell changes hands only to a claim that beats the
+    /// stored one). The night and a follower's batch alike; each run's COPY row is freed once sent.
+    public static func write(_ night: inout TerritoryGame.Night, to db: PostgresConnection, log: StageLog) throws -> Written {
         // Runs already stored keep their path (the merge never updates it): it is not sent again,
         // and the rows are locked against deletion until commit, so the merge finds them.
         let stored = try log.step("territory: find tonight's runs already stored") { try storedRuns(db, night.runs.map(\.id)) }
@@ -38,12 +67,12 @@ struct TerritoryNight: AppNight {
             select set_config('default_toast_compression', 'lz4', true) from pg_settings
              where name = 'default_toast_compression' and 'lz4' = any(enumvals)
             """)
-        try db.execute(TerritoryStage.nightTempTables, name: "the night's temporary tables")
+        try db.execute(TerritoryGame.nightTempTables, name: "the night's temporary tables")
         let users = try log.step("territory: add \(formatCount(night.users.count)) runners to users") {
             try db.copyIn("copy night_users from stdin") { w in
                 for u in night.users { try w.row(fields: [u]) }
             }
-            return try db.query(TerritoryStage.nightUsersMerge).affected
+            return try db.query(TerritoryGame.nightUsersMerge).affected
         }
         let fresh = night.runs.indices.filter { !stored.contains(night.runs[$0].id) }
         let direct = try log.step("territory: copy \(formatCount(fresh.count)) new runs into runs") {
@@ -55,7 +84,7 @@ struct TerritoryNight: AppNight {
         let merged = direct == nil ? Array(night.runs.indices) : night.runs.indices.filter { stored.contains(night.runs[$0].id) }
         let written = try log.step("territory: merge \(formatCount(merged.count)) \(direct == nil ? "" : "stored ")runs and \(formatCount(night.won.count)) cells") {
             let nullField: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
-            try db.copyIn("copy night_runs (\(TerritoryStage.nightRunColumns)) from stdin", binary: true) { w in
+            try db.copyIn("copy night_runs (\(TerritoryGame.nightRunColumns)) from stdin", binary: true) { w in
                 for i in merged {
                     let r = night.runs[i]
                     if let path = r.pathField, stored.contains(r.id) {
@@ -67,21 +96,17 @@ struct TerritoryNight: AppNight {
                 }
             }
             try db.copyIn("copy night_cells from stdin") { w in
-                for c in night.won { try w.row(try TerritoryStage.copyRow(c)) }
+                for c in night.won { try w.row(try TerritoryGame.copyRow(c)) }
             }
-            return (try db.query(TerritoryStage.nightMerge).first ?? []).map { Int($0 ?? "") ?? 0 }
+            return (try db.query(TerritoryGame.nightMerge).first ?? []).map { Int($0 ?? "") ?? 0 }
         }
-        let filled = try log.step("territory: fill the boundary of stored cells without one") { try fillMissingBoundaries(db) }
-        let would = dryRun ? "would be " : ""
-        return "\(formatCount(night.runs.count)) runs (\(formatCount(night.valid)) valid loops\(night.quarantined > 0 ? ", \(night.quarantined) malformed quarantined" : ""))\(shard.map { " [shard \($0)]" } ?? ""): "
-            + "\(users) users, \((direct ?? 0) + written[0]) runs, \(written[1]) cells \(would)written; \(formatCount(night.owned)) cells owned"
-            + (filled > 0 ? "; \(formatCount(filled)) stored cells' boundaries \(would)filled" : "")
+        return Written(users: users, runs: (direct ?? 0) + written[0], cells: written[1])
     }
 
     /// What the game's migration makes, as the catalogs say (no table lock): territory_hex.cell
     /// and its index, the viewport function, the stats view, row-level security on with the
     /// read policies. Missing (a table made again by hand, say), the recorded migration is applied again.
-    static let migrationPresent = """
+    public static let migrationPresent = """
         select coalesce((select bool_and(relrowsecurity) and count(*) = 2 from pg_class
                           where oid in (to_regclass('territory_hex'), to_regclass('runs'))), false)
            and exists (select 1 from pg_attribute where attrelid = to_regclass('territory_hex') and attname = 'cell' and not attisdropped)
@@ -95,13 +120,13 @@ struct TerritoryNight: AppNight {
     /// Rows stored before the game's migration (or by a writer that left `cell` empty) get their
     /// cell's boundary, as territory_hex.sql writes it: after a night every row has one
     /// (CONTRACTS §8a). Their hex_id was checked when the live territory was read.
-    func fillMissingBoundaries(_ db: PostgresConnection) throws -> Int {
+    public static func fillMissingBoundaries(_ db: PostgresConnection) throws -> Int {
         let ids = try db.query("select hex_id from territory_hex where cell is null").rows.compactMap { $0[0] }
         guard !ids.isEmpty else { return 0 }
         try db.execute("create temporary table night_boundaries (hex_id text primary key, cell geometry(polygon, 4326)) on commit drop",
                        name: "the night's boundaries table")
         try db.copyIn("copy night_boundaries from stdin") { w in
-            for id in ids { try w.row(try TerritoryStage.boundaryCopyRow(hexID: id)) }
+            for id in ids { try w.row(try TerritoryGame.boundaryCopyRow(hexID: id)) }
         }
         return try db.query("update territory_hex t set cell = b.cell from night_boundaries b where t.hex_id = b.hex_id and t.cell is null").affected
     }
@@ -110,11 +135,11 @@ struct TerritoryNight: AppNight {
     /// the cheapest way in. Should one of them have been stored meanwhile (the app's own writer,
     /// since the stored runs were looked up), the COPY fails on its key, is rolled back to its
     /// savepoint, and nil sends every run through the merge instead. Returns the runs copied.
-    func copyNewRuns(_ db: PostgresConnection, _ runs: [TerritoryStage.NightRun], _ fresh: [Int], log: StageLog) throws -> Int? {
+    public static func copyNewRuns(_ db: PostgresConnection, _ runs: [TerritoryGame.NightRun], _ fresh: [Int], log: StageLog) throws -> Int? {
         guard !fresh.isEmpty else { return 0 }
         try db.query("savepoint night_new_runs")
         do {
-            let copied = try db.copyIn("copy runs (\(TerritoryStage.nightRunColumns)) from stdin", binary: true) { w in
+            let copied = try db.copyIn("copy runs (\(TerritoryGame.nightRunColumns)) from stdin", binary: true) { w in
                 for i in fresh { try w.row(runs[i].copyRow) }
             }
             try db.query("release savepoint night_new_runs")
@@ -127,7 +152,7 @@ struct TerritoryNight: AppNight {
     }
 
     /// Which of `ids` runs has already, each locked (`for key share`) until the transaction ends.
-    func storedRuns(_ db: PostgresConnection, _ ids: [String]) throws -> Set<String> {
+    public static func storedRuns(_ db: PostgresConnection, _ ids: [String]) throws -> Set<String> {
         guard !ids.isEmpty else { return [] }
         let rows = try db.query("select id::text from runs where id = any($1::uuid[]) for key share",
                                 ["{" + ids.joined(separator: ",") + "}"]).rows
@@ -136,7 +161,7 @@ struct TerritoryNight: AppNight {
 
     /// A territory row whose owner is not in users (or whose run is not in runs) breaks the
     /// contract: the night would build on it, so it stops, naming the rows.
-    func refuseOrphans(_ db: PostgresConnection) throws {
+    public static func refuseOrphans(_ db: PostgresConnection) throws {
         let rows = try db.query("""
             select t.hex_id, coalesce(t.owner_user_id::text, ''), coalesce(t.last_run_id::text, ''),
                    case when u.id is null then 'owner_user_id not in users' else 'last_run_id not in runs' end

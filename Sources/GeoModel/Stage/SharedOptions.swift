@@ -1,0 +1,31 @@
+/// Options a library declares once for every stage that takes them (the territory's runs,
+/// shard, rejects and threads: `geo-territory` and `geo-nightly`). A stage holds the library's
+/// options as one field and lists their declarations through it; no stage restates them.
+extension StageOption {
+    /// This option, declared over `Root`, as an option of `Outer`, which holds a `Root` at `path`:
+    /// the same name, help, default, parsing and range.
+    public func nested<Outer>(at path: WritableKeyPath<Outer, Root>) -> StageOption<Outer> {
+        let apply = self.apply, defaultText = self.defaultText, problem = self.problem
+        // A key path is an immutable value, safe to share between threads; the standard library
+        // does not mark WritableKeyPath Sendable.
+        nonisolated(unsafe) let path = path
+        let outerKind: StageOption<Outer>.Kind
+        switch kind {
+        case .argument(let required): outerKind = .argument(required: required)
+        case .option: outerKind = .option
+        case .flag(let inversion): outerKind = .flag(inversion: inversion)
+        }
+        return .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: outerKind,
+                     expected: expected,
+                     apply: { outer, text in apply(&outer[keyPath: path], text) },
+                     defaultText: { defaultText($0[keyPath: path]) },
+                     problem: { problem($0[keyPath: path]) })
+    }
+
+    /// The same option spelled `--name <name>`: a positional argument of one stage (the runs
+    /// of `geo-territory`) taken as an option by another (`geo-nightly --runs`).
+    public func spelled(_ name: String) -> StageOption {
+        .init(name: name, short: nil, help: help, kind: .option, expected: expected,
+              apply: apply, defaultText: defaultText, problem: problem)
+    }
+}
