@@ -14,15 +14,18 @@ public struct RunsOptions: Sendable, Equatable {
     public var threads = Parallel.defaultWorkers
     public init() {}
 
-    /// The runs file: `<input>` for geo-territory, `.spelled("runs")` for geo-nightly.
-    public static let inputDeclaration = StageOption<RunsOptions>.argument("input", \.input, help: "The runs (GeoJSON FeatureCollection, CONTRACTS §8).")
+    /// The runs file: `<input>` for geo-territory, `.spelled("runs")` for geo-nightly. (Computed,
+    /// like `declared`: no shared state, whatever StageOption holds.)
+    public static var inputDeclaration: StageOption<RunsOptions> {
+        .argument("input", \.input, help: "The runs (GeoJSON FeatureCollection, CONTRACTS §8).")
+    }
 
-    public static let declared: [StageOption<RunsOptions>] = [
+    public static var declared: [StageOption<RunsOptions>] {[
         .option("shard", \.shard, help: "i/n: only shard i of n of the runs (split by the resolution-3 cell they start in)."),
         .option("threads", \.threads, .atLeast(1), help: "Worker threads (one GEOS context each)."),
         .option("max-rejects", \.maxRejects, .atLeast(0),
                 help: "Malformed runs a night may quarantine (rejects.tsv, the log) before it stops, nothing written (default: \(TerritoryGame.defaultRejects))."),
-    ]
+    ]}
 
     /// The shard, parsed; nil without one. Throws `OptionsError` for a malformed `i/n`.
     public func parsedShard() throws -> Shard? { try shard.map { try Shard(parsing: $0) } }

@@ -4,11 +4,8 @@
 extension StageOption {
     /// This option, declared over `Root`, as an option of `Outer`, which holds a `Root` at `path`:
     /// the same name, help, default, parsing and range.
-    public func nested<Outer>(at path: WritableKeyPath<Outer, Root>) -> StageOption<Outer> {
+    public func nested<Outer>(at path: WritableKeyPath<Outer, Root> & Sendable) -> StageOption<Outer> {
         let apply = self.apply, defaultText = self.defaultText, problem = self.problem
-        // A key path is an immutable value, safe to share between threads; the standard library
-        // does not mark WritableKeyPath Sendable.
-        nonisolated(unsafe) let path = path
         let outerKind: StageOption<Outer>.Kind
         switch kind {
         case .argument(let required): outerKind = .argument(required: required)

@@ -4,7 +4,6 @@ import GeoModel
 import GeoPROJ
 import H3
 import Testing
-@testable import TerritoryStage
 @testable import TerritoryGame
 @testable import TerritoryRules
 
