@@ -107,18 +107,21 @@ public struct JSONCursor {
     }
     /// After an object member or array element: true at ',' (another follows), false at the
     /// closing bracket (consumed, the depth left).
-    @inlinable public mutating func next(closing: UInt8) throws -> Bool {
+    @inlinable @inline(__always) public mutating func next(closing: UInt8) throws -> Bool {
         ws()
-        guard pos < buf.count else { throw syntax(closing == 0x7D ? "file ends early inside an object" : "file ends early inside an array") }
-        let c = buf[pos]
-        if c == 0x2C { pos += 1; return true }
-        guard c == closing else {
-            throw syntax(closing == 0x7D ? "expected ',' or '}' in an object, found '\(Self.printable(c))'"
-                                         : "expected ',' or ']' in an array, found '\(Self.printable(c))'")
+        if pos < buf.count {
+            let c = buf[pos]
+            if c == 0x2C { pos += 1; return true }
+            if c == closing { pos += 1; depth -= 1; return false }
         }
-        pos += 1
-        depth -= 1
-        return false
+        throw separatorError(closing: closing)
+    }
+    /// What `next` says when neither ',' nor the closing bracket follows (out of line: `next` is
+    /// inlined into every decoder's loops).
+    public func separatorError(closing: UInt8) -> InputError {
+        let inside = closing == 0x7D ? "an object" : "an array"
+        guard pos < buf.count else { return syntax("file ends early inside \(inside)") }
+        return syntax("expected ',' or '\(Self.printable(closing))' in \(inside), found '\(Self.printable(buf[pos]))'")
     }
     /// Just after the opening bracket: true when the container is empty (closed and left).
     @inlinable public mutating func closesAtOnce(_ closing: UInt8) -> Bool {
@@ -313,7 +316,6 @@ public struct JSONCursor {
         // without overflow checks: below 19 significant digits, mant · 10 + 9 < 10¹⁹ < 2⁶⁴.
         var i = pos
         let end = buf.count
-        if i + 1 < end && buf[i] == 0x30 && buf[i + 1] &- 0x30 < 10 { throw syntax("a number may not start with 0") }
         while i < end {
             let d = buf[i] &- 0x30
             guard d < 10 else { break }
@@ -321,6 +323,7 @@ public struct JSONCursor {
             i += 1
         }
         guard i > pos else { throw reject("\(what()) is not a number") }
+        if buf[pos] == 0x30 && i - pos > 1 { throw syntax("a number may not start with 0") }
         if i < end, buf[i] == 0x2E {
             i += 1
             let fraction = i
