@@ -24,11 +24,12 @@ source scripts/checks/lib/pg.sh
 runs_file "$RUNS"
 pg_start bench_nightly C timezone=UTC shared_buffers=256MB max_wal_size=4GB
 out=$TMP/out; mkdir -p "$out"
-# Supabase's roles (the game's migration grants to them); the night applies that migration.
+# Supabase's roles (the game's migrations grant to them) and auth.uid() (scripts/checks/supabase_auth.sql);
+# the night applies the migrations.
 pg_sql postgres "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls" >/dev/null
 newdb() {
   pg_sql postgres "create database $1" >/dev/null
-  "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql >/dev/null
+  "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql -f scripts/checks/supabase_auth.sql >/dev/null
 }
 echo "runs: $RUNS ($(du -m "$RUNS" | cut -f1) MB); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-6s %12s %10s %12s %10s %8s %14s\n' pair compute_s peak_MB night_s peak_MB ratio rerun_s

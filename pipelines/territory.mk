@@ -24,10 +24,12 @@ TERRITORY_LOOPS ?= 1
 # nothing (empty: the stage's default, shown by `geo-territory --help`).
 TERRITORY_MAX_REJECTS ?=
 TERRITORY_DIR ?= $(DIST)/territory
-# The game's migration (territory_hex.cell, territory_in_viewport, RLS; CONTRACTS §8a).
-TERRITORY_MIGRATION := $(DIST)/supabase/game/migrations/20261125120000_territory_viewport.sql
-TERRITORY_OUT := $(TERRITORY_MIGRATION) $(addprefix $(TERRITORY_DIR)/,territory_hex.sql territory.geojson runs.tsv rejects.tsv users.tsv preview.svg $(if $(strip $(TERRITORY_LOOPS)),loops.geojson))
-TERRITORY_FLAGS = $(call flag,--existing,$(TERRITORY_EXISTING)) $(call flag,--shard,$(TERRITORY_SHARD)) $(call flag,--max-rejects,$(TERRITORY_MAX_REJECTS)) --migration-dir $(patsubst %/,%,$(dir $(TERRITORY_MIGRATION))) $(if $(strip $(TERRITORY_LOOPS)),--loops-geojson)
+# The game's migrations: territory_hex.cell, territory_in_viewport, RLS (CONTRACTS §8a); then
+# submit_run, pending runs, my_runs (§8b).
+TERRITORY_MIGRATION_DIR := $(DIST)/supabase/game/migrations
+TERRITORY_MIGRATIONS := $(addprefix $(TERRITORY_MIGRATION_DIR)/,20261125120000_territory_viewport.sql 20261126120000_submit_run.sql)
+TERRITORY_OUT := $(TERRITORY_MIGRATIONS) $(addprefix $(TERRITORY_DIR)/,territory_hex.sql territory.geojson runs.tsv rejects.tsv users.tsv preview.svg $(if $(strip $(TERRITORY_LOOPS)),loops.geojson))
+TERRITORY_FLAGS = $(call flag,--existing,$(TERRITORY_EXISTING)) $(call flag,--shard,$(TERRITORY_SHARD)) $(call flag,--max-rejects,$(TERRITORY_MAX_REJECTS)) --migration-dir $(TERRITORY_MIGRATION_DIR) $(if $(strip $(TERRITORY_LOOPS)),--loops-geojson)
 
 .PHONY: territory
 territory: $(TERRITORY_OUT)

@@ -41,7 +41,10 @@ public struct ChallengeCountry: Sendable, Equatable {
     public var continent: String
     public var capital: String?
     public var isPoint: Bool
-    /// Geodesic area in km² (0 for point countries).
+    /// Area in km² (0 for point countries): geodesic (WGS84, Karney), or, where
+    /// `countries(from:file:exactNear:)` was told the thresholds it is compared with and it is
+    /// far from all of them, the fast spherical estimate (`SphericalArea`), which is on the
+    /// same side of each.
     public var areaKm2: Double
 
     public init(id: String, name: String, continent: String, capital: String?, isPoint: Bool, areaKm2: Double) {
@@ -111,8 +114,13 @@ public struct Schedule: Sendable {
 }
 
 extension DailyChallenges {
-    /// The countries of world.geojson, checked for what the schedule relies on.
-    public static func countries(from features: [Feature], file: String) throws -> [ChallengeCountry] {
+    /// The countries of world.geojson, checked for what the schedule relies on. With
+    /// `exactNear` (the area thresholds the schedule compares with, km²), a country's area is
+    /// measured on the ellipsoid only when its spherical estimate lies within a factor 4 of one
+    /// of them (the world stage's margin for the same estimate): the estimate is within a few
+    /// tenths of a percent, so every comparison comes out as with the geodesic area, and the
+    /// large countries' many vertices (the stage's main cost) skip Karney's algorithm.
+    public static func countries(from features: [Feature], file: String, exactNear thresholds: [Double]? = nil) throws -> [ChallengeCountry] {
         try CountryFile.check(features, file: file)
         var out: [ChallengeCountry] = []
         for (i, f) in features.enumerated() {
@@ -121,10 +129,24 @@ extension DailyChallenges {
             guard let continent = f.string("continent"), !continent.isEmpty else { throw InputError(file: file, feature: ref, "has no continent") }
             let capital = f.string("capital").flatMap { $0.isEmpty ? nil : $0 }
             let isPoint = f.string("renderAs") == "point"  // CountryFile.check: exactly the Point geometries
-            let area = isPoint ? 0 : Geodesic.wgs84.area(f.geometry) / 1e6
+            let area = isPoint ? 0 : areaKm2(f.geometry, exactNear: thresholds)
             out.append(ChallengeCountry(id: id, name: name, continent: continent, capital: capital, isPoint: isPoint, areaKm2: area))
         }
         return out.sorted { $0.id < $1.id }
+    }
+
+    /// The area (km²) of a country's polygons: see `ChallengeCountry.areaKm2`.
+    static func areaKm2(_ geometry: Geometry, exactNear thresholds: [Double]?) -> Double {
+        if let thresholds {
+            let radiusKm = Geodesic.authalicRadius / 1000
+            var estimate = 0.0
+            for p in geometry.polygons {
+                estimate += SphericalArea.approximateRingArea(p.exterior, radius: radiusKm)
+                for h in p.holes { estimate -= SphericalArea.approximateRingArea(h, radius: radiusKm) }
+            }
+            if !thresholds.contains(where: { estimate >= $0 / 4 && estimate <= $0 * 4 }) { return estimate }
+        }
+        return Geodesic.wgs84.area(geometry) / 1e6
     }
 
     /// Which countries each question type may ask about.

@@ -21,14 +21,11 @@ public enum Triangulation {
     /// flipped away with their neighbour where possible.
     public static func triangulate(_ polygon: Polygon, context: GEOSContext) throws -> PlanarMesh {
         var mesh = PlanarMesh()
-        var index: [Point: Int32] = [:]
-        index.reserveCapacity(polygon.vertexCount)
+        var index = VertexTable(capacity: polygon.vertexCount)
         for ring in polygon.rings {
-            for p in ring.dropLast() where index[p] == nil {
-                index[p] = Int32(mesh.points.count)
-                mesh.points.append(p)
-            }
+            for p in ring.dropLast() { _ = index.id(p) }
         }
+        mesh.points = index.points
         let g = try context.polygon(polygon)
         let tin = try g.constrainedDelaunayTriangulation()
         let h = context.handle
@@ -46,7 +43,7 @@ public enum Triangulation {
             let ok = buf.withUnsafeMutableBufferPointer { GEOSCoordSeq_copyToBuffer_r(h, seq, $0.baseAddress, 0, 0) }
             if ok == 0 { throw context.fail("triangle coordinates") }
             let pa = Point(buf[0], buf[1]), pb = Point(buf[2], buf[3]), pc = Point(buf[4], buf[5])
-            guard let a = index[pa], let b = index[pb], let c = index[pc] else {
+            guard let a = index.existing(pa), let b = index.existing(pb), let c = index.existing(pc) else {
                 throw GEOSError(operation: "triangulation", message: "triangle corner not among the ring vertices near (\(buf[0]), \(buf[1]))")
             }
             let cr = PlanarMesh.cross(pa, pb, pc)

@@ -8,6 +8,9 @@ public enum GameMigration {
     /// Supabase CLI migrations run in name order; the version is fixed so the bytes are.
     public static let name = "20261125120000_territory_viewport.sql"
 
+    /// Every migration of the game, in the order they are applied (their names' order).
+    public static let all: [(name: String, sql: String)] = [(name, sql), (SubmitMigration.name, SubmitMigration.sql)]
+
     public static let sql = """
         -- The running game's territory served by viewport (CONTRACTS §8a), written by geo-territory.
         -- Safe to apply twice. Needs the game's tables (CONTRACTS §8) and PostGIS; the night's

@@ -21,11 +21,7 @@ public struct TerritoryNight: AppNight {
         let missing = try db.query("select string_agg(t, ', ') from unnest(array['users', 'runs', 'territory_hex']) t where to_regclass(t) is null").scalar
         if let missing { throw ContractError(message: "the game's tables \(missing) are missing in \(db.target) (apply the game's migration first)") }
         try Self.refuseOrphans(db)
-        // The game's own migration (CONTRACTS §8a: territory_hex.cell, territory_in_viewport, RLS),
-        // the text make territory writes, inside this transaction.
-        try Migrations.apply(db, app: "territory", name: GameMigration.name,
-                             sql: try SQLScript.withoutTransaction(GameMigration.sql, source: GameMigration.name),
-                             present: Self.migrationPresent, log: log)
+        try Self.applyMigrations(db, log: log)
         let existing = try Self.liveTerritory(db, log: log)
         var night = try TerritoryGame.night(input: runs, existing: existing, shard: try shard.map { try Shard(parsing: $0) },
                                              threads: threads, maxRejects: maxRejects, log: log)
@@ -103,6 +99,18 @@ public struct TerritoryNight: AppNight {
         return Written(users: users, runs: (direct ?? 0) + written[0], cells: written[1])
     }
 
+    /// The game's own migrations (CONTRACTS §8a: territory_hex.cell, territory_in_viewport, RLS;
+    /// §8b: submit_run, pending runs), the texts make territory writes, inside the caller's
+    /// transaction, each unless recorded and present.
+    public static func applyMigrations(_ db: PostgresConnection, log: StageLog) throws {
+        let present = [migrationPresent, submitMigrationPresent]
+        precondition(present.count == GameMigration.all.count, "each of the game's migrations needs its present query")
+        for (m, present) in zip(GameMigration.all, present) {
+            try Migrations.apply(db, app: "territory", name: m.name,
+                                 sql: try SQLScript.withoutTransaction(m.sql, source: m.name), present: present, log: log)
+        }
+    }
+
     /// What the game's migration makes, as the catalogs say (no table lock): territory_hex.cell
     /// and its index, the viewport function, the stats view, row-level security on with the
     /// read policies. Missing (a table made again by hand, say), the recorded migration is applied again.
@@ -115,6 +123,19 @@ public struct TerritoryNight: AppNight {
            and to_regprocedure('territory_in_viewport(double precision, double precision, double precision, double precision, integer)') is not null
            and (select count(*) from pg_policy where (polrelid = to_regclass('territory_hex') and polname = 'territory_hex_read')
                                                   or (polrelid = to_regclass('runs') and polname = 'runs_read')) = 2
+        """
+
+    /// What the submit_run migration makes: the pending runs' columns and index, submit_run and
+    /// my_runs, and the grants the app relies on (the first migration, applied again, revokes them).
+    public static let submitMigrationPresent = """
+        select (select count(*) from pg_attribute where attrelid = to_regclass('runs')
+                 and attname in ('judged_at', 'submission') and not attisdropped) = 2
+           and to_regclass('idx_runs_pending') is not null
+           and to_regclass('my_runs') is not null
+           and to_regprocedure('submit_run(jsonb)') is not null
+           and has_function_privilege('authenticated', 'submit_run(jsonb)', 'execute')
+           and has_column_privilege('authenticated', 'runs', 'judged_at', 'select')
+           and has_table_privilege('authenticated', 'my_runs', 'select')
         """
 
     /// Rows stored before the game's migration (or by a writer that left `cell` empty) get their

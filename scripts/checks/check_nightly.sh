@@ -60,7 +60,7 @@ sql postgres "create role anon nologin; create role authenticated nologin; creat
 # table pointing at cities; the quiz's and cities' tables are created by their migrations.
 newdb() {
   sql postgres "create database $1"
-  "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql
+  "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql -f scripts/checks/supabase_auth.sql
 }
 newdb base
 # The role the night needs (docs/OPERATIONS.md): it creates tables (the migrations) and the
@@ -220,16 +220,17 @@ else bad "malformed runs within --max-rejects (exit $rc): $(grep -E '^territory'
 # --- a migration recorded in geodata.migrations whose work was undone by hand: applied again ------
 # A rerun finds every migration recorded and present, and applies none (no table lock). With
 # territory_hex.cell dropped (and the stats view with it), row-level security off on runs, the
-# quiz's one-row-per-date constraint and a cities policy dropped, the next night applies each again.
+# quiz's one-row-per-date constraint and a cities policy dropped, the next night applies each again
+# (the game's two: the first, applied again, revokes the grants the second makes).
 sql postgres "create database undone template full_night"
 rc=0; night undone || rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c 'is applied (geodata.migrations)' "$TMP/out")" = 3 ] && ! grep -q 'apply the migration' "$TMP/out"; then
-  ok "a rerun applies no migration: all three recorded and present"
+if [ $rc -eq 0 ] && [ "$(grep -c 'is applied (geodata.migrations)' "$TMP/out")" = 4 ] && ! grep -q 'apply the migration' "$TMP/out"; then
+  ok "a rerun applies no migration: all four recorded and present"
 else bad "rerun's migrations (exit $rc): $(grep -E 'migration' "$TMP/out")"; fi
 sql undone "alter table territory_hex drop column cell cascade; alter table runs disable row level security;
   alter table daily_challenges drop constraint daily_challenges_date_key; drop policy cities_read on public.cities"
 rc=0; night undone || rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c 'recorded in geodata.migrations, but .* applying it again' "$TMP/out")" = 3 ] \
+if [ $rc -eq 0 ] && [ "$(grep -c 'recorded in geodata.migrations, but .* applying it again' "$TMP/out")" = 4 ] \
    && [ "$(sql undone "select (select relrowsecurity from pg_class where oid = 'runs'::regclass) and to_regclass('territory_runner_stats') is not null
         and exists (select 1 from pg_constraint where conname = 'daily_challenges_date_key')
         and exists (select 1 from pg_policy where polname = 'cities_read')")" = t ] \

@@ -97,9 +97,14 @@ public final class GLTFBuilder {
     /// VEC3 of normalized signed bytes (KHR_mesh_quantization for NORMAL), stride 4.
     public func addVec3Int8Normalized(_ v: [Vec3], maxLength: Double = 1) -> Int {
         var bytes = [UInt8](repeating: 0, count: v.count * 4)
-        for (i, p) in v.enumerated() {
-            let c = [p.x, p.y, p.z].map { Swift.max(-127, Swift.min(127, ($0 / maxLength * 127).rounded())) }
-            for k in 0..<3 { bytes[4 * i + k] = UInt8(bitPattern: Int8(c[k])) }
+        // Per component, no array per vertex (this runs once per fill vertex).
+        @inline(__always) func byte(_ x: Double) -> UInt8 {
+            UInt8(bitPattern: Int8(Swift.max(-127, Swift.min(127, (x / maxLength * 127).rounded()))))
+        }
+        bytes.withUnsafeMutableBufferPointer { out in
+            for (i, p) in v.enumerated() {
+                out[4 * i] = byte(p.x); out[4 * i + 1] = byte(p.y); out[4 * i + 2] = byte(p.z)
+            }
         }
         let view = addBufferView(bytes, target: GLTFBuilder.arrayBuffer, byteStride: 4)
         return addAccessor(bufferView: view, componentType: .byte, count: v.count, type: "VEC3", normalized: true)

@@ -53,46 +53,42 @@ public enum PNGWriter {
         be32(&out, Int(crc))
     }
 
-    /// The scanlines with their filter-type bytes.
+    /// The scanlines with their filter-type bytes. Each filter has its own loop over the row
+    /// (no per-byte switch; the row above the first is zeros, as the PNG standard reads it).
     static func filter(_ img: RGBImage) -> [UInt8] {
         let stride = img.width * 3
         var out = [UInt8](repeating: 0, count: (stride + 1) * img.height)
-        var candidate = [[UInt8]](repeating: [UInt8](repeating: 0, count: stride), count: 4)
+        guard stride > 0 else { return out }
+        var candidates = [UInt8](repeating: 0, count: 4 * stride)
+        let zeros = [UInt8](repeating: 0, count: stride)
+        @inline(__always) func cost(_ v: UInt8) -> Int { v < 128 ? Int(v) : 256 - Int(v) }
         img.pixels.withUnsafeBufferPointer { px in
+        zeros.withUnsafeBufferPointer { zero in
+        candidates.withUnsafeMutableBufferPointer { cand in
+        out.withUnsafeMutableBufferPointer { o in
+            let left = min(3, stride)
             for y in 0..<img.height {
                 let row = px.baseAddress! + y * stride
-                let prev: UnsafePointer<UInt8>? = y > 0 ? row - stride : nil
-                var best = 0, bestCost = Int.max
-                for f in 0..<4 {
-                    var cost = 0
-                    candidate[f].withUnsafeMutableBufferPointer { c in
-                        for i in 0..<stride {
-                            let x = row[i]
-                            let a: UInt8 = i >= 3 ? row[i - 3] : 0
-                            let b: UInt8 = prev?[i] ?? 0
-                            let v: UInt8
-                            switch f {
-                            case 0: v = x
-                            case 1: v = x &- a
-                            case 2: v = x &- b
-                            default:
-                                let cc: UInt8 = i >= 3 ? (prev?[i - 3] ?? 0) : 0
-                                v = x &- paeth(a, b, cc)
-                            }
-                            c[i] = v
-                            cost += v < 128 ? Int(v) : 256 - Int(v)
-                        }
-                    }
-                    if cost < bestCost { bestCost = cost; best = f }
-                }
-                let filterType: UInt8 = best == 3 ? 4 : UInt8(best)   // PNG filter 4 is Paeth
-                out[y * (stride + 1)] = filterType
-                candidate[best].withUnsafeBufferPointer { c in
-                    out.withUnsafeMutableBufferPointer { o in
-                        (o.baseAddress! + y * (stride + 1) + 1).update(from: c.baseAddress!, count: stride)
-                    }
-                }
+                let prev = y > 0 ? row - stride : zero.baseAddress!
+                let none = cand.baseAddress!, sub = none + stride, up = sub + stride, pae = up + stride
+                var costs = (0, 0, 0, 0)
+                for i in 0..<stride { let v = row[i]; none[i] = v; costs.0 += cost(v) }
+                for i in 0..<left { let v = row[i]; sub[i] = v; costs.1 += cost(v) }
+                for i in left..<stride { let v = row[i] &- row[i - 3]; sub[i] = v; costs.1 += cost(v) }
+                for i in 0..<stride { let v = row[i] &- prev[i]; up[i] = v; costs.2 += cost(v) }
+                for i in 0..<left { let v = row[i] &- paeth(0, prev[i], 0); pae[i] = v; costs.3 += cost(v) }
+                for i in left..<stride { let v = row[i] &- paeth(row[i - 3], prev[i], prev[i - 3]); pae[i] = v; costs.3 += cost(v) }
+                // The smallest sum, the first filter on a tie.
+                var best = 0, bestCost = costs.0
+                if costs.1 < bestCost { best = 1; bestCost = costs.1 }
+                if costs.2 < bestCost { best = 2; bestCost = costs.2 }
+                if costs.3 < bestCost { best = 3 }
+                o[y * (stride + 1)] = best == 3 ? 4 : UInt8(best)   // PNG filter 4 is Paeth
+                (o.baseAddress! + y * (stride + 1) + 1).update(from: none + best * stride, count: stride)
             }
+        }
+        }
+        }
         }
         return out
     }

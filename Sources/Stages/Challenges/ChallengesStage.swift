@@ -109,7 +109,7 @@ public enum ChallengesStage: PipelineStage {
     /// `from` count from, unless `o.today` fixes it.
     public static func run(_ o: Options, log: StageLog, today clock: Day) throws -> Report {
         let features = try log.step("read \(o.input)") { try GeoJSON.read(path: o.input) }
-        let countries = try DailyChallenges.countries(from: features, file: o.input)
+        let countries = try DailyChallenges.countries(from: features, file: o.input, exactNear: [o.minSilhouetteAreaKm2, o.smallAreaKm2])
         var existing: [ExistingDay] = []
         if let path = o.existing {
             existing = try log.step("read \(path)") { try DailyChallenges.readExisting(path: path, countries: Set(countries.map(\.id))) }

@@ -25,7 +25,14 @@ extension PreviewStage {
         UInt8((GLBDocument.linearToSRGB(Double(i) / 65535) * 255).rounded())
     }
     @inline(__always) static func encode(_ lin: Float) -> UInt8 {
-        toSRGB[Int(max(0, min(65535, (lin * 65535).rounded())))]
+        // (lin × 65535).rounded(), clamped to 0…65535, without libm's roundf: below 2^23 a
+        // Float's fraction is exact, so truncating and comparing it with ½ rounds half away
+        // from zero as `rounded()` does.
+        let x = lin * 65535
+        guard x > 0 else { return toSRGB[0] }
+        guard x < 65535 else { return toSRGB[65535] }
+        let t = Int(x)
+        return toSRGB[x - Float(t) >= 0.5 ? t + 1 : t]
     }
 
     // MARK: rendering
@@ -67,6 +74,10 @@ extension PreviewStage {
                 let srcPacked = UInt32(src.0) << 16 | UInt32(src.1) << 8 | UInt32(src.2)
                 let alpha = b.alpha
                 let srcLin = (toLinear[Int(src.0)] * alpha, toLinear[Int(src.1)] * alpha, toLinear[Int(src.2)] * alpha)
+                // A blended batch (the atmosphere) covers large runs of one colour: the last
+                // sample's blend is reused while the colour under it is the same (no colour
+                // has the top byte set, so the first sample always computes).
+                var blendedFrom: UInt32 = .max, blendedTo: UInt32 = 0
                 xs.withUnsafeBufferPointer { xp in
                 ys.withUnsafeBufferPointer { yp in
                 zs.withUnsafeBufferPointer { zp in
@@ -123,11 +134,15 @@ extension PreviewStage {
                                     if z > db[k] {
                                         if b.blend {
                                             let d = cb[k]
-                                            let keep = 1 - alpha
-                                            let r = encode(toLinear[Int(d >> 16)] * keep + srcLin.0)
-                                            let g = encode(toLinear[Int((d >> 8) & 0xFF)] * keep + srcLin.1)
-                                            let bb = encode(toLinear[Int(d & 0xFF)] * keep + srcLin.2)
-                                            cb[k] = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(bb)
+                                            if d != blendedFrom {
+                                                let keep = 1 - alpha
+                                                let r = encode(toLinear[Int(d >> 16)] * keep + srcLin.0)
+                                                let g = encode(toLinear[Int((d >> 8) & 0xFF)] * keep + srcLin.1)
+                                                let bb = encode(toLinear[Int(d & 0xFF)] * keep + srcLin.2)
+                                                blendedFrom = d
+                                                blendedTo = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(bb)
+                                            }
+                                            cb[k] = blendedTo
                                         } else {
                                             cb[k] = srcPacked
                                             db[k] = z

@@ -60,31 +60,13 @@ public enum Silhouette {
         guard !polygons.isEmpty else { throw StageError("\(id): no polygon to draw") }
         // 1. Join parts that Natural Earth split at ±180°, remembering where each came from.
         let joined = try Antimeridian.joinAcross180WithOrigins(polygons, context: geos)
-        // 2. Drop parts too small relative to the country (never the largest).
-        let areas = joined.map { Geodesic.wgs84.area($0.polygon) }
-        let total = areas.reduce(0, +)
-        guard total > 0 else { throw StageError("\(id): the geometry has no area") }
-        let largest = areas.indices.max { areas[$0] < areas[$1] }!
-        var kept = joined.indices.filter { $0 == largest || areas[$0] >= o.minPartShare * total }
-        // 3. Centre on the sphere and project.
-        var (centre, projected) = try project(kept, joined, id: id, proj: proj)
-        // 4. Small remote parts (Canary Islands for Spain, Hawaii for the US, Rotuma for Fiji)
-        //    would shrink the country to a corner of the picture: drop minor parts whose
-        //    bounding box is farther than remoteDistance × √area from every major part's.
-        let majors = kept.filter { $0 == largest || areas[$0] >= o.remoteShare * total }
-        let boxes = Dictionary(uniqueKeysWithValues: kept.map { i -> (Int, BoundingBox) in
-            var b = BoundingBox.empty
-            for p in projected[i]![0] { b.extend(p) }
-            return (i, b)
-        })
-        let limit = o.remoteDistance * total.squareRoot()
-        let near = kept.filter { i in
-            majors.contains(i) || majors.contains { gap(boxes[i]!, boxes[$0]!) <= limit }
-        }
-        if near != kept {
-            kept = near
-            (centre, projected) = try project(kept, joined, id: id, proj: proj)
-        }
+        // 2–4. Which parts are drawn (`choose`): decided on the parts' spherical area estimates
+        //    when no comparison is close enough for their error to matter, else on their
+        //    geodesic areas (WGS84, Karney), as before.
+        let estimates = joined.compactMap { estimatedArea($0.polygon) }
+        let choice = try (estimates.count == joined.count ? choose(joined, areas: estimates, margin: estimateMargin, id: id, o: o, proj: proj) : nil)
+            ?? choose(joined, areas: joined.map { Geodesic.wgs84.area($0.polygon) }, margin: 0, id: id, o: o, proj: proj)!
+        let (kept, largest, centre, projected) = (choice.kept, choice.largest, choice.centre, choice.projected)
         // 5. Fit, simplify, quantise; refit once if parts vanished at this scale; simplify
         //    more while the file is over its byte budget.
         var tolerance = o.tolerance
@@ -110,6 +92,89 @@ public enum Silhouette {
                        drawnParts: Set(result.survivors.flatMap { joined[$0].origins }).sorted(), totalParts: polygons.count,
                        rings: result.rings.count, vertices: result.rings.reduce(0) { $0 + $1.count },
                        tolerance: tolerance, box: drawnBox, svg: svg)
+    }
+
+    /// The relative error allowed to a part's area estimate (`estimatedArea`): about 4 times
+    /// the worst measured against PROJ's geodesic area for edges up to 30°, 8 times the worst
+    /// part of the 1:110m world (SphericalArea.authalicRingArea). Decisions within it of a
+    /// threshold are made on the geodesic areas.
+    static let estimateMargin = 1e-3
+
+    /// A polygon's area (m²) estimated on the authalic sphere (SphericalArea.authalicRingArea):
+    /// what the decisions in `choose` are made on when none is close. Nil where the estimate
+    /// does not apply (long edges, a pole).
+    static func estimatedArea(_ polygon: Polygon) -> Double? {
+        guard var a = SphericalArea.authalicRingArea(polygon.exterior) else { return nil }
+        for h in polygon.holes {
+            guard let ha = SphericalArea.authalicRingArea(h) else { return nil }
+            a -= ha
+        }
+        return a
+    }
+
+    struct Choice {
+        var largest: Int
+        var kept: [Int]
+        var centre: Point
+        var projected: [Int: [Ring]]
+    }
+
+    /// Steps 2–4 of `draw` on the parts' `areas`, each known within the relative `margin`
+    /// (0: exact). Nil when a comparison is too close to call at that margin, so that the
+    /// answer is always the one the exact areas give.
+    ///  2. drop parts too small relative to the country (never the largest);
+    ///  3. centre on the sphere and project;
+    ///  4. small remote parts (Canary Islands for Spain, Hawaii for the US, Rotuma for Fiji)
+    ///     would shrink the country to a corner of the picture: drop minor parts whose bounding
+    ///     box is farther than remoteDistance × √area from every major part's.
+    static func choose(_ joined: [(polygon: Polygon, origins: [Int])], areas: [Double], margin: Double,
+                       id: String, o: Options, proj: PROJContext) throws -> Choice? {
+        let f = (1 + margin) / (1 - margin)
+        /// a ≥ b for areas (or sums of areas) each within `margin`; nil when too close to call.
+        func atLeast(_ a: Double, _ b: Double) -> Bool? {
+            if margin == 0 { return a >= b }
+            if a >= b * f { return true }
+            if a * f < b { return false }
+            return nil
+        }
+        let total = areas.reduce(0, +)
+        guard total > 0 else {
+            if margin > 0 { return nil }
+            throw StageError("\(id): the geometry has no area")
+        }
+        let largest = areas.indices.max { areas[$0] < areas[$1] }!
+        if margin > 0, areas.indices.contains(where: { $0 != largest && atLeast(areas[$0], areas[largest]) != false }) { return nil }
+        var kept: [Int] = []
+        for i in areas.indices {
+            guard i != largest else { kept.append(i); continue }
+            guard let keep = atLeast(areas[i], o.minPartShare * total) else { return nil }
+            if keep { kept.append(i) }
+        }
+        var majors: [Int] = []
+        for i in kept {
+            guard i != largest else { majors.append(i); continue }
+            guard let major = atLeast(areas[i], o.remoteShare * total) else { return nil }
+            if major { majors.append(i) }
+        }
+        var (centre, projected) = try project(kept, joined, id: id, proj: proj)
+        let boxes = Dictionary(uniqueKeysWithValues: kept.map { i -> (Int, BoundingBox) in
+            var b = BoundingBox.empty
+            for p in projected[i]![0] { b.extend(p) }
+            return (i, b)
+        })
+        // The limit scales with √area: within √f of the exact areas' limit.
+        let limit = o.remoteDistance * total.squareRoot(), slack = f.squareRoot()
+        var near: [Int] = []
+        for i in kept {
+            if majors.contains(i) { near.append(i); continue }
+            let gaps = majors.map { gap(boxes[i]!, boxes[$0]!) }
+            if gaps.contains(where: { $0 <= limit / slack }) { near.append(i); continue }
+            if margin > 0 && gaps.contains(where: { $0 <= limit * slack }) { return nil }
+        }
+        if near != kept {
+            (centre, projected) = try project(near, joined, id: id, proj: proj)
+        }
+        return Choice(largest: largest, kept: near, centre: centre, projected: projected)
     }
 
     /// Distance between two boxes (0 when they overlap).

@@ -21,8 +21,8 @@ public enum TerritoryStage: PipelineStage {
         /// consumer check recomputes with h3-py). Off for a nightly job: no contract reader
         /// needs it and it is a third of a night's bytes.
         public var loopsGeoJSON = false
-        /// Also write the game's migration (`GameMigration`) into this directory (the Supabase
-        /// CLI's `supabase/migrations`); nil: not.
+        /// Also write the game's migrations (`GameMigration.all`) into this directory (the
+        /// Supabase CLI's `supabase/migrations`); nil: not.
         public var migrationDir: String? = nil
         /// Also write app_verdicts.tsv: what the app's TerritoryRules alone (no PROJ, no GEOS)
         /// says of each run — its verdict, reasons and cells — beside the night's runs.tsv.
@@ -35,7 +35,7 @@ public enum TerritoryStage: PipelineStage {
             .option("output-dir", short: "o", aliases: ["out-dir"], \.outputDir, help: "Directory for the outputs."),
         ] + RunsOptions.declared.map { $0.nested(at: \.runs) } + [
             .flag("loops-geojson", \.loopsGeoJSON, help: "Also write loops.geojson (every valid loop and its cells; a third of a night's bytes)."),
-            .option("migration-dir", \.migrationDir, help: "Also write the game's migration (territory_hex.cell, territory_in_viewport, RLS) into this directory."),
+            .option("migration-dir", \.migrationDir, help: "Also write the game's migrations (territory_hex.cell, territory_in_viewport, RLS; submit_run, pending runs) into this directory."),
             .flag("app-verdicts", \.appVerdicts, help: "Also write app_verdicts.tsv: each run's verdict and cells by the app's TerritoryRules alone (no PROJ, no GEOS)."),
         ]
 

@@ -197,9 +197,10 @@ public enum CountryMesher {
         for p in polygon.exterior.dropLast() { sum = sum + SphereMap.unit(p) }
         let center = sum.normalized
         let f = GlobeShapes.frame(SphereMap.lonLat(center))
-        var unitOf: [Point: Vec3] = [:]
         var gnomonic = allowGnomonic && sum.length > 1e-9
         var planar: [Ring] = []
+        // The unit vector of each planar point (the last occurrence's).
+        var unitOf = PlanarUnits(capacity: polygon.vertexCount)
         if gnomonic {
             outer: for ring in polygon.rings {
                 var r: Ring = []
@@ -209,7 +210,7 @@ public enum CountryMesher {
                     let d = u.dot(f.up)
                     if d < 0.2 { gnomonic = false; break outer }
                     let q = Point(u.dot(f.east) / d, u.dot(f.north) / d)
-                    unitOf[q] = u
+                    unitOf.set(q, u)
                     r.append(q)
                 }
                 planar.append(r)
@@ -217,11 +218,11 @@ public enum CountryMesher {
         }
         if !gnomonic {
             planar = polygon.rings
-            unitOf.removeAll()
-            for ring in polygon.rings { for p in ring { unitOf[p] = SphereMap.unit(p) } }
+            unitOf = PlanarUnits(capacity: polygon.vertexCount)
+            for ring in polygon.rings { for p in ring { unitOf.set(p, SphereMap.unit(p)) } }
         }
         let m = try triangulateChecked(Polygon(rings: planar), context: context)
-        let units = m.points.map { unitOf[$0]! }
+        let units = m.points.map { unitOf[$0] }
         var tris = m.triangles
         if !gnomonic { SphereRepair.fixInverted(units, &tris) }
         return (units, tris, gnomonic)

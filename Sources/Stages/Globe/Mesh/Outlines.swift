@@ -58,6 +58,10 @@ public enum Outlines {
         if a == b { return true }
         if abs(a.x) == 180 && abs(b.x) == 180 { return true }
         if PolarCap.onPoleLine(a) && PolarCap.onPoleLine(b) && (a.y > 0) == (b.y > 0) { return true }
+        // Ends whose latitudes (as SphereMap.unit clamps them) differ by more than 1e-7° are
+        // more than 1.7e-9 apart on the unit sphere (the chord is at least 2·sin(Δlat / 2)):
+        // most segments, decided without trigonometry.
+        if abs(min(90, max(-90, a.y)) - min(90, max(-90, b.y))) > 1e-7 { return false }
         return (SphereMap.unit(a) - SphereMap.unit(b)).length < sameUnitTolerance
     }
 

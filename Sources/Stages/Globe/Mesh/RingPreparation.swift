@@ -36,6 +36,12 @@ public struct RingPreparation: Sendable {
     /// How many equal pieces the edge a→b needs (≥ 1). Symmetric in a and b.
     @inlinable public func pieces(_ a: Point, _ b: Point) -> Int {
         let dLon = abs(b.x - a.x)
+        // Most edges are short: no path between a and b on the sphere (the great circle, the
+        // lon/lat line) is longer than the lon/lat segment taken with cos(lat) = 1, so when that
+        // is clearly under both limits the edge is one piece, with no trigonometry. The margin
+        // covers the rounding of the angle computed below.
+        let dLat = b.y - a.y
+        if dLon <= maxLonStep && (dLon * dLon + dLat * dLat).squareRoot() <= maxEdgeDegrees * (1 - 1e-9) { return 1 }
         var n = 1
         if dLon > maxLonStep { n = Int((dLon / maxLonStep).rounded(.up)) }
         let ang = SphereMap.angleDegrees(SphereMap.unit(a), SphereMap.unit(b))

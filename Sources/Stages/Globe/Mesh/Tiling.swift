@@ -177,8 +177,9 @@ public enum Tiling {
     /// vectors and counter-clockwise triangles. Throws when a tile cannot be triangulated or the
     /// tiles do not add up to the polygon (the caller then meshes it whole).
     static func mesh(_ polygon: Polygon, plan: TilePlan, context: GEOSContext) throws -> (units: [Vec3], triangles: [Int32]) {
-        var unitOf: [Point: Vec3] = [:]
-        unitOf.reserveCapacity(polygon.vertexCount * 5 / 4)
+        // Each planar point's unit vector, by its id in `planes` (a ring point's: the last
+        // occurrence's; a cut point's: unprojected when first met).
+        var unitOf = PlanarUnits(capacity: polygon.vertexCount * 5 / 4)
         var planar: [Ring] = []
         for ring in polygon.rings {
             var r: Ring = []
@@ -187,7 +188,7 @@ public enum Tiling {
                 let u = SphereMap.unit(p)
                 guard let q0 = plan.project(u) else { throw StageError("polygon leaves the gnomonic projection") }
                 let q = plan.own[p] ?? q0
-                unitOf[q] = u
+                unitOf.set(q, u)
                 r.append(q)
             }
             planar.append(r)
@@ -210,9 +211,8 @@ public enum Tiling {
 
         var units: [Vec3] = []
         var triangles: [Int32] = []
-        var index: [Point: Int32] = [:]
+        var index = VertexTable(capacity: unitOf.count * 5 / 4)
         units.reserveCapacity(unitOf.count * 5 / 4)
-        index.reserveCapacity(unitOf.count * 5 / 4)
         var got = 0.0
         for piece in pieces {
             let rings = piece.rings.map { densifyCuts($0, plan: plan, unitOf: &unitOf) }
@@ -220,10 +220,8 @@ public enum Tiling {
             var map: [Int32] = []
             map.reserveCapacity(m.points.count)
             for q in m.points {
-                if let i = index[q] { map.append(i); continue }
-                let i = Int32(units.count)
-                index[q] = i
-                units.append(unitOf[q]!)
+                let i = index.id(q)
+                if Int(i) == units.count { units.append(unitOf[q]) }
                 map.append(i)
             }
             for t in m.triangles { triangles.append(map[Int(t)]) }
@@ -238,12 +236,12 @@ public enum Tiling {
     /// A tile piece's ring with its cut edges (both ends on one cut line) given the cut's
     /// vertices: the tile corners on that line between the ends, and equal pieces between
     /// consecutive ones, computed from the smaller end so both sides get the same points.
-    static func densifyCuts(_ ring: Ring, plan: TilePlan, unitOf: inout [Point: Vec3]) -> Ring {
+    static func densifyCuts(_ ring: Ring, plan: TilePlan, unitOf: inout PlanarUnits) -> Ring {
         var out: [Point] = []
         out.reserveCapacity(ring.count + 8)
         func add(_ q: Point) {
             if out.last == q { return }
-            if unitOf[q] == nil { unitOf[q] = plan.unproject(q) }
+            unitOf.setIfAbsent(q) { plan.unproject(q) }
             out.append(q)
         }
         for i in 0..<(ring.count - 1) {

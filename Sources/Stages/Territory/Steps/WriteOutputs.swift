@@ -38,8 +38,10 @@ extension TerritoryStage {
                 try FileIO.writeAtomically(made[big.count + i], to: "\(o.outputDir)/\(m.0)")
             }
             if let dir = o.migrationDir {
-                try FileIO.writeAtomically(GameMigration.sql, to: "\(dir)/\(GameMigration.name)")
-                log.info("  \(dir)/\(GameMigration.name)")
+                for m in GameMigration.all {
+                    try FileIO.writeAtomically(m.sql, to: "\(dir)/\(m.name)")
+                    log.info("  \(dir)/\(m.name)")
+                }
             }
             for f in staged { try f.commit() }
         }

@@ -70,9 +70,12 @@ import Testing
         #expect(try SQLScript.withoutTransaction("insert into x values (1);\n", source: "m.sql") == "insert into x values (1);\n")
         #expect(throws: InputError.self) { try SQLScript.withoutTransaction("begin;\nselect 1;\n", source: "seed.sql") }
         #expect(throws: InputError.self) { try SQLScript.withoutTransaction("commit;\nbegin;\n", source: "seed.sql") }
-        // The game's migration, as make territory writes it, loses exactly its two lines.
-        let game = try SQLScript.withoutTransaction(GameMigration.sql, source: GameMigration.name)
-        #expect(game.split(separator: "\n").count == GameMigration.sql.split(separator: "\n").count - 2)
+        // The game's migrations, as make territory writes them, lose exactly their two lines each.
+        for m in GameMigration.all {
+            let game = try SQLScript.withoutTransaction(m.sql, source: m.name)
+            #expect(game.split(separator: "\n").count == m.sql.split(separator: "\n").count - 2)
+        }
+        #expect(GameMigration.all.map(\.name) == GameMigration.all.map(\.name).sorted())
     }
 
     @Test func quizLiveRowsReadLikeTheExport() throws {

@@ -1,0 +1,321 @@
+#!/usr/bin/env bash
+# Consumer check for the game's loop (issue #32, CONTRACTS §8b) against a REAL PostgreSQL 15 +
+# PostGIS (throwaway server on a unix socket) with Supabase's roles anon, authenticated and
+# service_role and the stand-in auth.uid() (scripts/checks/supabase_auth.sql), the game's
+# migrations as make territory wrote them applied twice:
+#   submit_run, called as `authenticated` with request.jwt.claims set (as PostgREST does):
+#   - every run the night quarantines is refused with the night's own reason (geo-territory's
+#     rejects.tsv for the same runs), every other refusal with the field named; nothing stored;
+#   - well-formed runs (invalid by the rules or not) stored pending: judged_at null, the fixes
+#     kept, started/ended from the times, created_at the submission's time, one NOTIFY each, and
+#     the stored Features read back by geo-territory without a reject;
+#   - idempotency (same body: same id, nothing written; another body: refused), a runner
+#     without a users row, a properties.user_id other than the caller, no signed-in runner;
+#   - row-level security: another runner reads no path or submission, only its own runs whole
+#     (my_runs); anon calls and reads nothing;
+#   - the migrations applied again (in the night's order) change nothing; with PostGIS in schema
+#     `extensions` (some Supabase projects) submit_run's search_path follows it.
+# Each section is a function (submit_*); the lines at the bottom run them in order.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+BIN=${BIN:-.build/release}
+TERRITORY=$BIN/geo-territory
+RUNS=${TERRITORY_RUNS_SAMPLE:-data/territory/runs.geojson}
+MIGRATIONS=${GAME_MIGRATIONS:-dist/supabase/game/migrations}
+PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+PY=${PYTHON:-python3}
+GAME_MIGRATION_FILES=("$MIGRATIONS/20261125120000_territory_viewport.sql" "$MIGRATIONS/20261126120000_submit_run.sql")
+
+for f in "$TERRITORY" "$RUNS" "${GAME_MIGRATION_FILES[@]}"; do
+  [ -e "$f" ] || { echo "check_follow: $f is missing (run make territory, and swift build -c release --product geo-territory)"; exit 1; }
+done
+if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then bash scripts/setup.sh --test; fi
+
+source scripts/checks/lib/pg.sh
+pg_start check_follow C timezone=UTC
+fail=0
+sql() { pg_sql "$@"; }
+expect() { pg_expect "$@"; }
+ok() { echo "  ok   $1"; }
+bad() { echo "  FAIL $1"; fail=1; }
+
+# ----------------------------------------------------------------------------------------------
+# The game's database as on Supabase: roles, the game's tables (CONTRACTS §8), auth.uid(), then
+# the game's migrations in name order.
+# ----------------------------------------------------------------------------------------------
+DB=game
+RUNNER_A=a0000000-0000-4000-8000-00000000000a
+RUNNER_B=b0000000-0000-4000-8000-00000000000b
+NO_PROFILE=c0000000-0000-4000-8000-00000000000c
+
+apply_migrations() {  # apply_migrations DB: every game migration, in order
+  local m
+  for m in "${GAME_MIGRATION_FILES[@]}"; do "${PSQL[@]}" -d "$1" -f "$m" >/dev/null; done
+}
+
+setup_game_db() {
+  sql postgres "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls"
+  sql postgres "create database $DB"
+  "${PSQL[@]}" -d "$DB" -f scripts/checks/territory_schema.sql -f scripts/checks/supabase_auth.sql >/dev/null
+  apply_migrations "$DB"
+  sql "$DB" "insert into users (id, username) values ('$RUNNER_A', 'runner-a'), ('$RUNNER_B', 'runner-b')"
+  "$PY" scripts/checks/lib/submit_cases.py "$RUNS" "$TMP" "$RUNNER_A"
+  load_cases "$DB"
+}
+
+# load_cases DB: the test's own table (schema checks) of the runs to submit (submit_cases.py),
+# read by the caller's role.
+load_cases() {
+  sql "$1" "create schema checks; grant usage on schema checks to anon, authenticated;
+            create table checks.cases (name text primary key, kind text, id uuid, expected text, body text);
+            grant select on checks.cases to anon, authenticated"
+  "${PSQL[@]}" -d "$1" -c "\\copy checks.cases from '$TMP/cases.csv' with (format csv)"
+}
+
+# as_role ROLE RUNNER SQL: SQL as ROLE with RUNNER's JWT claims (no claims when RUNNER is -), as
+# PostgREST runs a request; prints the result, or "SQLSTATE: message" of the error.
+as_role() {
+  local role=$1 runner=$2 claims="" out
+  [ "$runner" = - ] || claims="set request.jwt.claims = '{\"sub\": \"$runner\", \"role\": \"$role\"}';"
+  if out=$("${PSQL[@]}" -d "$DB" -At -v VERBOSITY=verbose -c "set role $role; $claims $3" 2>&1 </dev/null); then
+    echo "$out"
+  else
+    echo "$out" | sed -n 's/^ERROR:  \([0-9A-Z]\{5\}\): /\1: /p' | head -1
+  fi
+}
+# submit RUNNER CASE: submit_run of the case's body by RUNNER as authenticated.
+submit() { as_role authenticated "$1" "select submit_run(body::jsonb) from checks.cases where name = '$2'"; }
+stored() { sql "$DB" "select count(*) from runs where id = '$1'"; }
+runs_count() { sql "$DB" "select count(*) || ' ' || coalesce(sum(xmin::text::bigint), 0) from runs"; }
+
+# ----------------------------------------------------------------------------------------------
+# submit_run's refusals: the night's reasons, word for word, and submit_run's own.
+# ----------------------------------------------------------------------------------------------
+submit_refusals() {
+  echo "-- submit_run refuses, nothing stored"
+  # The night's reasons for the same runs.
+  "$TERRITORY" "$TMP/night.geojson" --output-dir "$TMP/night" --max-rejects 1000 >"$TMP/night.log" 2>&1 \
+    || { bad "geo-territory on the malformed runs: $(tail -3 "$TMP/night.log")"; return; }
+  local nights quarantined
+  nights=$(sql "$DB" "select count(*) from checks.cases where kind = 'night'")
+  quarantined=$(($(wc -l < "$TMP/night/rejects.tsv") - 1))
+  [ "$quarantined" = "$nights" ] && ok "the night quarantines each of the $nights malformed runs (rejects.tsv)" \
+    || bad "the night quarantined $quarantined of the $nights malformed runs"
+  local before name kind id expected got k=0 same=0
+  before=$(runs_count)
+  while IFS='|' read -r name kind id expected; do
+    got=$(submit "$RUNNER_A" "$name")
+    if [ "$kind" = night ]; then
+      expected=$(awk -F'\t' -v k=$((k + 1)) 'NR == k + 1 { print $3 }' "$TMP/night/rejects.tsv")
+      k=$((k + 1))
+    fi
+    if [ "$got" = "22023: $expected" ] && [ -n "$expected" ] && [ "$(stored "$id")" = 0 ]; then
+      [ "$kind" = night ] && same=$((same + 1))
+      [ "$kind" = night ] || ok "$name ($kind): $expected"
+    else
+      bad "$name ($kind): expected \"22023: $expected\", got \"$got\" ($(stored "$id") rows)"
+    fi
+  done < <(sql "$DB" "select name, kind, id, expected from checks.cases where kind in ('night', 'fatal', 'submit') order by id")
+  [ "$same" = "$nights" ] && ok "each of the $nights runs the night quarantines is refused with the night's reason, word for word"
+  sql "$DB" "select name from checks.cases where kind = 'night' order by id" | paste -d'\t' - <(tail -n +2 "$TMP/night/rejects.tsv" | cut -f3) \
+    | sed 's/^/         /' | head -40
+  # A feature that stops the night's whole file: refused here, and indeed not read by the night.
+  local f
+  for f in "$TMP"/fatal_*.geojson; do
+    if "$TERRITORY" "$f" --output-dir "$TMP/fatal" >"$TMP/fatal.log" 2>&1; then bad "the night reads $(basename "$f")"
+    else ok "the night stops on $(basename "$f" .geojson | sed 's/^fatal_//') too: $(grep -o 'invalid JSON.*' "$TMP/fatal.log" | head -1)"; fi
+  done
+  # NaN is not JSON: PostgreSQL refuses the text before submit_run runs (PostgREST: 400).
+  got=$(submit "$RUNNER_A" nan_literal)
+  case "$got" in 22P02:*) ok "NaN in the JSON text: refused by PostgreSQL's JSON parser ($got)";; *) bad "NaN literal: $got";; esac
+  [ "$(runs_count)" = "$before" ] && ok "after every refusal: no row added or changed in runs" || bad "runs changed: $before → $(runs_count)"
+}
+
+# ----------------------------------------------------------------------------------------------
+# Well-formed runs: stored pending, as the night's reader will take them.
+# ----------------------------------------------------------------------------------------------
+submit_accepts() {
+  echo "-- submit_run stores well-formed runs pending"
+  local name id got t0 notes
+  t0=$(sql "$DB" "select now()")
+  while IFS='|' read -r name id; do
+    # LISTEN in the same session: psql prints the notification that the commit sends.
+    got=$("${PSQL[@]}" -d "$DB" -At -c "listen territory_runs" \
+           -c "set role authenticated; set request.jwt.claims = '{\"sub\": \"$RUNNER_A\"}'; select submit_run(body::jsonb) from checks.cases where name = '$name'" 2>&1 </dev/null) || true
+    notes=$(echo "$got" | grep -c "notification \"territory_runs\" with payload \"$id\"" || true)
+    if [ "$(echo "$got" | head -1)" = "$id" ] && [ "$notes" = 1 ]; then ok "$name: stored as $id, one NOTIFY territory_runs"
+    else bad "$name: $got"; fi
+  done < <(sql "$DB" "select name, id from checks.cases where kind = 'accept' order by id")
+  expect "$DB" "pending runs: judged_at null, the caller's, created_at the submission's time, no judged figures" \
+    "7|7|7|7|7" "select count(*), count(*) filter (where judged_at is null), count(*) filter (where user_id = '$RUNNER_A'),
+       count(*) filter (where created_at >= '$t0' and created_at <= now()), count(*) filter (where distance_m is null and not valid_loop and loop_polygon is null)
+       from runs r join checks.cases c using (id) where c.kind = 'accept'"
+  # started_at/ended_at and path against the bodies (checked in Python from the JSON text).
+  sql "$DB" "select c.name, c.body, to_char(r.started_at at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US'),
+             to_char(r.ended_at at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US'), coalesce(st_astext(r.path), 'null'),
+             r.submission::text from runs r join checks.cases c using (id) where c.kind = 'accept' order by c.id" > "$TMP/stored.txt"
+  if "$PY" - "$TMP/stored.txt" "$RUNNER_A" <<'EOF'
+import json, sys
+from datetime import datetime, timezone
+runner, bad = sys.argv[2], []
+for line in open(sys.argv[1]):
+    name, body, started, ended, path, submission = line.rstrip("\n").split("|")
+    f, s = json.loads(body), json.loads(submission)
+    times, xy = f["properties"]["times"], f["geometry"]["coordinates"]
+    iso = lambda t: datetime.fromisoformat(t.replace("Z", "+00:00")).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")
+    want = (iso(times[0]), iso(times[-1])) if times else ("1970-01-01T00:00:00.000000",) * 2
+    if (started, ended) != want: bad.append(f"{name}: started/ended {started} {ended}, expected {want}")
+    if len(xy) >= 2:
+        pts = [tuple(map(float, p.split())) for p in path[len("LINESTRING("):-1].split(",")]
+        if pts != [(p[0], p[1]) for p in xy]: bad.append(f"{name}: path is not the coordinates")
+    elif path != "null": bad.append(f"{name}: path {path[:40]} for {len(xy)} fixes")
+    f["id"] = f["id"].lower(); f["properties"]["user_id"] = runner
+    if s != f: bad.append(f"{name}: submission is not the Feature with its id and user_id")
+if bad: print("\n".join(bad))
+sys.exit(1 if bad else 0)
+EOF
+  then ok "started_at/ended_at the first/last time, path the coordinates, submission the Feature (id lower-cased, user_id the runner)"
+  else bad "stored rows differ from the bodies (above)"; fi
+  # The night's own reader takes every stored submission: no reject, one run each.
+  sql "$DB" "select json_build_object('type', 'FeatureCollection', 'features', json_agg(submission order by id)) from runs where submission is not null" > "$TMP/stored.geojson"
+  if "$TERRITORY" "$TMP/stored.geojson" --output-dir "$TMP/stored" --max-rejects 0 >"$TMP/stored.log" 2>&1 \
+     && [ "$(tail -n +2 "$TMP/stored/rejects.tsv" | wc -l)" = 0 ] && [ "$(tail -n +2 "$TMP/stored/runs.tsv" | wc -l)" = 7 ]; then
+    ok "geo-territory reads the 7 stored submissions without a reject; its verdicts: $(awk -F'\t' 'NR > 1 { printf "%s%s", (NR > 2 ? " | " : ""), ($3 == "true" ? "valid" : $15) }' "$TMP/stored/runs.tsv")"
+  else bad "geo-territory on the stored submissions: $(tail -3 "$TMP/stored.log")"; fi
+}
+
+# ----------------------------------------------------------------------------------------------
+# Sent again, sent by someone else, sent without a profile.
+# ----------------------------------------------------------------------------------------------
+submit_idempotency() {
+  echo "-- submit_run again, by others, without a profile"
+  local id before got
+  id=$(sql "$DB" "select id from checks.cases where name = 'valid_loop'")
+  before=$(sql "$DB" "select xmin || ' ' || created_at from runs where id = '$id'")
+  got=$("${PSQL[@]}" -d "$DB" -At -c "listen territory_runs" \
+         -c "set role authenticated; set request.jwt.claims = '{\"sub\": \"$RUNNER_A\"}'; select submit_run(body::jsonb) from checks.cases where name = 'valid_loop'" 2>&1 </dev/null) || true
+  [ "$got" = "$id" ] && [ "$(sql "$DB" "select xmin || ' ' || created_at from runs where id = '$id'")" = "$before" ] \
+    && ok "the same body again: the same id, the row untouched (xmin, created_at), no NOTIFY" || bad "same body again: $got"
+  # The upper-case id's body with its id lower-cased is the same run.
+  sql "$DB" "insert into checks.cases select 'id_upper_case_lowered', 'again', id, '', jsonb_set(body::jsonb, '{id}', to_jsonb(id::text))::text from checks.cases where name = 'id_upper_case'"
+  got=$(submit "$RUNNER_A" id_upper_case_lowered)
+  [ "$got" = "$(sql "$DB" "select id from checks.cases where name = 'id_upper_case'")" ] && ok "the same run with its id in lower case: the same id" || bad "lower-cased id: $got"
+  before=$(runs_count)
+  sql "$DB" "insert into checks.cases select 'valid_loop_changed', 'again', id, '', jsonb_set(body::jsonb, '{properties,accuracy_m,0}', '3.5')::text from checks.cases where name = 'valid_loop'"
+  got=$(submit "$RUNNER_A" valid_loop_changed)
+  case "$got" in "23505: id: the run $id is already stored with another body"*) ok "another body under a stored id: refused ($got)";; *) bad "another body: $got";; esac
+  got=$(submit "$RUNNER_B" valid_loop)
+  case "$got" in 42501:*properties.user_id*) ok "runner B sending runner A's run: refused ($got)";; *) bad "B sends A's run: $got";; esac
+  sql "$DB" "insert into checks.cases select 'valid_loop_no_user', 'again', id, '', (body::jsonb #- '{properties,user_id}')::text from checks.cases where name = 'valid_loop'"
+  got=$(submit "$RUNNER_B" valid_loop_no_user)
+  case "$got" in 23505:*) ok "runner B sending A's run id without user_id: refused ($got)";; *) bad "B reuses A's id: $got";; esac
+  sql "$DB" "insert into checks.cases select 'fresh', 'again', '00000000-0000-4000-8000-0000000000ff', '', jsonb_set(body::jsonb, '{id}', '\"00000000-0000-4000-8000-0000000000ff\"')::text from checks.cases where name = 'user_id_left_out'"
+  got=$(submit "$NO_PROFILE" fresh)
+  case "$got" in "23503: runner $NO_PROFILE has no profile (no users row): make the profile first"*) ok "a runner without a users row: refused ($got)";; *) bad "no profile: $got";; esac
+  got=$(as_role authenticated - "select submit_run(body::jsonb) from checks.cases where name = 'fresh'")
+  case "$got" in "42501: submit_run needs a signed-in runner"*) ok "no JWT claims: refused ($got)";; *) bad "no claims: $got";; esac
+  [ "$(runs_count)" = "$before" ] && [ "$(stored 00000000-0000-4000-8000-0000000000ff)" = 0 ] \
+    && ok "after those refusals: no row added or changed" || bad "runs changed: $before → $(runs_count)"
+  # Sent again while the first request is still open: the second waits for it, then finds the
+  # same body (its id) or another (refused).
+  local c=00000000-0000-4000-8000-0000000000cc name want first
+  sql "$DB" "insert into checks.cases select 'concurrent', 'again', '$c', '', jsonb_set(body::jsonb, '{id}', '\"$c\"')::text from checks.cases where name = 'user_id_left_out';
+             insert into checks.cases select 'concurrent_changed', 'again', '$c', '', jsonb_set(body::jsonb, '{properties,accuracy_m,0}', '3.5')::text from checks.cases where name = 'concurrent'"
+  "${PSQL[@]}" -d "$DB" -At -c "begin; set local role authenticated; set local request.jwt.claims = '{\"sub\": \"$RUNNER_A\"}';
+    select submit_run(body::jsonb) from checks.cases where name = 'concurrent'; select pg_sleep(1); commit;" >"$TMP/first.out" 2>&1 </dev/null &
+  first=$!
+  for _ in $(seq 50); do [ "$(sql "$DB" "select count(*) from pg_stat_activity where query like '%pg_sleep(1)%' and state = 'active' and pid <> pg_backend_pid()")" = 1 ] && break; sleep 0.05; done
+  for name in concurrent concurrent_changed; do submit "$RUNNER_A" $name >"$TMP/$name.out" & done
+  wait $first; wait
+  want="$c
+23505: id: the run $c is already stored with another body (a new run needs a new id)"
+  [ "$(cat "$TMP/concurrent.out" "$TMP/concurrent_changed.out")" = "$want" ] && [ "$(stored $c)" = 1 ] && grep -q "^$c$" "$TMP/first.out" \
+    && ok "sent again while the first request is open: the same body waits and gets the id, another body waits and is refused; one row" \
+    || bad "concurrent submissions: $(cat "$TMP/first.out" "$TMP/concurrent.out" "$TMP/concurrent_changed.out" | tr '\n' ' ')"
+}
+
+# ----------------------------------------------------------------------------------------------
+# Row-level security: a runner's fixes are their own; anon nothing.
+# ----------------------------------------------------------------------------------------------
+submit_rls() {
+  echo "-- who reads what"
+  sql "$DB" "insert into checks.cases select 'b_run', 'again', '00000000-0000-4000-8000-0000000000bb', '', jsonb_set(body::jsonb, '{id}', '\"00000000-0000-4000-8000-0000000000bb\"')::text from checks.cases where name = 'user_id_left_out'"
+  [ "$(submit "$RUNNER_B" b_run)" = 00000000-0000-4000-8000-0000000000bb ] && ok "runner B submits a run" || bad "runner B's run"
+  local q got stmt
+  q="select count(*) || ' ' || count(path) || ' ' || count(submission) || ' ' || count(*) filter (where judged_at is null) from my_runs"
+  # What the tables' owner sees of A's runs, and of all.
+  local own all mine="from runs where user_id = '$RUNNER_A'"
+  own=$(sql "$DB" "${q/from my_runs/$mine}")
+  all=$(sql "$DB" "select count(*) from runs")
+  expect "$DB" "runner A reads its own runs whole through my_runs, pending ones included (runs, paths, submissions, pending: $own)" \
+    "$own" "set role authenticated; set request.jwt.claims = '{\"sub\": \"$RUNNER_A\"}'; $q"
+  expect "$DB" "runner B reads its one run through my_runs, none of A's" "1 1 1 1" \
+    "set role authenticated; set request.jwt.claims = '{\"sub\": \"$RUNNER_B\"}'; $q"
+  expect "$DB" "runner B finds none of A's runs in my_runs, even asked by id" "0" \
+    "set role authenticated; set request.jwt.claims = '{\"sub\": \"$RUNNER_B\"}'; select count(*) from my_runs where user_id = '$RUNNER_A' or id = (select id from checks.cases where name = 'valid_loop')"
+  expect "$DB" "runner B reads every run's figures in runs (id, user_id, started_at, judged_at…), as the app does today ($all runs)" "$all" \
+    "set role authenticated; set request.jwt.claims = '{\"sub\": \"$RUNNER_B\"}'; select count(*) from (select id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, loop_polygon, created_at, judged_at from runs) r"
+  for stmt in "select path from runs limit 1" "select submission from runs limit 1" "select * from runs limit 1" \
+              "insert into runs (id, user_id, started_at, ended_at) values (gen_random_uuid(), '$RUNNER_B', now(), now())" \
+              "update runs set judged_at = now()" "select submit_run_read('{}')"; do
+    got=$(as_role authenticated "$RUNNER_B" "$stmt")
+    case "$got" in 42501:*) ok "runner B is refused: $stmt";; *) bad "runner B: $stmt gave $got";; esac
+  done
+  for stmt in "select submit_run(body::jsonb) from checks.cases where name = 'b_run'" "select id from runs limit 1" \
+              "select id from my_runs limit 1" "select path from runs limit 1" "select 1 from territory_in_viewport(0, 0, 1, 1)"; do
+    got=$(as_role anon "$RUNNER_A" "$stmt")
+    case "$got" in 42501:*) ok "anon is refused (with A's claims even): $stmt";; *) bad "anon: $stmt gave $got";; esac
+  done
+  expect "$DB" "submit_run runs with a fixed search_path (PostGIS's schema, pg_temp last) and its owner's rights" \
+    't|{"search_path=public, pg_temp"}' "select prosecdef, proconfig from pg_proc where oid = 'submit_run(jsonb)'::regprocedure"
+}
+
+# ----------------------------------------------------------------------------------------------
+# The migrations again, in the night's order: nothing changes.
+# ----------------------------------------------------------------------------------------------
+submit_migrations_twice() {
+  echo "-- the game's migrations applied again"
+  local snap before
+  # ACLs sorted: the first migration revokes and grants again, which reorders them.
+  snap="select (select md5(string_agg(x, ',' order by x)) from (
+    select attname || ':' || format_type(atttypid, atttypmod) || ':' || coalesce((select string_agg(a::text, ' ' order by a::text) from unnest(attacl) a), '') as x from pg_attribute where attrelid = 'runs'::regclass and attnum > 0 and not attisdropped
+    union all select polname || ':' || pg_get_expr(polqual, polrelid) from pg_policy
+    union all select indexrelid::regclass::text || ':' || pg_get_indexdef(indexrelid) from pg_index where indrelid = 'runs'::regclass
+    union all select p.oid::regprocedure::text || ':' || md5(prosrc) || ':' || coalesce((select string_agg(a::text, ' ' order by a::text) from unnest(proacl) a), '') || ':' || coalesce(array_to_string(proconfig, ' '), '') from pg_proc p where pronamespace = 'public'::regnamespace and (proname like 'submit_run%' or proname = 'territory_in_viewport')
+    union all select relname || ':' || coalesce((select string_agg(a::text, ' ' order by a::text) from unnest(relacl) a), '') from pg_class where relname in ('runs', 'my_runs', 'territory_hex', 'territory_runner_stats')) s"
+  snap="$snap) || (select md5(string_agg(row(id, user_id, judged_at, created_at, submission)::text, ',' order by id)) from runs)"
+  before=$(sql "$DB" "$snap")
+  apply_migrations "$DB"
+  expect "$DB" "both migrations applied again = once (columns, grants, policies, indexes, functions, every run's row)" "$before" "$snap"
+}
+
+# ----------------------------------------------------------------------------------------------
+# PostGIS in schema `extensions`, as some Supabase projects have it: submit_run's search_path
+# follows it, and a run is stored.
+# ----------------------------------------------------------------------------------------------
+submit_postgis_elsewhere() {
+  echo "-- PostGIS in schema extensions"
+  local db=game_ext got
+  sql postgres "create database $db"
+  sql postgres "alter database $db set search_path = \"\$user\", public, extensions"
+  sql "$db" "create schema extensions; grant usage on schema extensions to anon, authenticated, service_role;
+             create extension postgis schema extensions"
+  "${PSQL[@]}" -d "$db" -f scripts/checks/territory_schema.sql -f scripts/checks/supabase_auth.sql >/dev/null
+  apply_migrations "$db"; apply_migrations "$db"
+  load_cases "$db"
+  sql "$db" "insert into users (id, username) values ('$RUNNER_A', 'runner-a')"
+  got=$(DB=$db submit "$RUNNER_A" valid_loop 2>&1 || true)
+  expect "$db" "submit_run's search_path is extensions, pg_temp; the run stored with its path ($got)" \
+    '{"search_path=extensions, pg_temp"}|1|291' \
+    "select (select proconfig::text from pg_proc where oid = 'submit_run(jsonb)'::regprocedure) || '|' || count(*) || '|' || sum(extensions.st_npoints(path)) from runs"
+}
+
+setup_game_db
+submit_refusals
+submit_accepts
+submit_idempotency
+submit_rls
+submit_migrations_twice
+submit_postgis_elsewhere
+exit $fail
