@@ -1,10 +1,12 @@
-# make test: unit tests (swift test) and the consumer checks of scripts/checks/ on real outputs.
+# make test: unit tests (swift test), 30 s of fuzzing the JSON tokenizer (pipelines/fuzz.mk) and
+# the consumer checks of scripts/checks/ on real outputs.
 
 .PHONY: test
 test: | $(SETUP_STAMP)
 	bash scripts/setup.sh --test
 	swift build -c release
 	swift test
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 	$(MAKE) --no-print-directory all
 	bash scripts/checks/run-all.sh
 

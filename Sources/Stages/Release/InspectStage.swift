@@ -93,7 +93,7 @@ public enum InspectStage: PipelineStage {
         r.countries = countries.count
         let (columns, rows) = try ReleaseSnapshot.readWorldRows(o.worldReport)
         let repairs = try repairLines(o.worldReport)
-        let changes = try o.changes.map { path in try forFile(path) { try JSONParser.parse(try FileIO.readBytes(path)) } }
+        let changes = try o.changes.map { path in try JSONValue.parse(try FileIO.readBytes(path), file: path) }
         let changedCountries = changes?["countries"]?.objectValue ?? JSONObject()
         r.changed = changedCountries.count
         let silhouetteURL = relativePath(from: o.out, to: o.silhouettes) + "/"
@@ -161,7 +161,7 @@ public enum InspectStage: PipelineStage {
     /// A JSON file's text as it is, after checking it parses (JSON is a JavaScript expression).
     static func embedJSON(_ path: String, _ w: inout JSONWriter) throws {
         let bytes = try FileIO.readBytes(path)
-        _ = try forFile(path) { try JSONParser.parse(bytes) }
+        _ = try JSONValue.parse(bytes, file: path)
         var end = bytes.count
         while end > 0 && (bytes[end - 1] == 0x0A || bytes[end - 1] == 0x20) { end -= 1 }
         w.bytes.append(contentsOf: bytes[..<end])
