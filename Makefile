@@ -73,7 +73,11 @@ endif
 # value holds its flags and the paths of its inputs: pointing make at another copy of the
 # inputs (`make world DATA=other/data`) reruns what reads them even when those files are
 # older than the outputs. $(call params,NAME,VALUE) expands to the file's path.
-params = $(shell mkdir -p $(BUILD)/params && printf '%s\n' '$(2)' | cmp -s - $(BUILD)/params/$(1) || printf '%s\n' '$(2)' > $(BUILD)/params/$(1))$(BUILD)/params/$(1)
+# Make's own file function reads and writes it (no shell: make reads every pipeline's
+# parameters at each run); the file holds VALUE and a newline, as printf '%s\n' wrote it.
+# Equal strings: each contains the other.
+params = $(if $(wildcard $(BUILD)/params/.),,$(shell mkdir -p $(BUILD)/params))$(call params_write,$(BUILD)/params/$(1),$(2),$(file <$(BUILD)/params/$(1)))$(BUILD)/params/$(1)
+params_write = $(if $(and $(findstring $(2),$(3)),$(findstring $(3),$(2))),,$(file >$(1),$(2)))
 
 # $(call flag,--name,VALUE) expands to "--name VALUE", or to nothing when VALUE is empty, so
 # that a parameter left empty in pipelines/*.mk leaves the stage's own default in force.
@@ -95,7 +99,12 @@ $(TARGET_DEPS): Package.swift scripts/target-deps.py
 	@mkdir -p $(@D) && python3 scripts/target-deps.py > $@.tmp && mv $@.tmp $@
 -include $(TARGET_DEPS)
 
-$(BIN)/geo-%: Package.swift $$(shell find $$(or $$(SOURCES_geo-$$*),Sources) -type f) | $(SETUP_STAMP)
+# The files under Sources/, listed by one `find` the first time a binary's prerequisites are
+# expanded (then kept: a find per binary was a fork each on every run).
+# (binary_sources holds the pattern: a % in the rule's own text would be taken for its stem.)
+SOURCE_FILES = $(eval SOURCE_FILES := $$(shell find Sources -type f))$(SOURCE_FILES)
+binary_sources = $(filter $(addsuffix /%,$(or $(SOURCES_geo-$(1)),Sources)),$(SOURCE_FILES))
+$(BIN)/geo-%: Package.swift $$(call binary_sources,$$*) | $(SETUP_STAMP)
 	swift build -c release --product geo-$*
 	@touch $@
 
@@ -112,8 +121,15 @@ include $(PIPELINES)
 PRODUCT_TARGETS := ingest world globe map silhouettes highlights challenges cities lookup routes territory all
 .PHONY: $(PRODUCT_TARGETS)
 all: $(ALL_PRODUCTS)
+# The table is printed once, by the last product named on the command line, after the others
+# (or by the one product make was asked for, the default goal included).
+PRODUCT_GOALS := $(filter $(PRODUCT_TARGETS),$(MAKECMDGOALS))
+LAST_PRODUCT_GOAL := $(lastword $(PRODUCT_GOALS))
+ifneq ($(LAST_PRODUCT_GOAL),)
+$(LAST_PRODUCT_GOAL): $(filter-out $(LAST_PRODUCT_GOAL),$(PRODUCT_GOALS))
+endif
 $(PRODUCT_TARGETS):
-	@bash scripts/rebuilt.sh $(MAKE_RUN_ID)
+	@$(if $(filter $@,$(or $(LAST_PRODUCT_GOAL),$@)),bash scripts/rebuilt.sh $(MAKE_RUN_ID),:)
 .DEFAULT_GOAL := globe
 
 endif

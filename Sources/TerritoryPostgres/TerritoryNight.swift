@@ -7,13 +7,14 @@ import TerritoryGame
 /// to users, runs and territory_hex: new runs by COPY straight into runs, stored runs and the
 /// cells by COPY into temporary tables and one set-based merge.
 public struct TerritoryNight: AppNight {
-    public var runs: String
+    /// Tonight's runs file (an import, a replay); nil: the pending runs in the database.
+    public var runs: String?
     public var shard: String?
     public var maxRejects: Int?
     public var threads: Int
-    public var inputs: [String] { [runs] }
+    public var inputs: [String] { runs.map { [$0] } ?? [] }
 
-    public init(runs: String, shard: String?, maxRejects: Int?, threads: Int) {
+    public init(runs: String?, shard: String?, maxRejects: Int?, threads: Int) {
         self.runs = runs; self.shard = shard; self.maxRejects = maxRejects; self.threads = threads
     }
 
@@ -23,6 +24,7 @@ public struct TerritoryNight: AppNight {
         try Self.refuseOrphans(db)
         try Self.applyMigrations(db, log: log)
         let existing = try Self.liveTerritory(db, log: log)
+        guard let runs else { return try applyPending(db, dryRun: dryRun, log: log) }
         var night = try TerritoryGame.night(input: runs, existing: existing, shard: try shard.map { try Shard(parsing: $0) },
                                              threads: threads, maxRejects: maxRejects, log: log)
         // The coarse cells checked against territory_hex (and repaired) before the merge, whose
@@ -111,6 +113,8 @@ public struct TerritoryNight: AppNight {
             }
             return (try db.query(TerritoryGame.nightMerge).first ?? []).map { Int($0 ?? "") ?? 0 }
         }
+        // Judged tonight: a run the app submitted is no longer pending for the followers.
+        try log.step("territory: mark tonight's runs judged") { try PendingRuns.markJudged(db, night.runs.map(\.id)) }
         return Written(users: users, runs: (direct ?? 0) + written[0], cells: written[1], coarseBoundaries: shapes)
     }
 

@@ -10,8 +10,12 @@ StageFront<CitiesStage>(
     CC BY 4.0) and the app's country set (dist/world.geojson), and writes in --output-dir:
       • migrations/\(CitiesSchema.migrationName): the countries and cities tables of CONTRACTS §7
         with an alternate-name column, pg_trgm and unaccent, a trigram index, the search
-        function search_cities(q, n) (match quality, then population), user_city, and
+        function search_cities(q, n), user_city, and
         row-level security (everyone reads, no client role writes); safe to apply twice;
+      • migrations/\(CitiesSchema.searchMigrationName): the search that ranks what people
+        mean: own name before common names (--common-names) before other names, each match
+        kind weighed against population, typos forgiven by trigram similarity, a place GeoNames
+        lists twice (--duplicate-km) offered once; code-like other names are left out;
       • seed.sql: every country and city as upserts that rewrite a row only when it changed;
         cities that left the source are marked (retired_at), never deleted;
     and a report (--report) of every city whose country the polygons and GeoNames disagree on.

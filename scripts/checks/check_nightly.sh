@@ -34,13 +34,9 @@ for f in "$NIGHTLY" "$WORLD" "$RUNS" "$SEED" "$TERRITORY_OUT/territory.geojson" 
 done
 if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then bash scripts/setup.sh --test; fi
 
-PORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 source scripts/checks/lib/pg.sh
-pg_start check_nightly C timezone=UTC "listen_addresses='127.0.0.1'" "port=$PORT" password_encryption=scram-sha-256
 # Passwords on TCP, trust on the socket (the test's own psql).
-printf 'local all all trust\nhost all all 127.0.0.1/32 scram-sha-256\n' > "$TMP/hba" && cat "$TMP/hba" > "$DATA/pg_hba.conf"
-as_db "$PGBIN/pg_ctl" -D "$DATA" reload >/dev/null
-PSQL+=(-p "$PORT")
+pg_start_tcp check_nightly timezone=UTC
 fail=0
 sql() { pg_sql "$@"; }
 expect() { pg_expect "$@"; }
@@ -110,7 +106,7 @@ if [ $rc -eq 0 ] && grep -q "quiz: dry run on night_user@127.0.0.1:$PORT/base" "
 # --- the full night, through make, as a password-authenticated role over TCP -------------------
 sql postgres "create database full_night template base"; sql postgres "grant create on database full_night to night_user"
 t0=$(date +%s%N)
-make --no-print-directory nightly DATABASE_URL="postgresql://night_user:Sekr1t-pw@127.0.0.1:$PORT/full_night" NIGHTLY_TODAY=$TODAY >"$TMP/make.out" 2>&1 \
+make --no-print-directory nightly DATABASE_URL="postgresql://night_user:Sekr1t-pw@127.0.0.1:$PORT/full_night" NIGHTLY_TODAY=$TODAY TERRITORY_RUNS="$RUNS" >"$TMP/make.out" 2>&1 \
   && ok "make nightly: $(grep -cE '^(quiz|territory|cities): ok on ' "$TMP/make.out") apps ok in $(( ($(date +%s%N) - t0) / 1000000 )) ms" \
   || { bad "make nightly failed:"; cat "$TMP/make.out"; }
 grep -E '^(quiz|territory|cities): ' "$TMP/make.out" | sed 's/^/       /'
@@ -222,21 +218,23 @@ else bad "malformed runs within --max-rejects (exit $rc): $(grep -E '^territory'
 # territory_hex.cell dropped (and the stats view with it), row-level security off on runs, the
 # quiz's one-row-per-date constraint and a cities policy dropped, the next night applies each again
 # (the game's three: the first, applied again, revokes the grants the second makes and makes its own
-# viewport function again, so the map at every zoom's migration, after them, is applied again too).
+# viewport function again, so the map at every zoom's migration, after them, is applied again too;
+# the cities' two likewise: the first, applied again, puts back its own search_cities).
 sql postgres "create database undone template full_night"
 rc=0; night undone || rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c 'is applied (geodata.migrations)' "$TMP/out")" = 5 ] && ! grep -q 'apply the migration' "$TMP/out"; then
-  ok "a rerun applies no migration: all five recorded and present"
+if [ $rc -eq 0 ] && [ "$(grep -c 'is applied (geodata.migrations)' "$TMP/out")" = 6 ] && ! grep -q 'apply the migration' "$TMP/out"; then
+  ok "a rerun applies no migration: all six recorded and present"
 else bad "rerun's migrations (exit $rc): $(grep -E 'migration' "$TMP/out")"; fi
 sql undone "alter table territory_hex drop column cell cascade; alter table runs disable row level security;
   alter table daily_challenges drop constraint daily_challenges_date_key; drop policy cities_read on public.cities"
 rc=0; night undone || rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c 'recorded in geodata.migrations, but .* applying it again' "$TMP/out")" = 5 ] \
+if [ $rc -eq 0 ] && [ "$(grep -c 'recorded in geodata.migrations, but .* applying it again' "$TMP/out")" = 6 ] \
    && [ "$(sql undone "select (select relrowsecurity from pg_class where oid = 'runs'::regclass) and to_regclass('territory_runner_stats') is not null
         and exists (select 1 from pg_constraint where conname = 'daily_challenges_date_key')
-        and exists (select 1 from pg_policy where polname = 'cities_read')")" = t ] \
+        and exists (select 1 from pg_policy where polname = 'cities_read')
+        and position('city_near' in pg_get_functiondef('public.search_cities(text, integer)'::regprocedure)) > 0")" = t ] \
    && [ "$(sql undone "$cells")" = "$(sql full_night "$cells")" ] && [ "$(sql undone "$snap_game")" = "$(sql full_night "$snap_game")" ]; then
-  ok "a recorded migration whose work was undone is applied again: cell (every boundary as before), RLS, the quiz's and the cities' constraints and policies"
+  ok "a recorded migration whose work was undone is applied again: cell (every boundary as before), RLS, the quiz's and the cities' constraints and policies, the cities' search"
 else bad "undone migrations (exit $rc): $(grep -E 'migration' "$TMP/out")"; fi
 
 # --- a hand-written live schedule (repeats, gaps, rows past the horizon): only gaps are filled ----
@@ -309,7 +307,7 @@ for app in quiz territory cities; do
       holder=$!; sleep 0.3
     fi
     if [ $trial = make ]; then
-      setsid make --no-print-directory nightly DATABASE_URL="$(SOCKURL ${db}_$trial)" NIGHTLY_TODAY=$TODAY NIGHTLY_APPS=$app >"$TMP/out" 2>&1 &
+      setsid make --no-print-directory nightly DATABASE_URL="$(SOCKURL ${db}_$trial)" NIGHTLY_TODAY=$TODAY NIGHTLY_APPS=$app TERRITORY_RUNS="$RUNS" >"$TMP/out" 2>&1 &
     else
       DATABASE_URL=$(SOCKURL ${db}_$trial) "$NIGHTLY" --apps $app --world "$WORLD" --runs "$RUNS" --cities-seed "$SEED" --today $TODAY >"$TMP/out" 2>&1 &
     fi

@@ -3,7 +3,7 @@ import GeoModel
 import Geodesy
 
 /// Reads a glTF 2.0 binary (.glb): the 12-byte header, the JSON chunk (through the project's
-/// JSONParser) and the BIN chunk, then the document's buffer views, accessors (every component
+/// JSONValue.parse) and the BIN chunk, then the document's buffer views, accessors (every component
 /// type, normalized or not, as KHR_mesh_quantization allows), meshes, materials, nodes and
 /// the default scene. Every index and byte range is checked; a problem is an `InputError`
 /// naming the file and the object (e.g. "accessor 12: runs past bufferView 7").
@@ -99,9 +99,9 @@ public struct GLBDocument {
         guard u32(16) == 0x4E4F_534A else { throw fail("first chunk is not JSON (type 0x\(String(u32(16), radix: 16)))") }
         guard 20 + jsonLength <= b.count else { throw fail("JSON chunk of \(jsonLength) bytes runs past the end of the file") }
         do {
-            json = try JSONParser.parse(Array(b[20..<(20 + jsonLength)]))
-        } catch {
-            throw fail("JSON chunk: \(error)")
+            json = try JSONValue.parse(Array(b[20..<(20 + jsonLength)]), file: file)
+        } catch let e as InputError {
+            throw fail("JSON chunk: \(e.problem)")
         }
         var pos = 20 + jsonLength
         var binChunk: [UInt8] = []

@@ -45,13 +45,23 @@ public enum FeatureStream {
     /// `read` with a state per worker, made once by `makeState` (as `each` gives its decoder).
     static func read<S, R: Sendable>(_ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int,
                                      makeState: @Sendable () -> S, _ decode: @Sendable (inout JSONCursor, Int, S) throws -> R) throws -> Read<R> {
-        var c = JSONCursor(buf: buf, file: file)
-        let ranges = try c.featureRanges()
+        var ranges: [Range<Int>] = []
+        try collection(buf, file: file) { c in
+            try c.array { c in
+                let first = try c.peek(), s = c.pos
+                try c.skip()  // its syntax first, as a tree of the document would check it
+                guard first == 0x7B else {
+                    throw InputError(file: file, feature: FeatureRef(index: ranges.count, name: nil), "is a JSON \(kind(first)), not a Feature object")
+                }
+                ranges.append(s..<c.pos)
+            }
+        }
         let base = UInt(bitPattern: buf.baseAddress), count = buf.count
         let decoded = try Parallel.map(Array(ranges.enumerated()), workers: workers, makeState: makeState) { item, state -> Result<R, MalformedFeature> in
             let b = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: base), count: count)
             var fc = JSONCursor(buf: b, file: file)
             fc.pos = item.element.lowerBound
+            fc.depth = 2
             fc.featureIndex = item.offset
             do { return .success(try decode(&fc, item.offset, state)) } catch let m as MalformedFeature { return .failure(m) }
         }
@@ -63,6 +73,49 @@ public enum FeatureStream {
             }
         }
         return out
+    }
+
+    /// Walks a FeatureCollection document (its byte-order mark, its top-level object and what
+    /// follows it): `features` is called on the features array's `[` and must consume the array.
+    /// Other members are skipped (their syntax checked). The errors name what is not a
+    /// FeatureCollection.
+    static func collection(_ buf: UnsafeBufferPointer<UInt8>, file: String, features: (inout JSONCursor) throws -> Void) throws {
+        var c = JSONCursor(buf: buf, file: file)
+        c.skipByteOrderMark()
+        let first = try c.peek()
+        guard first == 0x7B else { throw c.fail("the top level is a JSON \(kind(first)), not a GeoJSON FeatureCollection object") }
+        var type: String? = nil
+        var found = false
+        try c.object { c, key in
+            switch key {
+            // The first "type" counts, as in a tree of the document (`JSONObject`'s lookup).
+            case "type": if type == nil, try c.peek() == 0x22 { type = try c.string() } else { try c.skip() }
+            case "features":
+                let k = try c.peek()
+                guard k == 0x5B else { throw c.fail("\"features\" is a JSON \(kind(k)), not an array") }
+                guard !found else { throw c.fail("the FeatureCollection has a second \"features\" array") }
+                found = true
+                try features(&c)
+            default: try c.skip()
+            }
+        }
+        c.ws()
+        guard c.pos == buf.count else { throw c.syntax("unexpected characters after the top-level value") }
+        guard let type else { throw c.fail("is not a GeoJSON FeatureCollection: the top-level object has no \"type\" (expected \"FeatureCollection\")") }
+        guard type == "FeatureCollection" else { throw c.fail("is not a GeoJSON FeatureCollection: the top-level type is \"\(type)\", expected \"FeatureCollection\"") }
+        guard found else { throw c.fail("the FeatureCollection has no features array") }
+    }
+
+    /// The JSON kind of a value by its first byte, for messages.
+    static func kind(_ first: UInt8) -> String {
+        switch first {
+        case 0x7B: return "object"
+        case 0x5B: return "array"
+        case 0x22: return "string"
+        case 0x74, 0x66: return "boolean"
+        case 0x6E: return "null"
+        default: return "number"
+        }
     }
 
     /// A range of the features array that did not decode cleanly.
@@ -95,29 +148,16 @@ public enum FeatureStream {
     public static func each<S, R: Sendable>(_ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int = Parallel.defaultWorkers,
                                   makeState: @Sendable () -> S, released: (@Sendable (Range<Int>) -> Void)? = nil,
                                   _ decode: @Sendable (inout JSONCursor, Int, S) throws -> R) throws -> Read<R> {
-        var c = JSONCursor(buf: buf, file: file)
-        if JSONCursor.hasByteOrderMark(buf) { c.pos = 3 }
-        var type: String? = nil
         var read: Read<R>? = nil
-        var problem = false
-        do { try c.object { c, key in
-            switch key {
-            case "type": type = try c.string()
-            case "features":
+        do {
+            try collection(buf, file: file) { c in
                 let (got, end) = try featuresArray(buf, file: file, from: c.pos, workers: workers, makeState: makeState,
                                                    released: released, decode)
                 read = got
                 c.pos = end
-            default: try c.skip()
             }
-        } } catch is ChunkFailed { problem = true }
-        if !problem {
-            c.ws()
-            guard c.pos == buf.count else { throw c.syntax("unexpected characters after the FeatureCollection") }
-            guard type == "FeatureCollection" else { throw c.fail("is not a GeoJSON FeatureCollection (type is \(type.map { "\"\($0)\"" } ?? "missing"))") }
-            guard let all = read else { throw c.fail("the FeatureCollection has no features array") }
-            return all
-        }
+            return read!
+        } catch is ChunkFailed {}
         // Something failed: the plain reader names the file's first problem (syntax) exactly; when
         // the file is fine the error came from `decode`, and one worker throws it for the right feature.
         return try FeatureStream.read(buf, file: file, workers: 1, makeState: makeState, decode)
@@ -131,6 +171,7 @@ public enum FeatureStream {
                                     _ decode: @Sendable (inout JSONCursor, Int, S) throws -> R) throws -> (Read<R>, Int) {
         var c = JSONCursor(buf: buf, file: file)
         c.pos = start
+        c.depth = 1
         try c.expect(0x5B)
         if try c.peek() == 0x5D { return (Read(), c.pos + 1) }
         guard let got = try features(buf, file: file, from: c.pos, workers: workers, makeState: makeState, released: released, decode) else {
@@ -213,6 +254,7 @@ public enum FeatureStream {
         while true {
             guard c.pos < b.count, b[c.pos] == 0x7B else { chunk.failed = true; return chunk }
             let featureStart = c.pos
+            c.depth = 2
             c.featureIndex = local
             c.featureID = nil
             do {

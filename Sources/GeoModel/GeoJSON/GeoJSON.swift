@@ -30,64 +30,55 @@ public enum GeoJSON {
         return try decode(bytes, file: path, options: options)
     }
 
-    /// The features of a FeatureCollection. The common case — a well-formed file — goes
-    /// through the streaming reader: the top-level object is parsed as a whole read would parse
-    /// it (other members such as Natural Earth's "name" and "crs" checked and dropped, as the
-    /// whole read drops them), while its "features" array is decoded in parallel, byte range by
-    /// byte range, in one pass over the bytes (`FeatureStream.featuresArray`). Anything else (a
-    /// syntax error, a second "features", a feature that fails a check) is read again whole,
-    /// in order, so that the first problem is reported exactly as always.
+    /// The features of a FeatureCollection, decoded in parallel by the streaming reader
+    /// (`FeatureStream.each`): each feature a tree (`JSONCursor.value`), then checked. The first
+    /// problem, in file order, is thrown naming the file and the feature.
     public static func decode(_ bytes: [UInt8], file: String, options: ReadOptions = ReadOptions()) throws -> [Feature] {
-        if let features = bytes.withUnsafeBufferPointer({ streamed($0, file: file, options: options) }) { return features }
-        return try decodeWhole(bytes, file: file, options: options)
+        let keep = options.keepProperties.map { JSONKeyFilter($0.union(structuralKeys)) }
+        return try bytes.withUnsafeBufferPointer { buf in
+            try FeatureStream.each(buf, file: file, makeState: { () }) { c, index, _ in
+                try feature(&c, index: index, file: file, keep: keep, options: options)
+            }.features.map(\.value)
+        }
     }
 
-    /// nil when the file is not the plain well-formed case (`decode` then reads it whole).
-    static func streamed(_ buf: UnsafeBufferPointer<UInt8>, file: String, options: ReadOptions) -> [Feature]? {
-        var read: FeatureStream.Read<Feature>? = nil
-        let top = try? JSONParser.topLevelObject(buf, keepKeys: options.keepProperties, hooked: "features") { start in
-            // A second "features" member: the whole read decides which counts.
-            guard read == nil else { throw FeatureStream.ChunkFailed() }
-            // Feature values sit two levels down (the collection object, the features array).
-            let (got, end) = try FeatureStream.featuresArray(buf, file: file, from: start, makeState: { () }) { c, i, _ -> Feature in
-                let (value, end) = try JSONParser.parse(c.buf, from: c.pos, depth: 2, keepKeys: options.keepProperties)
-                c.pos = end
-                return try decodeFeature(value, index: i, file: file, options: options)
+    /// The members every feature keeps, whatever `keepProperties` says.
+    static let structuralKeys: Set<String> = ["type", "features", "geometry", "geometries", "coordinates", "properties", "id", "bbox"]
+
+    /// One feature at the cursor. A value the tree refuses (a NaN, coordinates that nest
+    /// unevenly) is thrown like every other problem of the feature, naming it as well as the
+    /// feature's members can (its id, its name property); never quarantined.
+    static func feature(_ c: inout JSONCursor, index: Int, file: String, keep: JSONKeyFilter?, options: ReadOptions) throws -> Feature {
+        let start = c.pos, depth = c.depth
+        let value: JSONValue
+        do { value = try c.value(keep: keep) } catch let m as MalformedFeature {
+            c.pos = start; c.depth = depth
+            throw InputError(file: file, feature: reference(&c, index: index, options: options), m.error.problem)
+        }
+        return try decodeFeature(value, index: index, file: file, options: options)
+    }
+
+    /// The feature at the cursor named by its id and name property, read leniently (for the
+    /// error of a feature whose tree was refused).
+    static func reference(_ c: inout JSONCursor, index: Int, options: ReadOptions) -> FeatureRef {
+        var id: String? = nil
+        var names: [String: String] = [:]
+        try? c.object { c, key in
+            switch key {
+            case "id":
+                switch try c.peek() {
+                case 0x22: id = try c.string()
+                case 0x2D, 0x30...0x39: var w = JSONWriter(); w.number(try c.number("id")); id = w.string
+                default: try c.skip()
+                }
+            case "properties" where (try? c.peek()) == 0x7B:
+                try c.object { c, key in
+                    if options.nameKeys.contains(key), names[key] == nil, try c.peek() == 0x22 { names[key] = try c.string() } else { try c.skip() }
+                }
+            default: try c.skip()
             }
-            read = got
-            return end
         }
-        // (Inside a range `i` counts from the range's first feature: it only names errors, and
-        // any error sends the file to the whole-tree reader.)
-        guard let top, top["type"]?.stringValue == "FeatureCollection", let read, read.rejected.isEmpty else { return nil }
-        return read.features.map(\.value)
-    }
-
-    /// The whole file as one JSON tree, then its features in order (the first problem reported).
-    static func decodeWhole(_ bytes: [UInt8], file: String, options: ReadOptions) throws -> [Feature] {
-        let root: JSONValue
-        do { root = try JSONParser.parse(bytes, keepKeys: options.keepProperties) } catch let e as JSONSyntaxError {
-            throw InputError(file: file, e.description)
-        }
-        guard case .object(let top) = root else {
-            throw InputError(file: file, "the top level is a JSON \(root.kindName), not a GeoJSON FeatureCollection object")
-        }
-        guard let type = top["type"]?.stringValue else {
-            throw InputError(file: file, "the top-level object has no \"type\" (expected \"FeatureCollection\")")
-        }
-        guard type == "FeatureCollection" else {
-            throw InputError(file: file, "the top-level type is \"\(type)\", expected \"FeatureCollection\"")
-        }
-        guard let featuresValue = top["features"] else { throw InputError(file: file, "the FeatureCollection has no \"features\" array") }
-        guard case .array(let items) = featuresValue else {
-            throw InputError(file: file, "\"features\" is a JSON \(featuresValue.kindName), not an array")
-        }
-        var features: [Feature] = []
-        features.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
-            features.append(try decodeFeature(item, index: index, file: file, options: options))
-        }
-        return features
+        return FeatureRef(index: index, name: options.nameKeys.lazy.compactMap { names[$0] }.first, id: id)
     }
 
     static func decodeFeature(_ item: JSONValue, index: Int, file: String, options: ReadOptions) throws -> Feature {
@@ -111,29 +102,12 @@ public enum GeoJSON {
         }
         let name = options.nameKeys.lazy.compactMap { properties[$0]?.stringValue }.first
         let ref = FeatureRef(index: index, name: name, id: id)
-        if let key = firstNonFinite(.object(properties)) {
-            throw InputError(file: file, feature: ref, "property \"\(key)\" holds a non-finite number (NaN, Infinity or out of range)")
-        }
         guard obj["type"]?.stringValue == "Feature" else {
             throw InputError(file: file, feature: ref, "\"type\" must be \"Feature\", found \(obj["type"].map(describe) ?? "nothing")")
         }
         guard let g = obj["geometry"], !g.isNull else { throw InputError(file: file, feature: ref, "has no geometry") }
         let geometry = try decodeGeometry(g, file: file, ref: ref, options: options)
         return Feature(id: id, properties: properties, geometry: geometry)
-    }
-
-    /// The key path of the first NaN or infinite number in a JSON value, if any.
-    static func firstNonFinite(_ v: JSONValue, path: String = "") -> String? {
-        switch v {
-        case .number(let d): return d.isFinite ? nil : path
-        case .array(let a):
-            for (i, x) in a.enumerated() { if let p = firstNonFinite(x, path: "\(path)[\(i)]") { return p } }
-            return nil
-        case .object(let o):
-            for e in o.entries { if let p = firstNonFinite(e.value, path: path.isEmpty ? e.key : "\(path).\(e.key)") { return p } }
-            return nil
-        default: return nil
-        }
     }
 
     static func describe(_ v: JSONValue) -> String {
@@ -159,9 +133,6 @@ public enum GeoJSON {
         }
         if let bad = tree.shortPositionIndex { throw fail("position \(bad) has fewer than 2 numbers") }
         for (i, p) in tree.positions.enumerated() {
-            if !p.x.isFinite || !p.y.isFinite {
-                throw fail("position \(i) is not a finite number (\(p.x), \(p.y))")
-            }
             if abs(p.x) > 180 || abs(p.y) > 90 {  // GeoJSON is lon/lat (RFC 7946)
                 throw fail("position \(i) (\(p.x), \(p.y)) is outside longitude [-180, 180] / latitude [-90, 90]")
             }

@@ -16,13 +16,15 @@ public enum CitiesStage: PipelineStage {
         public var cities = "data/geonames/cities15000.tsv"
         /// (country, admin-1 code) → name.
         public var admin1 = "data/geonames/admin1_names.tsv"
+        /// The other names of a city people use (scripts/data/geonames_common_names.py). Empty: none.
+        public var commonNames = "data/geonames/common_names.tsv"
         /// GeoNames' country table: id and population per ISO code.
         public var countryTable = "data/geonames/country_population.tsv"
         /// Territories the app does not draw → their sovereign country (curated). Empty: none.
         public var territories = "data/territories.tsv"
         /// The app's country set and polygons.
         public var world = "dist/world.geojson"
-        /// Gets migrations/<timestamp>_cities.sql and seed.sql.
+        /// Gets migrations/<timestamp>_*.sql (CitiesSchema.migrations) and seed.sql.
         public var outputDir = "dist/supabase/cities"
         /// Per-city disagreements and the summary counts (tab-separated).
         public var report = "build/cities/report.tsv"
@@ -33,11 +35,15 @@ public enum CitiesStage: PipelineStage {
         public var coastalToleranceKm = 30.0
         /// A city GeoNames puts in a point country belongs to it within this distance (km) of its point.
         public var pointRadiusKm = 50.0
+        /// Entries of the same name in the same division this close (km) are one place: the
+        /// search offers the most populous, the seed keeps both.
+        public var duplicateKm = 10.0
         public init() {}
 
         public static let declared: [StageOption<Options>] = [
             .option("cities", \.cities, help: "GeoNames cities (tab-separated, see data/README.md)."),
             .option("admin1", \.admin1, help: "Admin-1 names by country and code."),
+            .option("common-names", \.commonNames, help: "The other names people use, per GeoNames id (tab-separated; empty: none)."),
             .option("country-table", \.countryTable, help: "GeoNames' country table (id and population per ISO code)."),
             .option("territories", \.territories, help: "Territories the app does not draw and their sovereign country (tab-separated; empty: none)."),
             .option("world", \.world, help: "The country set: world.geojson."),
@@ -48,6 +54,8 @@ public enum CitiesStage: PipelineStage {
             .option("coastal-tolerance", \.coastalToleranceKm, .within(0...1000), help: "A city in no polygon goes to a country this close (km)."),
             .option("point-radius", \.pointRadiusKm, .within(0...1000),
                     help: "A city GeoNames puts in a point country stays in it within this distance (km) of its point."),
+            .option("duplicate-km", \.duplicateKm, .within(0...100),
+                    help: "Entries of the same name in the same division this close (km) are one place, offered once by the search."),
         ]
 
         public func validateRules() throws {
@@ -63,6 +71,9 @@ public enum CitiesStage: PipelineStage {
         public var byContinent: [String: Int] = [:]
         public var withoutAdmin = 0
         public var byResolution: [Resolution: Int] = [:]
+        public var codeNamesDropped = 0
+        public var withCommonNames = 0
+        public var duplicates = 0
         public var seedBytes = 0
         public var outputDir = ""
 
@@ -72,11 +83,12 @@ public enum CitiesStage: PipelineStage {
             let continents = byContinent.sorted { $0.key < $1.key }.map { "\($0.key) \(formatCount($0.value))" }.joined(separator: ", ")
             let kinds = byResolution.filter { $0.key != .agree }.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
             return "\(formatCount(cities)) cities in \(countries) countries (\(continents)); \(formatCount(withoutAdmin)) without admin name; "
-                + "\(formatCount(disagreements)) country disagreements (\(kinds.isEmpty ? "none" : kinds)) → \(outputDir) (seed \(formatCount(seedBytes)) bytes)"
+                + "\(formatCount(disagreements)) country disagreements (\(kinds.isEmpty ? "none" : kinds)); search: \(formatCount(codeNamesDropped)) code-like other names dropped, "
+                + "\(formatCount(withCommonNames)) cities with common other names, \(formatCount(duplicates)) duplicate entries offered once → \(outputDir) (seed \(formatCount(seedBytes)) bytes)"
         }
     }
 
-    /// Reads the sources, places every city in an app country and writes the migration, the
+    /// Reads the sources, places every city in an app country and writes the migrations, the
     /// seed and the report (steps in Steps/).
     public static func run(_ o: Options, log: StageLog) throws -> Report {
         let inputs = try readInputs(o, log: log)
@@ -85,9 +97,10 @@ public enum CitiesStage: PipelineStage {
         var report = Report()
         report.countries = countryRows.count
         report.outputDir = o.outputDir
-        let (cityRows, reportLines) = cityRows(inputs.source, placements, inputs.locator, countryRows: countryRows, admin1: inputs.admin1, report: &report)
+        let (cityRows, reportLines, duplicates) = cityRows(o, inputs, placements, countryRows: countryRows, report: &report)
         report.cities = cityRows.count
-        try writeOutputs(o, sourceCount: inputs.source.count, countryRows: countryRows, cityRows: cityRows, reportLines: reportLines, report: &report, log: log)
+        try writeOutputs(o, sourceCount: inputs.source.count, countryRows: countryRows, cityRows: cityRows, reportLines: reportLines,
+                         duplicates: duplicates, report: &report, log: log)
         return report
     }
 }

@@ -28,13 +28,17 @@ extension CitiesStage {
         public var latitude: Double
         public var longitude: Double
         public var altNames: [String]
+        /// The other names people use (ranked above the rest of altNames by the search).
+        public var commonNames: [String] = []
+        /// The GeoNames id the search offers instead: the same place listed twice.
+        public var sameAs: Int64? = nil
     }
 
     /// Rows per INSERT statement: big enough that parsing is cheap, small enough to read.
     static let batchRows = 1000
 
     static let countryColumns = ["name", "country_code", "capital", "continent", "population"]
-    static let cityColumns = ["display_name", "plain_name", "admin", "country", "country_id", "population", "latitude", "longitude", "alt_names"]
+    static let cityColumns = ["display_name", "plain_name", "admin", "country", "country_id", "population", "latitude", "longitude", "alt_names", "common_names", "same_as"]
 
     /// `on conflict` clause that rewrites a row only when one of `columns` differs (so a
     /// reload with nothing changed leaves every row, its xmin and its created_at, untouched).
@@ -92,7 +96,8 @@ extension CitiesStage {
                 try SQL.appendLiteral(c.plainName, to: &rows); add(", "); try appendText(c.admin); add(", ")
                 try SQL.appendLiteral(c.country, to: &rows); add(", "); add(String(c.countryID)); add(", "); add(String(c.population)); add(", ")
                 add(String(c.latitude)); add(", "); add(String(c.longitude)); add(", ")
-                try appendText(c.altNames.joined(separator: "|")); add(i == end - 1 ? ")\n" : "),\n")
+                try appendText(c.altNames.joined(separator: "|")); add(", "); try appendText(c.commonNames.joined(separator: "|")); add(", ")
+                add(c.sameAs.map { String($0) } ?? "null"); add(i == end - 1 ? ")\n" : "),\n")
             }
             add(upsert(cityColumns, extraSet: ", retired_at = null", extraWhere: " or t.retired_at is not null"))
             start = end

@@ -29,8 +29,7 @@ extension HighlightsStage {
     /// Parses and validates a highlights file against the country set (`names`: id → display
     /// name). Collects every problem before failing.
     public static func load(bytes: [UInt8], file: String, names: [String: String]) throws -> [Entry] {
-        let root: JSONValue
-        do { root = try JSONParser.parse(bytes) } catch { throw InputError(file: file, "\(error)") }
+        let root = try JSONValue.parse(bytes, file: file)
         guard case .object(let obj) = root else { throw InputError(file: file, "must be a JSON object keyed by ISO code, not a \(root.kindName)") }
         var problems: [String] = []
         var entries: [Entry] = []

@@ -60,7 +60,7 @@ enum NightsTable {
     /// concurrently updated").
     /// The first nights of two apps in a fresh database would both create the schema: the one
     /// that finds geodata's tables missing takes this lock (until it commits) before looking.
-    static let creationLock = Int64(bitPattern: SplitMix64.hash("geo-nightly/geodata"))
+    static let creationLock = Geodata.creationLock
 
     static let schema = """
         do $geodata$ begin

@@ -24,10 +24,22 @@ struct CitiesNight: AppNight {
                                                   or (polrelid = to_regclass('public.cities') and polname = 'cities_read')) = 2
         """
 
+    /// What the search migration makes: the ranking's columns, the typo index, city_near and the
+    /// search that uses it (the first migration, applied again, puts back its own search).
+    static let searchMigrationPresent = """
+        select (select count(*) from pg_attribute where attrelid = to_regclass('public.cities')
+                  and attname in ('common_names', 'same_as', 'common_keys', 'fuzzy_keys') and not attisdropped) = 4
+           and to_regclass('public.cities_fuzzy_keys_trgm') is not null
+           and to_regprocedure('public.city_near(text)') is not null
+           and position('city_near' in pg_get_functiondef(to_regprocedure('public.search_cities(text, integer)'))) > 0
+        """
+
     func apply(_ db: PostgresConnection, dryRun: Bool, log: StageLog) throws -> String {
         let statements = try SQLScript.withoutTransaction(try FileIO.readText(seed), source: seed)
         try Migrations.apply(db, app: "cities", name: CitiesSchema.migrationName, sql: CitiesSchema.migration,
                              present: Self.migrationPresent, log: log)
+        try Migrations.apply(db, app: "cities", name: CitiesSchema.searchMigrationName, sql: CitiesSchema.searchMigration,
+                             present: Self.searchMigrationPresent, log: log)
         try log.step("cities: load \(seed)") { try db.execute(statements, name: seed) }
         // Rows this transaction wrote carry its id as xmin: a rerun writes none.
         let counts = try db.query("""

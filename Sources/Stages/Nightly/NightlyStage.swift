@@ -29,8 +29,11 @@ public enum NightlyStage: PipelineStage {
         /// The quiz: the country set and how many days ahead must have a question.
         public var world = "dist/world.geojson"
         public var ahead = 60
-        /// The game: tonight's runs (CONTRACTS §8), their shard, the rejects allowed and the
-        /// threads, declared by RunsOptions as for geo-territory.
+        /// The game: a runs file to load (CONTRACTS §8: an import, a replay); nil: the runs the
+        /// app submitted that are still pending in its database (CONTRACTS §8b).
+        public var runsFile: String? = nil
+        /// … a file's shard, the rejects allowed and the threads, declared by RunsOptions as for
+        /// geo-territory.
         public var runs = RunsOptions()
         /// The cities: the seed `make cities` wrote (the migration is the stage's own text).
         public var citiesSeed = "dist/supabase/cities/seed.sql"
@@ -58,7 +61,7 @@ public enum NightlyStage: PipelineStage {
             .flag("wait", \.wait, inversion: true, help: "Wait for another night of an app that is running (--no-wait: stop at once)."),
             .option("world", \.world, help: "The quiz's country set."),
             .option("ahead", \.ahead, .within(0...3650), help: "Days after today that must have a quiz question."),
-            RunsOptions.inputDeclaration.spelled("runs").nested(at: \.runs),
+            .option("runs", \.runsFile, help: "A runs file to load (GeoJSON FeatureCollection, CONTRACTS §8: an import, a replay); without it, the game's pending runs in its database (CONTRACTS §8b)."),
         ] + RunsOptions.declared.map { $0.nested(at: \.runs) } + [
             .option("cities-seed", \.citiesSeed, help: "The cities seed written by geo-cities."),
             .option("pipeline-commit", \.pipelineCommit, help: "The pipeline's commit, recorded in geodata.nights."),
@@ -76,7 +79,9 @@ public enum NightlyStage: PipelineStage {
                 throw OptionsError("--apps (NIGHTLY_APPS): unknown app \"\(a)\"; known: \(knownApps.joined(separator: " "))")
             }
             _ = try day()
-            _ = try runs.parsedShard()
+            if try runs.parsedShard() != nil, runsFile == nil {
+                throw OptionsError("--shard (TERRITORY_SHARD) splits a runs file: give --runs (TERRITORY_RUNS) too")
+            }
             for a in apps where url(for: a) == nil {
                 throw OptionsError("\(a) has no database: set DATABASE_URL or \(Self.urlVariables[a]!) (a libpq URI or conninfo)")
             }
@@ -105,7 +110,7 @@ public enum NightlyStage: PipelineStage {
             var night: AppNight
             switch app {
             case "quiz": night = QuizNight(world: o.world, ahead: o.ahead, today: today)
-            case "territory": night = TerritoryNight(runs: o.runs.input, shard: o.runs.shard, maxRejects: o.runs.maxRejects, threads: o.runs.threads)
+            case "territory": night = TerritoryNight(runs: o.runsFile, shard: o.runs.shard, maxRejects: o.runs.maxRejects, threads: o.runs.threads)
             default: night = CitiesNight(seed: o.citiesSeed)
             }
             let line: String

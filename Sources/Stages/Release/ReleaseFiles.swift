@@ -67,7 +67,7 @@ enum ReleaseFiles {
     static func previousProducts(_ root: String) throws -> [String: FileRecord] {
         let path = root + "/manifest.json"
         guard FileManager.default.fileExists(atPath: path) else { return try list(root) }
-        let json = try forFile(path) { try JSONParser.parse(try FileIO.readBytes(path)) }
+        let json = try JSONValue.parse(try FileIO.readBytes(path), file: path)
         guard let products = json["products"]?.objectValue else { throw InputError(file: path, "has no \"products\" object") }
         var out: [String: FileRecord] = [:]
         for (k, v) in products {

@@ -73,20 +73,34 @@ import Geodesy
         #expect(Array(m.buffer) == (try FileIO.readBytes(path)))
     }
 
-    /// GeoJSON.decode streams every well-formed FeatureCollection, other top-level members
-    /// (Natural Earth's "name", a "crs") included, and gives exactly what the whole-tree reader
-    /// gives; anything else (a bad feature, bad JSON anywhere, a second "features") is read
-    /// whole, so the error is the one it always was.
-    @Test func geoJSONDecodeStreamsWhatTheWholeReaderAccepts() throws {
+    /// A FeatureCollection's features read as one tree of the whole document, with the same
+    /// key filter: what `GeoJSON.decode`'s reading range by range must agree with.
+    static func wholeTree(_ bytes: [UInt8], options: GeoJSON.ReadOptions) throws -> [Feature] {
+        let keep = options.keepProperties.map { JSONKeyFilter($0.union(GeoJSON.structuralKeys)) }
+        let root = try bytes.withUnsafeBufferPointer { buf -> JSONValue in
+            var c = JSONCursor(buf: buf, file: "t")
+            c.skipByteOrderMark()
+            return try c.value(keep: keep)
+        }
+        return try root["features"]!.arrayValue!.enumerated().map {
+            try GeoJSON.decodeFeature($0.element, index: $0.offset, file: "t", options: options)
+        }
+    }
+
+    /// GeoJSON.decode reads every well-formed FeatureCollection, other top-level members
+    /// (Natural Earth's "name", a "crs") included, exactly as one tree of the whole document
+    /// gives it; anything else (a bad feature, bad JSON anywhere, a second "features", a type
+    /// that is not FeatureCollection) is an error.
+    @Test func geoJSONDecodeReadsWhatTheWholeTreeGives() throws {
         let world = try FileIO.readBytes(Repo.path("Tests/BadInputs/world/two-countries.geojson"))
         let naturalEarth = try FileIO.readBytes(Repo.path("data/natural-earth/ne_110m_admin_0_countries.geojson"))
         var keep = GeoJSON.ReadOptions()
         keep.keepProperties = ["name", "NAME"]
         for file in [world, naturalEarth] {
             for options in [GeoJSON.ReadOptions(), keep] {
-                let streamed = try #require(file.withUnsafeBufferPointer { GeoJSON.streamed($0, file: "w", options: options) })
-                #expect(streamed == (try GeoJSON.decodeWhole(file, file: "w", options: options)))
-                #expect(try GeoJSON.decode(file, file: "w", options: options) == streamed)
+                let decoded = try GeoJSON.decode(file, file: "w", options: options)
+                #expect(decoded == (try Self.wholeTree(file, options: options)))
+                #expect(!decoded.isEmpty)
             }
         }
         let feature = #"{"type":"Feature","id":"AA","properties":{"name":"A"},"geometry":{"type":"Point","coordinates":[1,2]}}"#
@@ -97,8 +111,7 @@ import Geodesy
                      #"{"type":"FeatureCollection","type":"Topology","features":[\#(feature)]}"#] {
             let bytes = Array(text.utf8)
             for options in [GeoJSON.ReadOptions(), keep] {
-                let streamed = try #require(bytes.withUnsafeBufferPointer { GeoJSON.streamed($0, file: "t", options: options) }, "\(text)")
-                #expect(streamed == (try GeoJSON.decodeWhole(bytes, file: "t", options: options)))
+                #expect(try GeoJSON.decode(bytes, file: "t", options: options) == (try Self.wholeTree(bytes, options: options)), "\(text)")
             }
         }
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
@@ -111,8 +124,7 @@ import Geodesy
                      #"{"type":"FeatureCollection","features":[\#(feature)],"features":[]}"#,
                      #"{"type":"Topology","name":"x","features":[\#(feature)]}"#,
                      #"{"type":"FeatureCollection","name":"x","features":[\#(feature)]} x"#] {
-            let bytes = Array(text.utf8)
-            #expect(bytes.withUnsafeBufferPointer { GeoJSON.streamed($0, file: "t", options: GeoJSON.ReadOptions()) } == nil, "\(text)")
+            #expect(throws: InputError.self, "\(text)") { try GeoJSON.decode(Array(text.utf8), file: "t") }
         }
         let badName = Array(#"{"type":"FeatureCollection","name":tru,"features":[\#(feature)]}"#.utf8)
         #expect { _ = try GeoJSON.decode(badName, file: "t.geojson") } throws: { "\($0)".hasPrefix("t.geojson: invalid JSON at line 1, column 36") }
@@ -120,10 +132,10 @@ import Geodesy
         #expect { _ = try GeoJSON.decode(bad, file: "t.geojson") } throws: { "\($0)".hasPrefix("t.geojson: feature #1") && "\($0)".hasSuffix("has no geometry") }
     }
 
-    /// Whatever the streaming path accepts, the whole read accepts and reads alike: files with
+    /// Whatever GeoJSON.decode accepts, one tree of the whole document reads alike: files with
     /// other top-level members, mutated byte by byte (deleted, inserted, replaced, a slice
     /// repeated — a second "features", a member cut, a stray byte-order mark).
-    @Test func streamedFilesAreReadAlikeByTheWholeReader() throws {
+    @Test func decodedFilesAreReadAlikeByTheWholeTree() throws {
         let f1 = #"{"type":"Feature","id":"AA","properties":{"name":"A","n":-0.0},"geometry":{"type":"Point","coordinates":[1,2]}}"#
         let f2 = #"{"type":"Feature","id":7,"properties":null,"geometry":{"type":"LineString","coordinates":[[1,2],[3.5,4e1]]}}"#
         let files = [#"{"type":"FeatureCollection","name":"x","crs":{"type":"name","properties":{"name":"urn"}},"features":[\#(f1),\#(f2)],"bbox":[1,2,3,4]}"#,
@@ -149,10 +161,10 @@ import Geodesy
                     }
                 }
                 for options in [GeoJSON.ReadOptions(), keep] {
-                    guard let s = m.withUnsafeBufferPointer({ GeoJSON.streamed($0, file: "t", options: options) }) else { continue }
+                    guard let s = try? GeoJSON.decode(m, file: "t", options: options) else { continue }
                     streamed += 1
                     do {
-                        if try GeoJSON.decodeWhole(m, file: "t", options: options) != s { wrong.append("read otherwise: \(String(decoding: m, as: UTF8.self))") }
+                        if try Self.wholeTree(m, options: options) != s { wrong.append("read otherwise: \(String(decoding: m, as: UTF8.self))") }
                     } catch { wrong.append("\(error): \(String(decoding: m, as: UTF8.self))") }
                 }
             }

@@ -6,14 +6,15 @@ import Testing
 /// multiplies by a power of ten) must be the correctly rounded double of their text, as
 /// strtod reads it, wherever the text leaves the fast path.
 @Suite struct JSONCursorNumberTests {
-    /// A well-formed number: sign, leading zeros, 0–25 integer digits (19+ leave the fast
+    /// A well-formed number: sign, 1–25 integer digits (19+ leave the fast
     /// path), a fraction of up to 30 digits, an exponent.
     static func text(_ r: inout SplitMix64) -> String {
         var s = r.below(3) == 0 ? "-" : ""
-        s += String(repeating: "0", count: r.below(4) == 0 ? 1 + r.below(3) : 0)
         let digits = Array("0123456789")
         let integer = [1, 1, 2, 3, 9, 15, 16, 17, 18, 19, 20, 25][r.below(12)]
-        for _ in 0..<integer { s.append(digits[r.below(10)]) }
+        // RFC 8259: a 0 alone, or a first digit 1–9.
+        s.append(integer == 1 ? digits[r.below(10)] : digits[1 + r.below(9)])
+        for _ in 1..<integer { s.append(digits[r.below(10)]) }
         if r.below(2) == 0 {
             s += "."
             for _ in 0..<[1, 2, 7, 15, 18, 19, 22, 30][r.below(8)] { s.append(digits[r.below(10)]) }
@@ -36,7 +37,7 @@ import Testing
 
     @Test func numbersAreStrtodsDouble() {
         var r = SplitMix64(state: 19)
-        var texts = ["0", "-0", "-0.0", "007", "-007.50", "1234567890123456789", "12345678901234567890", "99999999999999999999",
+        var texts = ["0", "-0", "-0.0", "0.07", "-7.50", "1234567890123456789", "12345678901234567890", "99999999999999999999",
                      "18446744073709551615", "18446744073709551616", "184467440737095516150", "9007199254740993",
                      "0.0000000000000000000000001", "123456789012345.6789", "1e22", "1e23", "4.9e-324", "1e400", "-1e400", "1e-400"]
         for _ in 0..<100_000 { texts.append(Self.text(&r)) }
@@ -55,11 +56,56 @@ import Testing
     }
 
     @Test func malformedNumbersAreRefused() {
-        for (text, message) in [("-", "is not a number"), (".5", "is not a number"), ("-.5", "is not a number"), ("1.", "no digits after '.'"),
-                                ("1e", "an empty exponent"), ("1e+", "an empty exponent"), ("NaN", "NaN"), ("-Infinity", "infinite")] {
+        for (text, message) in [("-", "is not a number"), (".5", "is not a number"), ("-.5", "is not a number"), ("1.", "needs digits after '.'"),
+                                ("1e", "needs digits in its exponent"), ("1e+", "needs digits in its exponent"), ("NaN", "NaN"), ("-Infinity", "infinite"),
+                                ("007", "may not start with 0"), ("-01.5", "may not start with 0"), ("00", "may not start with 0")] {
             let (got, _) = Self.read(text + ",")
             guard case .failure(let e) = got else { Issue.record("\(text) was read"); continue }
             #expect("\(e)".contains(message), "\(text): \(e)")
+        }
+    }
+}
+
+/// One rule for every reader on the tokenizer (the tree, a typed decoder, `skip`): RFC 8259
+/// plus the byte-order mark.
+@Suite struct JSONRuleTests {
+    /// What each reader says of a document: the tree, and `skip` over it.
+    static func readers(_ text: String) -> (tree: String, skip: String) {
+        let bytes = Array(text.utf8)
+        let tree = Result { try JSONValue.parse(bytes, file: "r.json") }
+        let skip = Result { try bytes.withUnsafeBufferPointer { b in
+            var c = JSONCursor(buf: b, file: "r.json")
+            c.skipByteOrderMark()
+            try c.skip()
+            c.ws()
+            guard c.pos == b.count else { throw c.syntax("unexpected characters after the top-level value") }
+        } }
+        func said<T>(_ r: Result<T, Error>) -> String { if case .failure(let e) = r { return "\(e)" } else { return "ok" } }
+        return (said(tree), said(skip))
+    }
+
+    @Test func leadingZerosAndDepthAreRefusedByEveryReader() {
+        let deep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
+        let deepest = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        for (text, message) in [("[1, 007]", "may not start with 0"), ("{\"a\": -00.5}", "may not start with 0"),
+                                (deep, "nesting deeper than 512 levels"), ("[1,]", "unexpected character ']'"),
+                                ("\"\\ud800\"", "unpaired UTF-16 surrogate"), ("[\"a\u{01}\"]", "control character")] {
+            let (tree, skip) = Self.readers(text)
+            #expect(tree.hasPrefix("r.json: invalid JSON at line 1") && tree.contains(message), "\(text): \(tree)")
+            #expect(skip == tree, "\(text): skip says \(skip)")
+        }
+        #expect(Self.readers(deepest) == ("ok", "ok"))
+        #expect(Self.readers("\u{FEFF}{\"a\": [0, -0, 0.5, 1e3]}") == ("ok", "ok"))
+    }
+
+    /// NaN and Infinity are not JSON: reading one is refused naming the value; skipping steps
+    /// over one nobody reads.
+    @Test func nonFiniteTokensAreRefusedWhenRead() {
+        for (text, message) in [("{\"a\": {\"b\": [1, NaN]}}", "a.b[1] is NaN, not a finite number"),
+                                ("[-Infinity]", "[0] is infinite"), ("Infinity", "the value is infinite"), ("[1e400]", "[0] is out of range")] {
+            let (tree, skip) = Self.readers(text)
+            #expect(tree == "r.json: \(message)" || tree.hasPrefix("r.json: \(message)"), "\(text): \(tree)")
+            #expect(skip == "ok", "\(text): skip says \(skip)")
         }
     }
 }

@@ -35,6 +35,19 @@ pg_start() {
   command -v psql >/dev/null || PSQL[0]="$PGBIN/psql"
 }
 
+#   pg_start_tcp NAME [SERVER_OPTION…]
+#
+# the same server also on a free TCP port of 127.0.0.1 (PORT), where a password is asked
+# (scram-sha-256), trust staying on the socket for the test's own psql; PSQL gets `-p PORT`.
+pg_start_tcp() {
+  local name=$1; shift
+  PORT=$(${PYTHON:-python3} -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  pg_start "$name" C "$@" "listen_addresses='127.0.0.1'" "port=$PORT" password_encryption=scram-sha-256
+  printf 'local all all trust\nhost all all 127.0.0.1/32 scram-sha-256\n' > "$DATA/pg_hba.conf"
+  as_db "$PGBIN/pg_ctl" -D "$DATA" reload >/dev/null
+  PSQL+=(-p "$PORT")
+}
+
 pg_sql() { "${PSQL[@]}" -d "$1" -At -c "$2"; }
 
 pg_expect() {

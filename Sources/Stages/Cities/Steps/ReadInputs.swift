@@ -8,6 +8,8 @@ extension CitiesStage {
         var source: [SourceCity]
         var admin1: [String: String]
         var table: [String: SourceCountry]
+        /// The other names people use, per GeoNames id (empty without --common-names).
+        var common: [Int64: [String]]
         var locator: CountryLocator
         var territories: [String: Territory]
     }
@@ -16,6 +18,7 @@ extension CitiesStage {
         let source = try log.step("read \(o.cities)") { try readCities(o.cities) }
         let admin1 = try readAdmin1(o.admin1)
         let table = try readCountries(o.countryTable)
+        let common = o.commonNames.isEmpty ? [:] : try readCommonNames(o.commonNames)
         let world = try log.step("read \(o.world)") { try CountryFile.read(path: o.world) }
         let locator = try log.step("prepare \(world.count) countries") { try CountryLocator(world: world, file: o.world) }
         var territories: [String: Territory] = [:]
@@ -24,6 +27,6 @@ extension CitiesStage {
             territories = t.territories
             if !t.unused.isEmpty { log.info("\(o.territories): \(t.unused.count) rows do not apply to this country set (\(t.unused.joined(separator: " ")))") }
         }
-        return Inputs(source: source, admin1: admin1, table: table, locator: locator, territories: territories)
+        return Inputs(source: source, admin1: admin1, table: table, common: common, locator: locator, territories: territories)
     }
 }

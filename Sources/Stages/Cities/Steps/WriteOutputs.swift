@@ -5,9 +5,9 @@ import CitiesSchema
 extension CitiesStage {
     /// Writes the report, the migration and the seed (last).
     static func writeOutputs(_ o: Options, sourceCount: Int, countryRows: [CountryRow], cityRows: [CityRow], reportLines: [String],
-                             report: inout Report, log: StageLog) throws {
+                             duplicates: [Int64: Int64], report: inout Report, log: StageLog) throws {
         let header = [
-            "Cities for the city-ranking app (CONTRACTS §7), written by geo-cities: load after migrations/\(CitiesSchema.migrationName).",
+            "Cities for the city-ranking app (CONTRACTS §7), written by geo-cities: load after migrations/ (\(CitiesSchema.migrations.map(\.name).joined(separator: ", "))).",
             CitiesSchema.attribution,
             "\(cityRows.count) cities of \(sourceCount) in \(o.cities), \(countryRows.count) countries of \(o.world).",
             "Idempotent: a reload with nothing changed rewrites no row; cities that left the source are marked (retired_at), never deleted.",
@@ -20,12 +20,15 @@ extension CitiesStage {
         for (k, n) in report.byResolution.sorted(by: { $0.key < $1.key }) { reportText += "# resolution \(k.rawValue): \(n)\n" }
         for (k, n) in report.byContinent.sorted(by: { $0.key < $1.key }) { reportText += "# continent \(k): \(n)\n" }
         reportText += "# cities without admin name: \(report.withoutAdmin)\n"
+        for (dup, kept) in duplicates.sorted(by: { $0.key < $1.key }) {
+            reportText += "# same place listed twice: \(dup) is offered as \(kept)\n"
+        }
         reportText += "resolution\tgeonameid\tname\tgeonames_country\tpolygon_country\tapp_country\tkm\n"
         reportText += reportLines.sorted().joined(separator: "\n") + (reportLines.isEmpty ? "" : "\n")
 
         // The seed last: make takes it for the stage's target, so it is only fresh when all is written.
         try FileIO.writeAtomically(reportText, to: o.report)
-        try FileIO.writeAtomically(CitiesSchema.migration + "\n", to: o.outputDir + "/migrations/" + CitiesSchema.migrationName)
+        for m in CitiesSchema.migrations { try FileIO.writeAtomically(m.sql + "\n", to: o.outputDir + "/migrations/" + m.name) }
         try FileIO.writeAtomically(seedText, to: o.outputDir + "/seed.sql")
         let kinds = report.byResolution.filter { $0.key != .agree }.sorted { $0.key < $1.key }
         for (k, n) in kinds { log.info("\(k.rawValue): \(n)") }

@@ -11,7 +11,7 @@ extension InspectStage {
         r.countries = countries.count
         let (columns, rows) = try ReleaseSnapshot.readWorldRows(o.worldReport)
         let repairs = try repairLines(o.worldReport)
-        let changes = try o.changes.map { path in try forFile(path) { try JSONParser.parse(try FileIO.readBytes(path)) } }
+        let changes = try o.changes.map { path in try JSONValue.parse(try FileIO.readBytes(path), file: path) }
         let changedCountries = changes?["countries"]?.objectValue ?? JSONObject()
         r.changed = changedCountries.count
         let silhouetteURL = relativePath(from: o.out, to: o.silhouettes) + "/"

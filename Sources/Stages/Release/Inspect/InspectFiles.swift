@@ -34,7 +34,7 @@ extension InspectStage {
     /// A JSON file's text as it is, after checking it parses (JSON is a JavaScript expression).
     static func embedJSON(_ path: String, _ w: inout JSONWriter) throws {
         let bytes = try FileIO.readBytes(path)
-        _ = try forFile(path) { try JSONParser.parse(bytes) }
+        _ = try JSONValue.parse(bytes, file: path)
         var end = bytes.count
         while end > 0 && (bytes[end - 1] == 0x0A || bytes[end - 1] == 0x20) { end -= 1 }
         w.bytes.append(contentsOf: bytes[..<end])

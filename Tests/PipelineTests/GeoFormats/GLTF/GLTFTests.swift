@@ -23,7 +23,7 @@ func splitGLB(_ b: [UInt8]) throws -> (json: JSONValue, bin: [UInt8]) {
     #expect(glbUInt32(b, bo + 4) == 0x004E_4942)
     #expect(bl % 4 == 0)
     #expect(bo + 8 + bl == b.count)
-    return (try JSONParser.parse(json), Array(b[(bo + 8)...]))
+    return (try JSONValue.parse(json, file: "glb JSON"), Array(b[(bo + 8)...]))
 }
 
 @Suite struct GLTFTests {

@@ -138,7 +138,7 @@ import CitiesSchema
                                 countryID: 2921044, population: 3426354, latitude: 52.52437, longitude: 13.41053, altNames: []),
             CitiesStage.CityRow(id: 2867714, displayName: "Mu'nich\\'); drop table x; --, Bavaria, Germany", plainName: "Mu'nich", admin: nil,
                                 country: "Germany", countryID: 2921044, population: 1505005, latitude: 48.13743, longitude: 11.57549,
-                                altNames: ["München", "O'Munich"]),
+                                altNames: ["München", "O'Munich"], commonNames: ["München"], sameAs: 2950159),
         ]
         return (countries, cities)
     }
@@ -152,12 +152,12 @@ import CitiesSchema
         #expect(lines[0] == "-- a header with a line break")
         // One row per line, in id order; quotes doubled, the backslash inside an E'' string.
         let munich = try #require(lines.first { $0.hasPrefix("(2867714, ") })
-        #expect(munich == #"(2867714, E'Mu''nich\\''); drop table x; --, Bavaria, Germany', 'Mu''nich', null, 'Germany', 2921044, 1505005, 48.13743, 11.57549, 'München|O''Munich'),"#)
+        #expect(munich == #"(2867714, E'Mu''nich\\''); drop table x; --, Bavaria, Germany', 'Mu''nich', null, 'Germany', 2921044, 1505005, 48.13743, 11.57549, 'München|O''Munich', 'München', 2950159),"#)
         #expect(lines.firstIndex { $0.hasPrefix("(2867714, ") }! < lines.firstIndex { $0.hasPrefix("(2950159, ") }!)
-        #expect(lines.contains("(2950159, 'Berlin, Berlin, Germany', 'Berlin', 'Berlin', 'Germany', 2921044, 3426354, 52.52437, 13.41053, null)"))
+        #expect(lines.contains("(2950159, 'Berlin, Berlin, Germany', 'Berlin', 'Berlin', 'Germany', 2921044, 3426354, 52.52437, 13.41053, null, null, null)"))
         #expect(lines.contains("(2921044, 'Germany', 'DE', 'Berlin', 'Europe', 82927922)"))
         #expect(lines.contains("'{2867714,2950159}'::bigint[]));"))
-        #expect(a.contains("is distinct from (excluded.display_name, excluded.plain_name, excluded.admin, excluded.country, excluded.country_id, excluded.population, excluded.latitude, excluded.longitude, excluded.alt_names) or t.retired_at is not null;"))
+        #expect(a.contains("is distinct from (excluded.display_name, excluded.plain_name, excluded.admin, excluded.country, excluded.country_id, excluded.population, excluded.latitude, excluded.longitude, excluded.alt_names, excluded.common_names, excluded.same_as) or t.retired_at is not null;"))
         #expect(lines.first == "-- a header with a line break" && a.hasSuffix("commit;\n"))
     }
 
@@ -181,6 +181,58 @@ import CitiesSchema
         #expect(CitiesSchema.migrationName.range(of: #"^\d{14}_cities\.sql$"#, options: .regularExpression) != nil)
     }
 
+    @Test func searchMigrationComesAfterTheFirstAndRanksByWhatPeopleMean() {
+        #expect(CitiesSchema.migrations.map(\.name) == [CitiesSchema.migrationName, CitiesSchema.searchMigrationName])
+        #expect(CitiesSchema.migrations.map(\.name) == CitiesSchema.migrations.map(\.name).sorted())
+        #expect(CitiesSchema.searchMigrationName.range(of: #"^\d{14}_[a-z_]+\.sql$"#, options: .regularExpression) != nil)
+        let m = CitiesSchema.searchMigration
+        for needle in ["add column if not exists common_names", "add column if not exists same_as",
+                       "create index if not exists cities_fuzzy_keys_trgm", "create or replace function public.city_near(k text)",
+                       "create or replace function public.search_cities(q text, n int default 10)", "same_as is null",
+                       "grant execute on function public.city_near(text) to anon, authenticated",
+                       "-- Score = match bonus + log10(population)"] {
+            #expect(m.contains(needle), "search migration lacks \(needle)")
+        }
+        // Safe to apply twice: nothing is created unconditionally.
+        #expect(!m.contains("create table ") && !m.contains("create index cities") && !m.contains("add column common"))
+    }
+
+    // MARK: what the search ranks by
+
+    @Test func codeLikeNamesAreNoNames() {
+        for code in ["MUN", "NYC", "HCMC", "NL_GM0796", "B.H.", "A2", "Ō"] { #expect(CitiesStage.isCodeLike(code), "\(code)") }
+        for name in ["Munich", "München", "Tor", "sampa", "Ciudad de México", "'s-Hertogenbosch"] { #expect(!CitiesStage.isCodeLike(name), "\(name)") }
+    }
+
+    @Test func readsCommonNamesAndRefusesBrokenRows() throws {
+        let ok = write(["# comment", "geonameid\tcommon_names", "2867714\tMunchen|Munique", "3530597\tMexico"])
+        #expect(try CitiesStage.readCommonNames(ok) == [2867714: ["Munchen", "Munique"], 3530597: ["Mexico"]])
+        for (rows, problem) in [(["0\tX"], "not a positive integer"), (["1\tA", "1\tB"], "appears twice"), (["1\t"], "an empty name"),
+                                (["1\tA||B"], "an empty name")] {
+            do { _ = try CitiesStage.readCommonNames(write(["geonameid\tcommon_names"] + rows)); Issue.record("no error for \(rows)") }
+            catch { #expect("\(error)".contains(problem), "\(error)") }
+        }
+        // The repository's table: the names people use of the big cities.
+        let table = try CitiesStage.readCommonNames(Repo.path("data/geonames/common_names.tsv"))
+        #expect(table[3530597]?.contains("Mexico") == true && table[2886242]?.contains("Cologne") == true)
+    }
+
+    @Test func aPlaceListedTwiceIsOfferedOnce() {
+        typealias P = CitiesStage.PlaceKey
+        let places = [
+            P(id: 128476, group: "kashan\tIR\t28", point: Point(51.43644, 33.98308), population: 304487),
+            P(id: 6861211, group: "kashan\tIR\t28", point: Point(51.4549, 34.0002), population: 304487),    // 2.4 km, same population: the lower id stays
+            P(id: 1, group: "banga\tPH\t12", point: Point(122.33, 11.64), population: 58855),
+            P(id: 2, group: "banga\tPH\t12", point: Point(122.332, 11.641), population: 91536),              // the more populous stays
+            P(id: 3, group: "banga\tPH\t12", point: Point(123.0, 11.64), population: 20000),                 // 73 km away: another town
+            P(id: 4, group: "kansas city\tUS\tMO", point: Point(-94.57857, 39.09973), population: 475378),
+            P(id: 5, group: "kansas city\tUS\tKS", point: Point(-94.62746, 39.11417), population: 152933),  // another state: another city
+        ]
+        #expect(CitiesStage.sameAs(places, withinKm: 10) == [6861211: 128476, 1: 2])
+        #expect(CitiesStage.sameAs(places, withinKm: 100) == [6861211: 128476, 1: 2, 3: 2])
+        #expect(CitiesStage.sameAs(places, withinKm: 0.1).isEmpty)
+    }
+
     // MARK: the whole stage
 
     @Test func runWritesMigrationSeedAndReport() throws {
@@ -188,11 +240,12 @@ import CitiesSchema
         let world = dir + "/world.geojson"
         try GeoJSON.write(Self.world, to: world)
         var o = CitiesStage.Options()
-        o.cities = write([Self.header, Self.munich,
+        o.cities = write([Self.header, Self.munich + "|MUC",
                           "1\tVaduz\t47.14151\t9.52154\tLI\t11\t5668\tEurope/Vaduz\t",
                           "2\tPapeete\t-17.53733\t-149.5665\tPF\t\t26926\tPacific/Tahiti\t",
                           "3\tNowhere\t-40\t-120\tZZ\t\t15000\tUTC\t"])
         o.admin1 = Repo.path("data/geonames/admin1_names.tsv")
+        o.commonNames = Repo.path("data/geonames/common_names.tsv")
         o.countryTable = Repo.path("data/geonames/country_population.tsv")
         o.territories = Repo.path("data/territories.tsv")
         o.world = world; o.outputDir = dir + "/out"; o.report = dir + "/report.tsv"
@@ -201,13 +254,15 @@ import CitiesSchema
         #expect(r.cities == 3 && r.countries == 4)
         #expect(r.byResolution == [.agree: 1, .pointCountry: 1, .territory: 1, .dropped: 1])
         #expect(r.withoutAdmin == 0)
+        #expect(r.codeNamesDropped == 1 && r.withCommonNames == 1 && r.duplicates == 0)
         #expect(r.byContinent == ["Europe": 3])
         let seed = try String(contentsOfFile: o.outputDir + "/seed.sql", encoding: .utf8)
         #expect(seed.contains("(2867714, 'Munich, Bavaria, Germany', 'Munich', 'Bavaria', 'Germany', 2921044,"))
         #expect(seed.contains("(1, 'Vaduz, Vaduz, Liechtenstein', 'Vaduz', 'Vaduz', 'Liechtenstein', 3042058,"))
         #expect(seed.contains("(2, 'Papeete, French Polynesia, France', 'Papeete', 'French Polynesia', 'France', 3017382,"))
         #expect(seed.contains(CitiesSchema.attribution))
-        #expect(FileManager.default.fileExists(atPath: o.outputDir + "/migrations/" + CitiesSchema.migrationName))
+        for m in CitiesSchema.migrations { #expect(FileManager.default.fileExists(atPath: o.outputDir + "/migrations/" + m.name)) }
+        #expect(seed.contains("'München|Muenchen', 'Munchen|Munique', null)"))
         let report = try String(contentsOfFile: o.report, encoding: .utf8)
         #expect(report.contains("dropped\t3\tNowhere\tZZ\t\t\t\n"))
         #expect(report.contains("territory\t2\tPapeete\tPF\t\tFR\t\n"))

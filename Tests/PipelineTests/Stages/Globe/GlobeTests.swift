@@ -55,7 +55,7 @@ import Geodesy
         #expect(r.sectors[1 * 12 + 11].segmentCount > 0)
         #expect(r.sectors.allSatisfy { $0.positions.count == $0.miters.count && $0.positions.count == 2 * $0.runs.reduce(0) { $0 + $1.points } })
         // Manifest: parameters, per-node counts matching the meshes.
-        let manifest = try JSONParser.parse(try FileIO.readBytes(o.manifest!))
+        let manifest = try JSONValue.parse(try FileIO.readBytes(o.manifest!), file: o.manifest!)
         #expect(manifest["parameters"]!["maxEdgeDegrees"]!.doubleValue == 2.5)
         let za = manifest["nodes"]!["ZA"]!
         #expect(za["iso"]!.stringValue == "ZA")

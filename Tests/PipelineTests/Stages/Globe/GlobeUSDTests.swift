@@ -34,7 +34,7 @@ import Testing
         #expect(String(decoding: package[30..<(30 + nameLength)], as: UTF8.self) == "globe.usdc")
         #expect(data % 64 == 0)
         #expect(Array(package[data..<(data + 8)]) == Array("PXR-USDC".utf8))
-        let manifest = try JSONParser.parse(try FileIO.readBytes(o.manifest!))
+        let manifest = try JSONValue.parse(try FileIO.readBytes(o.manifest!), file: o.manifest!)
         #expect(manifest["usdz"]?["file"]?.stringValue == "globe.usdz")
         #expect(manifest["usdz"]?["rootLayer"]?.stringValue == "globe.usdc")
 

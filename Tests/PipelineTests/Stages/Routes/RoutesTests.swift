@@ -67,7 +67,7 @@ import Geodesy
     @Test func legPositionsFollowTheDrawnLine() throws {
         let (path, _) = try asiaRoutes()
         let (_, dir) = try run(path)
-        let features = try JSONParser.parse(FileIO.readBytes(dir + "/routes.geojson"))["features"]!.arrayValue!
+        let features = try JSONValue.parse(FileIO.readBytes(dir + "/routes.geojson"), file: "routes.geojson")["features"]!.arrayValue!
         let line = features[0]["geometry"]!["coordinates"]!
         guard case .coordinates(let tree) = line else { Issue.record("no coordinates"); return }
         #expect(tree.depth == 2)

@@ -1,0 +1,174 @@
+import Foundation
+import Geodesy
+
+extension JSONValue {
+    /// A whole JSON document as a tree, read by the one tokenizer (`JSONCursor`, its rule).
+    /// Every array under a geometry's `coordinates` key is read straight into a flat
+    /// `CoordinateTree`. Errors name the file, and for bad JSON the line and column.
+    public static func parse(_ bytes: [UInt8], file: String) throws -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buf in
+            var c = JSONCursor(buf: buf, file: file)
+            c.skipByteOrderMark()
+            do {
+                let v = try c.value()
+                c.ws()
+                guard c.pos == buf.count else { throw c.syntax("unexpected characters after the top-level value") }
+                return v
+            } catch let m as MalformedFeature { throw m.error }
+        }
+    }
+
+    /// A JSON text (tests, small documents); errors name it "JSON text".
+    public static func parse(_ text: String) throws -> JSONValue { try parse(Array(text.utf8), file: "JSON text") }
+}
+
+/// Object keys a tree keeps (the others are skipped, their syntax still checked): the
+/// populated places carry 102 properties of which a stage needs a handful.
+public struct JSONKeyFilter: Sendable {
+    public let keys: Set<String>
+    /// The keys' bytes, to refuse a key without building its String.
+    let bytes: [[UInt8]]
+    public init(_ keys: Set<String>) { self.keys = keys; bytes = keys.sorted().map { Array($0.utf8) } }
+}
+
+extension JSONCursor {
+    /// The value at the cursor as a tree. `keep`: only these object members are read (at every
+    /// level). `inGeometry`: the value is a GeoJSON geometry's (or geometries'), where a
+    /// `coordinates` array is read as a `CoordinateTree` (a property may be called coordinates
+    /// too). `path` names the value in errors ("properties.POP.est[1]"; "" at the top).
+    public mutating func value(keep: JSONKeyFilter? = nil, inGeometry: Bool = false, path: () -> String = { "" }) throws -> JSONValue {
+        let c = try peek()
+        switch c {
+        case 0x7B:
+            try enter()
+            var entries: [(String, JSONValue)] = []
+            if closesAtOnce(0x7D) { return .object(JSONObject(entries)) }
+            repeat {
+                try keyStart()
+                if let keep, let end = unwantedKeyEnd(keep) {
+                    // A key not kept: step over it and its value without building Strings.
+                    pos = end
+                    try colon()
+                    try skip()
+                    continue
+                }
+                let key = try string()
+                try colon()
+                if let keep, !keep.keys.contains(key) { try skip(); continue }
+                if key == "coordinates", inGeometry, try peek() == 0x5B {
+                    entries.append((key, .coordinates(try coordinateTree())))
+                } else {
+                    // (The path closure is an argument, so it is not escaping and costs no allocation.)
+                    entries.append((key, try value(keep: keep, inGeometry: key == "geometry" || key == "geometries",
+                                                   path: { let p = path(); return p.isEmpty ? key : p + "." + key })))
+                }
+            } while try next(closing: 0x7D)
+            return .object(JSONObject(entries))
+        case 0x5B:
+            try enter()
+            var items: [JSONValue] = []
+            if closesAtOnce(0x5D) { return .array(items) }
+            repeat {
+                let i = items.count
+                items.append(try value(keep: keep, inGeometry: inGeometry, path: { "\(path())[\(i)]" }))
+            } while try next(closing: 0x5D)
+            return .array(items)
+        case 0x22: return .string(try string())
+        case 0x74: try literal("true"); return .bool(true)
+        case 0x66: try literal("false"); return .bool(false)
+        case 0x6E: try literal("null"); return .null
+        case 0x2D, 0x30...0x39, 0x4E, 0x49:
+            return .number(try number({ let p = path(); return p.isEmpty ? "the value" : p }()))
+        default:
+            throw syntax("unexpected character '\(Self.printable(c))'")
+        }
+    }
+
+    /// With a key filter: if the key at `pos` (a plain key without escapes) is not kept, the
+    /// position just after its closing quote; nil when it is kept or needs full reading.
+    func unwantedKeyEnd(_ keep: JSONKeyFilter) -> Int? {
+        var i = pos + 1
+        while i < buf.count {
+            let c = buf[i]
+            if c == 0x22 { break }
+            if c == 0x5C || c < 0x20 { return nil }
+            i += 1
+        }
+        guard i < buf.count else { return nil }
+        // Byte loops, not elementsEqual: this runs for every member of every skipped
+        // properties object (a fifth of the populated places' read went to the generic one).
+        let start = pos + 1, length = i - start
+        for k in keep.bytes where k.count == length {
+            let same = k.withUnsafeBufferPointer { kb -> Bool in
+                var j = 0
+                while j < length && kb[j] == buf[start + j] { j += 1 }
+                return j == length
+            }
+            if same { return nil }
+        }
+        return i + 1
+    }
+
+    // MARK: coordinates
+
+    /// A nested array of numbers (a geometry's coordinates) as a flat tree. A coordinate that is
+    /// not a finite number, or arrays that nest unevenly, make the feature malformed (`reject`).
+    mutating func coordinateTree() throws -> CoordinateTree {
+        // The depth is the number of '[' before the first number (or the first ']').
+        var levels = 0
+        var j = pos
+        while j < buf.count {
+            let c = buf[j]
+            if c == 0x5B { levels += 1 } else if !(c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09) { break }
+            j += 1
+        }
+        guard levels <= 8 else { throw reject("coordinates nested \(levels) levels deep (GeoJSON uses at most 4)") }
+        guard depth + levels <= Self.maximumDepth else { throw syntax("nesting deeper than \(Self.maximumDepth) levels") }
+        var tree = CoordinateTree(depth: levels, positions: [], counts: Array(repeating: [], count: max(levels - 1, 0)))
+        tree.positions.reserveCapacity(64)
+        try coordinateLevel(1, &tree)
+        return tree
+    }
+
+    mutating func coordinateLevel(_ level: Int, _ tree: inout CoordinateTree) throws {
+        guard try peek() == 0x5B else {
+            throw reject("coordinates nest unevenly: expected '[' at depth \(level) of \(tree.depth)")
+        }
+        try enter()
+        if level == tree.depth {
+            // A position: two or more numbers.
+            var values: (Double, Double) = (0, 0)
+            var n = 0
+            if closesAtOnce(0x5D) {
+                tree.shortPositionIndex = tree.shortPositionIndex ?? tree.positions.count
+                tree.positions.append(Point(.nan, .nan))
+                return
+            }
+            repeat {
+                let c = try peek()
+                guard c == 0x2D || (c >= 0x30 && c <= 0x39) || c == 0x4E || c == 0x49 else {
+                    throw reject(c == 0x5B ? "coordinates nest unevenly: a position holds an array"
+                                           : "a coordinate must be a number, found '\(Self.printable(c))'")
+                }
+                let v = try number("position \(tree.positions.count)")
+                if n == 0 { values.0 = v } else if n == 1 { values.1 = v }
+                n += 1
+            } while try next(closing: 0x5D)
+            if n < 2 { tree.shortPositionIndex = tree.shortPositionIndex ?? tree.positions.count }
+            tree.positions.append(Point(values.0, n < 2 ? .nan : values.1))
+            return
+        }
+        var children = 0
+        if closesAtOnce(0x5D) { tree.counts[level - 1].append(0); return }
+        while true {
+            try coordinateLevel(level + 1, &tree)
+            children += 1
+            ws()
+            if pos < buf.count, buf[pos] == 0x2D || (buf[pos] >= 0x30 && buf[pos] <= 0x39) {
+                throw reject("coordinates nest unevenly: a number where an array was expected")
+            }
+            if try !next(closing: 0x5D) { break }
+        }
+        tree.counts[level - 1].append(children)
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import GeoModel
+import GeoPostgres
+import LiveNight
+import TerritoryGame
+
+/// The runs the app submitted (`submit_run`, CONTRACTS §8b) that nobody has judged yet: rows
+/// of `runs` with a `submission` and no `judged_at`. The follower (`make territory-follow`) and
+/// the night (`make nightly` without a runs file) judge them with this code, which is the
+/// night's: the submissions of a batch are read as one FeatureCollection by the night's run
+/// reader and judged by the night's rules (`TerritoryGame.nightRuns`).
+///
+/// Any number of workers and a night at once: a batch claims its runs with
+/// `for no key update skip locked` (a run another worker holds is skipped, not waited for; a
+/// run judged meanwhile no longer matches when the server rechecks the row it locks), and
+/// sets `judged_at` in the same transaction. A worker killed at any moment rolls back: its
+/// runs are pending again, for the next batch of any worker. `no key update` rather than
+/// `update`: it does not block the foreign-key checks (`key share`) of a territory_hex row
+/// that points at the run.
+public enum PendingRuns {
+    /// The channel `submit_run` notifies with each run's id after it stores it.
+    public static let channel = "territory_runs"
+
+    /// One claimed run: its row's id and runner, its submission as stored (JSON text), and
+    /// how long ago it was submitted (seconds, by the server's clock).
+    public struct Claimed: Sendable {
+        public var id: String
+        public var userID: String
+        public var submission: String
+        public var age: Double
+    }
+
+    /// A batch, judged and written (the runs' judged columns and judged_at), its cells not yet.
+    public struct Batch: Sendable {
+        public var runs: [TerritoryGame.NightRun] = []
+        /// Run id and reason of each run the night's reader refused (marked judged, not valid).
+        public var quarantined: [(id: String, reason: String)] = []
+        public var claimed = 0
+        /// How long the oldest claimed run had waited when the batch claimed it (seconds).
+        public var oldestAge: Double? = nil
+        public var valid: Int { runs.reduce(0) { $0 + ($1.valid ? 1 : 0) } }
+        public init() {}
+    }
+
+    /// The oldest pending runs first (the partial index on `created_at` where pending finds them).
+    static let claimSQL = """
+        select id::text, user_id::text, submission::text, extract(epoch from clock_timestamp() - created_at)::float8
+          from runs where judged_at is null and submission is not null
+         order by created_at
+         limit $1
+           for no key update skip locked
+        """
+
+    /// The session's scratch tables for a batch's judged runs and cells (emptied at each
+    /// commit; made once per connection; the copied loops stay uncompressed there: they are
+    /// compressed once, in runs, with lz4 where the server has it, as the night does), and
+    /// geodata.quarantined_runs: each pending run the night's reader refused, with the reason,
+    /// so it is marked judged instead of being tried again forever (the app's own row says
+    /// `valid_loop` false).
+    public static let sessionTables = """
+        do $geodata$ begin
+          if to_regclass('geodata.quarantined_runs') is null then
+            perform pg_advisory_xact_lock(\(Geodata.creationLock));
+            if to_regnamespace('geodata') is null then
+              create schema geodata;
+              revoke all on schema geodata from public;
+            end if;
+            create table if not exists geodata.quarantined_runs (
+              run_id uuid primary key,
+              reason text not null,
+              judged_at timestamptz not null
+            );
+          end if;
+        end $geodata$;
+        create temporary table if not exists judged_runs (id uuid primary key, user_id uuid not null, started_at timestamptz not null,
+          ended_at timestamptz not null, distance_m double precision, duration_s double precision, valid_loop boolean,
+          path geometry(linestring, 4326), loop_polygon geometry(polygon, 4326)) on commit delete rows;
+        alter table judged_runs alter column path set storage external, alter column loop_polygon set storage external;
+        select set_config('default_toast_compression', 'lz4', false) from pg_settings
+         where name = 'default_toast_compression' and 'lz4' = any(enumvals);
+        create temporary table if not exists judged_cells (hex_id text primary key, owner_user_id uuid not null, last_run_id uuid not null,
+          claimed_at timestamptz not null, cell geometry(polygon, 4326)) on commit delete rows;
+        """
+
+    /// In the caller's transaction: claims up to `limit` pending runs, judges them, writes their
+    /// judged columns and `judged_at`, marks the quarantined ones. More quarantined runs than
+    /// the night allows (`TerritoryGame.allowedRejects`) throw instead: a broken release, whose
+    /// runs must stay pending. The batch's cells are the caller's to write (`writeCells`).
+    public static func judgeBatch(_ db: PostgresConnection, limit: Int, threads: Int, maxRejects: Int?) throws -> Batch {
+        let rows = try db.query(claimSQL, [String(limit)]).rows
+        var batch = Batch()
+        batch.claimed = rows.count
+        guard !rows.isEmpty else { return batch }
+        let claimed = rows.map { Claimed(id: $0[0] ?? "", userID: $0[1] ?? "", submission: $0[2] ?? "null", age: Double($0[3] ?? "") ?? 0) }
+        batch.oldestAge = claimed.map(\.age).max()
+        try judge(claimed, threads: threads, into: &batch)
+        let allowed = TerritoryGame.allowedRejects(maxRejects, features: claimed.count)
+        if batch.quarantined.count > allowed {
+            throw InputError(file: "runs in \(db.target)", "\(batch.quarantined.count) of \(claimed.count) pending runs are malformed, more than the \(allowed) a batch may quarantine (--max-rejects): nothing judged; the first: run \(batch.quarantined[0].id): \(batch.quarantined[0].reason)")
+        }
+        try write(db, batch)
+        return batch
+    }
+
+    /// The submissions as one FeatureCollection, read and judged by the night's code. A
+    /// submission the reader refuses, or whose id or runner is not its row's, is quarantined.
+    static func judge(_ claimed: [Claimed], threads: Int, into batch: inout Batch) throws {
+        let source = "pending runs"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(claimed.reduce(64) { $0 + $1.submission.utf8.count + 1 })
+        bytes.append(contentsOf: #"{"type":"FeatureCollection","features":["#.utf8)
+        for (i, c) in claimed.enumerated() {
+            if i > 0 { bytes.append(0x2C) }
+            bytes.append(contentsOf: c.submission.utf8)
+        }
+        bytes.append(contentsOf: "]}".utf8)
+        let read: RunsReader.Read<TerritoryGame.NightRun?>
+        do {
+            read = try bytes.withUnsafeBufferPointer { try TerritoryGame.nightRuns($0, file: source, shard: nil, threads: threads) }
+        } catch where claimed.count > 1 {
+            // A submission that breaks the whole collection (not a JSON object, say): each run
+            // alone, so that only that one is quarantined.
+            for c in claimed { try judge([c], threads: 1, into: &batch) }
+            return
+        } catch {
+            batch.quarantined.append((claimed[0].id, "\(error)"))
+            return
+        }
+        for r in read.rejected { batch.quarantined.append((claimed[r.index].id, r.reason)) }
+        for r in read.runs {
+            guard let run = r.value else { continue }
+            let row = claimed[r.index]
+            if run.id != row.id {
+                batch.quarantined.append((row.id, "the submission's id \(run.id) is not its row's id"))
+            } else if run.userID != row.userID {
+                batch.quarantined.append((row.id, "properties.user_id \(run.userID) is not the run's runner \(row.userID)"))
+            } else {
+                batch.runs.append(run)
+            }
+        }
+    }
+
+    /// The judged columns of `batch.runs` (binary COPY of the night's rows, the path left out:
+    /// submit_run stored it) and `judged_at`; the quarantined runs judged, not valid, with
+    /// their reason in geodata.quarantined_runs.
+    static func write(_ db: PostgresConnection, _ batch: Batch) throws {
+        if !batch.runs.isEmpty {
+            let nullField: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
+            try db.copyIn("copy judged_runs (\(TerritoryGame.nightRunColumns)) from stdin", binary: true) { w in
+                for r in batch.runs {
+                    if let path = r.pathField {
+                        try w.row(r.copyRow[..<path.lowerBound], nullField[...], r.copyRow[path.upperBound...])
+                    } else {
+                        try w.row(r.copyRow)
+                    }
+                }
+            }
+            try db.query("""
+                update runs r set distance_m = j.distance_m, duration_s = j.duration_s, valid_loop = j.valid_loop,
+                                  loop_polygon = j.loop_polygon, judged_at = clock_timestamp()
+                  from judged_runs j where r.id = j.id
+                """)
+        }
+        for q in batch.quarantined {
+            try db.query("""
+                update runs set judged_at = clock_timestamp(), valid_loop = false, distance_m = null, duration_s = null,
+                                loop_polygon = null where id = $1::uuid
+                """, [q.id])
+            try db.query("""
+                insert into geodata.quarantined_runs (run_id, reason, judged_at) values ($1::uuid, $2, clock_timestamp())
+                on conflict (run_id) do update set reason = excluded.reason, judged_at = excluded.judged_at
+                """, [q.id, q.reason])
+        }
+    }
+
+    /// Runs judged from a file (the night's import or replay) marked judged, so that no
+    /// follower judges them again; a database without `judged_at` (before the game's
+    /// migration that adds submit_run) has nothing pending.
+    public static func markJudged(_ db: PostgresConnection, _ ids: [String]) throws {
+        guard !ids.isEmpty, try db.query("""
+            select 1 from pg_attribute where attrelid = to_regclass('runs') and attname = 'judged_at' and not attisdropped
+            """).first != nil else { return }
+        try db.query("update runs set judged_at = clock_timestamp() where id = any($1::uuid[]) and judged_at is null",
+                     ["{" + ids.joined(separator: ",") + "}"])
+    }
+
+    /// The claims of the batch's valid runs folded by the one ownership order (each cell once:
+    /// one statement may not change a row twice).
+    public static func claims(_ runs: [TerritoryGame.NightRun], into t: inout Territory) {
+        for r in runs where r.valid {
+            for cell in r.cells { t.offer(Claim(cell: cell, owner: r.userID, run: r.id, claimedAt: r.endedAt)) }
+        }
+    }
+
+    /// Upserts `won` (sorted by cell) into territory_hex with the night's rule: a cell changes
+    /// hands only to a claim that beats the stored one by (claimed_at, last_run_id), so a run
+    /// submitted late after days offline never takes a cell from a later run, and workers in
+    /// any order converge. The rows go in hex_id order: two workers lock shared cells in the
+    /// same order and cannot deadlock on them. The boundaries of the coarse cells they fall in
+    /// go first, as the night writes them, so that the zoom levels' trigger draws them exactly
+    /// (ZoomMigration). Returns the rows written.
+    @discardableResult
+    public static func writeCells(_ db: PostgresConnection, _ won: [Claim]) throws -> Int {
+        guard !won.isEmpty else { return 0 }
+        try TerritoryNight.writeZoomShapes(db, won: won.map(\.cell))
+        try db.copyIn("copy judged_cells from stdin") { w in
+            for c in won { try w.row(try TerritoryGame.copyRow(c)) }
+        }
+        return try db.query("""
+            insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell)
+            select hex_id, owner_user_id, last_run_id, claimed_at, cell from judged_cells order by hex_id
+            \(TerritoryGame.cellsConflict)
+            """).affected
+    }
+}

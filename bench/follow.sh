@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The game's followers (make territory-follow, issue #32) against a throwaway PostgreSQL 15 +
+# PostGIS (unix socket, fsync off as in every check), 1,000-fix runs (the territory benches'
+# generated night, scripts/data/make_runs.py --scale 10000; its first TEMPLATES runs submitted
+# again and again under fresh ids, as the app stores them: pending, notified):
+#   1. a steady 20 runs/s for STEADY_S s, one follower: p50/p95 from created_at to judged_at;
+#   2. 200 runs/s for 30 s, two followers: p50/p95, the backlog each second (it must not grow);
+#   3. drains of DRAIN_SMALL and DRAIN_LARGE pending runs by two followers (--drain): wall time,
+#      runs/s, each worker's CPU and peak memory, the ratio of the two times (linear: the ratio
+#      of the counts), and what the database does per run (pg_stat_statements: time, rows and
+#      WAL of each statement the followers send).
+# Submissions come from pgbench (--rate: a Poisson stream), one run per transaction: through
+# submit_run at 20 runs/s; at 200 runs/s stored directly as submit_run stores them (with its
+# notification), submit_run's own checks being more than this 2-core machine does at that rate.
+#
+#   bash bench/follow.sh [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-build/bench/territory_runs.geojson}
+TEMPLATES=${TEMPLATES:-2000}
+STEADY_S=${STEADY_S:-60}
+BURST_RATE=${BURST_RATE:-200}
+BURST_S=${BURST_S:-30}
+DRAIN_SMALL=${DRAIN_SMALL:-10000}
+DRAIN_LARGE=${DRAIN_LARGE:-50000}
+BIN=${BIN:-.build/release}
+PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+[ -x "$BIN/geo-territory-follow" ] && [ -x "$BIN/geo-nightly" ] || swift build -c release --product geo-territory-follow --product geo-nightly >/dev/null
+
+source bench/lib.sh
+source scripts/checks/lib/pg.sh
+runs_file "$RUNS"
+pg_start bench_follow C timezone=UTC shared_buffers=512MB max_wal_size=8GB shared_preload_libraries=pg_stat_statements
+source scripts/checks/lib/game_runs.sh
+pg_sql postgres "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls" >/dev/null
+game_pgbench_script "$TMP/submit.sql"
+url() { echo "host=$SOCK user=postgres dbname=$1 application_name=$2"; }
+echo "runs: the first $TEMPLATES of $RUNS ($(du -m "$RUNS" | cut -f1) MB for all); load: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores"
+
+newgame() {
+  game_db "$1"
+  game_templates "$1" "$RUNS" "$TEMPLATES"
+}
+# stream DB RATE SECONDS CLIENTS [SCRIPT]: pgbench submits at RATE runs/s
+stream() {
+  "$PGBIN/pgbench" -n -h "$SOCK" -U postgres -c "$4" -j "$4" --rate="$2" -T "$3" -D templates="$TEMPLATES" -f "${5:-$TMP/submit.sql}" "$1" >"$TMP/pgbench.log" 2>&1
+}
+settle() {  # settle DB: waits until nothing is pending (at most 5 minutes)
+  local i; for i in $(seq 3000); do [ "$(game_pending "$1")" = 0 ] && return 0; sleep 0.1; done; return 1
+}
+
+echo
+echo "== 1. steady ${STEADY_S} s at 20 runs/s through submit_run, one follower"
+newgame steady
+game_pgbench_submit_run "$TMP/submit_run.sql" steady
+DATABASE_URL="$(url steady follow-1)" "$BIN/geo-territory-follow" --poll 5 >"$TMP/steady.log" 2>&1 &
+f=$!
+sleep 0.5
+stream steady 20 "$STEADY_S" 2 "$TMP/submit_run.sql"
+settle steady
+kill -TERM $f; wait $f
+read -r n p50 p95 max < <(game_latency steady)
+echo "20 runs/s: $n runs; created_at → judged_at p50 $p50 s, p95 $p95 s, max $max s (the bound: p95 ≤ 1 s)"
+echo "  submit_run: $(grep -E '^latency average' "$TMP/pgbench.log") a call (the app's side)"
+echo "  batches: $(grep -c 'batch [0-9]*:' "$TMP/steady.log"), runs per batch: $(awk '/batch [0-9]+:/ { for (i = 1; i <= NF; i++) if (($i == "runs" || $i == "run") && $(i+1) == "judged") { s += $(i-1); n++ } } END { printf "%.1f", s / n }' "$TMP/steady.log")"
+
+echo
+# submit_run itself takes ≈ 26 ms of the server a 1,000-fix run (its checks in PL/pgSQL): too
+# much for this 2-core machine at 200 runs/s, so the burst stores what it stores, directly.
+echo "== 2. ${BURST_S} s at ${BURST_RATE} runs/s (stored as submit_run stores them), two followers"
+newgame burst
+for w in 1 2; do DATABASE_URL="$(url burst follow-$w)" "$BIN/geo-territory-follow" --poll 5 >"$TMP/burst-$w.log" 2>&1 & done
+sleep 0.5
+t0=$(date +%s.%N)
+stream burst "$BURST_RATE" "$BURST_S" 4 &
+bench=$!
+backlog=()
+while kill -0 $bench 2>/dev/null; do backlog+=("$(game_pending burst)"); sleep 1; done
+wait $bench
+t_end=$(date +%s.%N)
+settle burst
+t_done=$(date +%s.%N)
+for j in $(jobs -p); do kill -TERM "$j" 2>/dev/null || true; done; wait || true
+read -r n p50 p95 max < <(game_latency burst)
+echo "${BURST_RATE} runs/s: $n runs in $(printf %.1f "$(echo "$t_end - $t0" | bc)") s ($(printf %.0f "$(echo "$n / ($t_end - $t0)" | bc -l)") runs/s submitted); created_at → judged_at p50 $p50 s, p95 $p95 s, max $max s (the bound: p95 ≤ 5 s)"
+echo "  pending runs each second: ${backlog[*]}"
+echo "  drained $(printf %.1f "$(echo "$t_done - $t_end" | bc)") s after the last submission"
+for w in 1 2; do echo "  follow-$w: $(tail -1 "$TMP/burst-$w.log" | sed 's/^\[follow done in [0-9.]*s\] //')"; done
+echo "  pgbench: $(grep -E '^(tps|latency average)' "$TMP/pgbench.log" | tr '\n' ' ')"
+
+drain() {  # drain COUNT: COUNT pending runs, two followers
+  local db=drain$1
+  newgame "$db"
+  local t; t=$(date +%s.%N)
+  game_submit_copies "$db" "$1"
+  pg_sql "$db" "vacuum analyze runs" >/dev/null
+  pg_sql "$db" "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" >/dev/null
+  echo "  $1 pending runs submitted in $(printf %.1f "$(echo "$(date +%s.%N) - $t" | bc)") s"
+  t=$(date +%s.%N)
+  for w in 1 2; do
+    ( measure "$TMP/drain-$w.log" env DATABASE_URL="$(url "$db" follow-$w)" "$BIN/geo-territory-follow" --drain --batch 100 > "$TMP/drain-$w.time" ) &
+  done
+  wait
+  local wall; wall=$(echo "$(date +%s.%N) - $t" | bc)
+  [ "$(game_pending "$db")" = 0 ] || { echo "  FAILED: $(game_pending "$db") runs still pending"; exit 1; }
+  printf '  %d runs drained in %.1f s: %.0f runs/s for the two, %.0f runs/s per worker\n' "$1" "$wall" "$(echo "$1 / $wall" | bc -l)" "$(echo "$1 / $wall / 2" | bc -l)"
+  for w in 1 2; do
+    read -r ww wc wm < "$TMP/drain-$w.time"
+    printf '    follow-%d: %s runs, wall %.1f s, CPU %.1f s (%.2f ms a run), peak %d MB\n' "$w" \
+      "$(grep -o '[0-9,]* runs judged in' "$TMP/drain-$w.log" | tr -d ',' | cut -d' ' -f1)" "$ww" "$wc" \
+      "$(echo "$wc * 1000 / ($(grep -o '[0-9,]* runs judged in' "$TMP/drain-$w.log" | tr -d ',' | cut -d' ' -f1) + 0.0001)" | bc -l)" $((wm / 1024))
+  done
+  echo "    the database, per run judged (pg_stat_statements; ms of server time, rows, WAL bytes):"
+  # (each follower's scratch tables have their own oids, so its statements their own entries: summed by text)
+  pg_sql "$db" "select format('      %s: %s ms, %s rows, %s B WAL', q, round((t / $1)::numeric, 3), round(r::numeric / $1, 1), round(w / $1))
+    from (select left(regexp_replace(query, '\s+', ' ', 'g'), 60) q, sum(total_exec_time) t, sum(rows) r, sum(wal_bytes) w
+            from pg_stat_statements where dbid = (select oid from pg_database where datname = '$db') group by 1) s
+   where t > 0.01 * (select sum(total_exec_time) from pg_stat_statements) order by t desc limit 8"
+  pg_sql "$db" "select format('      all statements: %s ms a run', round((sum(total_exec_time) / $1)::numeric, 2)) from pg_stat_statements
+    where dbid = (select oid from pg_database where datname = '$db')"
+  drain_wall=$wall
+  pg_sql postgres "drop database $db" >/dev/null
+}
+
+echo
+echo "== 3. drains by two followers"
+drain "$DRAIN_SMALL"; small=$drain_wall
+drain "$DRAIN_LARGE"; large=$drain_wall
+printf 'drain time %d → %d runs: × %.2f (linear: × %.2f)\n' "$DRAIN_SMALL" "$DRAIN_LARGE" "$(echo "$large / $small" | bc -l)" "$(echo "$DRAIN_LARGE / $DRAIN_SMALL" | bc -l)"
