@@ -162,6 +162,7 @@ public struct TerritoryNight: AppNight {
     /// every coarse cell drawn with a stand-in: claimed by another writer where no boundary had
     /// been written) that territory_zoom_shape lacks, before the merge whose trigger takes them
     /// (ZoomMigration). Returns how many.
+    @discardableResult
     static func writeZoomShapes(_ db: PostgresConnection, won: [UInt64], standIns: Bool = false) throws -> Int {
         var wanted = Set(TerritoryGame.zoomParents(of: won).map { Int64(bitPattern: $0) })
         if standIns {

@@ -72,27 +72,38 @@ struct ReleaseSnapshot {
         var cities: [Int: City] = [:]
         var countries: [String: [String?]] = [:]
         var table: String?
+        // The seed's own column list replaces this (older seeds have these ten).
+        var cityColumns = ["id", "display_name", "plain_name", "admin", "country", "country_id", "population", "latitude", "longitude", "alt_names"]
         for (n, line) in lines.enumerated() {
             func fail(_ problem: String) -> InputError { InputError(file: path, "line \(n + 1): \(problem)") }
             let text = line.drop { $0 == " " }
             if text.hasPrefix("insert into ") {
                 table = String(text.dropFirst("insert into ".count).prefix { $0 != " " && $0 != "(" })
+                // The cities' columns as the seed names them: the values rows are read by name.
+                if table == "public.cities", let open = text.firstIndex(of: "("), let close = text[open...].firstIndex(of: ")") {
+                    cityColumns = text[text.index(after: open)..<close].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                }
                 continue
             }
             guard text.hasPrefix("(") else { continue }
             guard let v = SQL.tuple(line) else { throw fail("a values row that cannot be read (an unclosed quote or parenthesis?): \(excerpt(text))") }
             switch table {
             case "public.cities"?:
-                guard v.count == 10 else {
-                    throw fail("a cities row needs 10 values (id, display_name, plain_name, admin, country, country_id, population, latitude, longitude, alt_names), found \(v.count)")
+                guard v.count == cityColumns.count else {
+                    throw fail("a cities row needs \(cityColumns.count) values (\(cityColumns.joined(separator: ", "))), found \(v.count)")
                 }
-                guard let id = v[0].flatMap({ Int($0) }), let name = v[1], let country = v[4],
-                      let lat = v[7].flatMap({ Double($0) }), let lon = v[8].flatMap({ Double($0) }) else {
+                func column(_ name: String) throws -> String? {
+                    guard let i = cityColumns.firstIndex(of: name) else { throw fail("the cities insert has no column \(name)") }
+                    return v[i]
+                }
+                let population = try column("population")
+                guard let id = try column("id").flatMap({ Int($0) }), let name = try column("display_name"), let country = try column("country"),
+                      let lat = try column("latitude").flatMap({ Double($0) }), let lon = try column("longitude").flatMap({ Double($0) }) else {
                     throw fail("a city row without id, name, country or position")
                 }
-                guard v[6] == nil || Int(v[6]!) != nil else { throw fail("city \(id) has population \"\(v[6]!)\", not a whole number") }
+                guard population == nil || Int(population!) != nil else { throw fail("city \(id) has population \"\(population!)\", not a whole number") }
                 guard cities[id] == nil else { throw fail("city \(id) appears twice") }
-                cities[id] = City(name: name, country: country, population: v[6].flatMap { Int($0) } ?? 0, latitude: lat, longitude: lon, row: v)
+                cities[id] = City(name: name, country: country, population: population.flatMap { Int($0) } ?? 0, latitude: lat, longitude: lon, row: v)
             case "public.countries"?:
                 guard v.count == 6 else {
                     throw fail("a countries row needs 6 values (id, name, country_code, capital, continent, population), found \(v.count)")
