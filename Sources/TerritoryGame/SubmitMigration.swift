@@ -58,7 +58,7 @@ public enum SubmitMigration {
         create or replace function submit_run_number(v jsonb) returns text
           language sql immutable parallel safe as $f$
           select case jsonb_typeof(v)
-            when 'number' then case when abs(v::numeric) >= 1.797693134862315807937289714053e308 then 'is out of range' end
+            when 'number' then case when abs(v::numeric) >= 1.797693134862315807937289714053e308 then 'is out of range, not a finite number' end
             when 'null' then 'is null, not a number'
             when 'string' then 'is a string, not a number'
             else 'is not a number' end
