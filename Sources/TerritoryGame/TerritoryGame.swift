@@ -60,10 +60,16 @@ public enum TerritoryGame {
         where S.Element == (cells: [UInt64], owner: String, run: String, endedAt: Int64) {
         var t = Territory()
         for c in existing { t.offer(c) }
+        fold(valid, into: &t)
+        return t
+    }
+
+    /// Every cell of every valid run offered to `t` (the follower folds batch after batch).
+    public static func fold<S: Sequence>(_ valid: S, into t: inout Territory)
+        where S.Element == (cells: [UInt64], owner: String, run: String, endedAt: Int64) {
         for r in valid {
             for cell in r.cells { t.offer(Claim(cell: cell, owner: r.owner, run: r.run, claimedAt: r.endedAt)) }
         }
-        return t
     }
 
     /// The quarantine rule, the stage's and the night's: a few malformed runs are skipped (the

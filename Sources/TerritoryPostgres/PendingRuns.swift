@@ -187,9 +187,7 @@ public enum PendingRuns {
     /// The claims of the batch's valid runs folded by the one ownership order (each cell once:
     /// one statement may not change a row twice).
     public static func claims(_ runs: [TerritoryGame.NightRun], into t: inout Territory) {
-        for r in runs where r.valid {
-            for cell in r.cells { t.offer(Claim(cell: cell, owner: r.userID, run: r.id, claimedAt: r.endedAt)) }
-        }
+        TerritoryGame.fold(runs.lazy.filter(\.valid).map { ($0.cells, $0.userID, $0.id, $0.endedAt) }, into: &t)
     }
 
     /// Upserts `won` (sorted by cell) into territory_hex with the night's rule: a cell changes
