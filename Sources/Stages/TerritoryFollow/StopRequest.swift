@@ -3,9 +3,8 @@ import Foundation
 
 /// SIGTERM and SIGINT, caught instead of ending the process: the follower finishes the batch
 /// it is in (its transaction commits or rolls back as a whole either way) and exits 0.
-/// Unchecked Sendable: `lock` guards `signalName`, the only state a signal handler (on a
-/// global queue) and the follower's thread share; `sources` is written only in init and read
-/// only in deinit.
+/// `@unchecked`: `signalName` is guarded by `lock`; `sources` is written only by `init` and read
+/// only by `deinit`.
 final class StopRequest: @unchecked Sendable {
     private let lock = NSLock()
     private var signalName: String? = nil
