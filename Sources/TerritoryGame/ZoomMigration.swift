@@ -17,14 +17,19 @@ public enum ZoomMigration {
         -- - The box: min_lon > max_lon crosses ±180° (as before); longitudes are taken modulo 360 and a
         --   box 360° wide or more is the whole world; latitudes are clamped to -90…90. A null, NaN or
         --   infinite bound, or min_lat > max_lat, is refused (SQLSTATE 22023, the box named).
-        -- - The resolution: counting the box's claimed cells at resolution 0, 1, … 9 (a cell is in the box
-        --   when its polygon intersects it; at r < 9 a claimed cell is one with claimed resolution-9
-        --   cells under it), the first resolution whose count exceeds max_cells ends the walk and the
-        --   answer is at the one before it: the finest resolution whose count fits, as the counts grow
-        --   with r (only a coarse cell reaching in at the box's edge, where its finer cells do not, can
-        --   break that). A box whose every count fits, resolution 9 included, is answered as before:
-        --   exactly the claimed resolution-9 cells (territory_hex rows with an owner) intersecting it,
-        --   by hex_id, with resolution 9, cells 1 and owner_cells 1.
+        -- - The resolution, as issue 29 states it: when the box holds no more resolution-9 cells than
+        --   max_cells, the answer is as before this migration: exactly the cells whose polygon intersects
+        --   the box (every territory_hex row meeting it, one without an owner too), by hex_id, with
+        --   resolution 9 and cells = owner_cells = 1 (0 for a row without an owner). When it holds more,
+        --   the answer is the box's cells at the finest coarser H3 resolution whose count fits (a coarse
+        --   cell is the box's when its polygon intersects it and it has claimed resolution-9 cells
+        --   under it). Counts need not grow with the resolution (a coarse cell can reach in at the
+        --   box's edge where its finer cells do not), so a count over max_cells does not end the
+        --   search; a proof that no finer resolution fits does (bounds from H3's hierarchy, in the
+        --   function). Cost: a walk up from resolution 0 over the cells near the box, which usually
+        --   ends a resolution short of the answer's; in the rare box where a count exceeds max_cells
+        --   without that proof, it goes on, reading at most max_cells + 1 cells (per turn of the box
+        --   across ±180°) at each finer resolution, up to 9.
         -- - A coarse row (by hex_id): the H3 cell (hex_id, its boundary as cell_geojson), cells = claimed
         --   resolution-9 cells under it (H3's parent of each), owner_user_id = the runner owning most of
         --   them (a tie: the owner of the latest claim, by claimed_at then last_run_id), owner_cells =
@@ -80,12 +85,14 @@ public enum ZoomMigration {
         alter table territory_zoom_owner set (fillfactor = 70);
         -- Per coarse cell: the row territory_in_viewport returns (cells = 0: nothing claimed under it,
         -- never returned). exact: cell is the pipeline's boundary (else the hull of its finer cells).
-        -- cell_geojson: cell as GeoJSON, made once. children: its claimed cells one resolution finer.
+        -- cell_geojson: cell as GeoJSON, made once. children, grandchildren: its claimed cells one and
+        -- two resolutions finer (territory_in_viewport's bounds; 0 where there is no such resolution).
         create table if not exists territory_zoom (h3 bigint primary key, hex_id text not null, resolution smallint not null,
           cells integer not null default 0, owner_user_id uuid, owner_cells integer not null default 0,
           last_run_id uuid, claimed_at timestamptz, cell geometry(Polygon, 4326), cell_geojson text, children integer not null default 0,
           exact boolean not null default false) with (fillfactor = 70);
         alter table territory_zoom set (fillfactor = 70);
+        alter table territory_zoom add column if not exists grandchildren integer not null default 0;
         create index if not exists idx_territory_zoom_cell on territory_zoom using gist (resolution, cell);
 
         -- Each owner's cells and latest claim in each coarse cell `a` at resolution r, from the finer
@@ -132,12 +139,13 @@ public enum ZoomMigration {
               select distinct on (g.h3) g.h3, g.owner_user_id, g.cells, g.last_run_id, g.claimed_at, sum(g.cells) over (partition by g.h3) as total
                 from g order by g.h3, g.cells desc, g.claimed_at desc nulls last, g.last_run_id desc nulls last, g.owner_user_id),
             made as (
-              insert into territory_zoom (h3, hex_id, resolution, cells, owner_user_id, owner_cells, last_run_id, claimed_at, cell, cell_geojson, exact, children)
+              insert into territory_zoom (h3, hex_id, resolution, cells, owner_user_id, owner_cells, last_run_id, claimed_at, cell, cell_geojson, exact,
+                                          children, grandchildren)
                 select x, territory_h3_hex(x), r, coalesce(m.total, 0), m.owner_user_id, coalesce(m.cells, 0), m.last_run_id, m.claimed_at,
-                       s.cell, st_asgeojson(s.cell), s.cell is not null,
-                       case when r = 8 then coalesce(m.total, 0)
-                            else (select count(*) from territory_zoom c where c.h3 = any(territory_h3_children(x)) and c.cells > 0) end
+                       s.cell, st_asgeojson(s.cell), s.cell is not null, coalesce(k.n, m.total, 0), coalesce(k.g, 0)
                   from unnest(a) x left join m on m.h3 = x left join territory_zoom_shape s on s.h3 = x
+                  left join lateral (select count(*)::integer as n, coalesce(sum(c.children), 0)::integer as g from territory_zoom c
+                                      where r < 8 and c.h3 = any(territory_h3_children(x)) and c.cells > 0) k on r < 8
                  order by x
                 on conflict do nothing
                 returning territory_zoom.h3),
@@ -172,15 +180,16 @@ public enum ZoomMigration {
                 and not exists (select 1 from g where g.h3 = o.h3 and g.owner_user_id = o.owner_user_id);
               -- Each cell's majority owner (a tie: the latest claim) and counts; no owner: nothing claimed.
               update territory_zoom z set cells = coalesce(m.total, 0), owner_user_id = m.owner_user_id, owner_cells = coalesce(m.cells, 0),
-                     last_run_id = m.last_run_id, claimed_at = m.claimed_at, children = coalesce(k.n, m.total, 0)
+                     last_run_id = m.last_run_id, claimed_at = m.claimed_at, children = coalesce(k.n, m.total, 0), grandchildren = coalesce(k.g, 0)
                 from unnest(held) x left join lateral (
                   select o.owner_user_id, o.cells, o.last_run_id, o.claimed_at, sum(o.cells) over () as total
                   from territory_zoom_owner o where o.h3 = x
                   order by o.cells desc, o.claimed_at desc nulls last, o.last_run_id desc nulls last, o.owner_user_id limit 1) m on true
                 left join lateral (
-                  select count(*)::integer as n from territory_zoom c where r < 8 and c.h3 = any(territory_h3_children(x)) and c.cells > 0) k on r < 8
-                where z.h3 = x and (z.cells, z.owner_user_id, z.owner_cells, z.last_run_id, z.claimed_at, z.children)
-                           is distinct from (coalesce(m.total, 0), m.owner_user_id, coalesce(m.cells, 0), m.last_run_id, m.claimed_at, coalesce(k.n, m.total, 0));
+                  select count(*)::integer as n, coalesce(sum(c.children), 0)::integer as g from territory_zoom c
+                   where r < 8 and c.h3 = any(territory_h3_children(x)) and c.cells > 0) k on r < 8
+                where z.h3 = x and (z.cells, z.owner_user_id, z.owner_cells, z.last_run_id, z.claimed_at, z.children, z.grandchildren)
+                           is distinct from (coalesce(m.total, 0), m.owner_user_id, coalesce(m.cells, 0), m.last_run_id, m.claimed_at, coalesce(k.n, m.total, 0), coalesce(k.g, 0));
               get diagnostics n = row_count;
               changed := changed + n;
             end if;
@@ -263,8 +272,9 @@ public enum ZoomMigration {
           for each statement execute function territory_zoom_after_truncate();
 
         -- The night's check and repair: boundaries the pipeline wrote for cells drawn as a stand-in;
-        -- then per resolution and owner, the cells and the latest claim against territory_hex, and per
-        -- resolution the cells' totals against their owners'; anything wrong: every coarse cell rebuilt
+        -- then per resolution and owner, the cells and the latest claim against territory_hex, per
+        -- resolution the cells' totals against their owners', and each cell's children and
+        -- grandchildren against the finer cells; anything wrong: every coarse cell rebuilt
         -- (writers of territory_hex wait meanwhile). Returns what it did.
         create or replace function territory_zoom_repair() returns text
           language plpgsql security definer set search_path = public, extensions, pg_temp as $$
@@ -290,7 +300,14 @@ public enum ZoomMigration {
             select z.h3 from territory_zoom z left join (select o.h3, sum(o.cells) as cells from territory_zoom_owner o group by o.h3) o on o.h3 = z.h3
              where z.cells <> coalesce(o.cells, 0)
             union all
-            select o.h3 from territory_zoom_owner o where not exists (select 1 from territory_zoom z where z.h3 = o.h3))
+            select o.h3 from territory_zoom_owner o where not exists (select 1 from territory_zoom z where z.h3 = o.h3)
+            union all
+            -- children and grandchildren, territory_in_viewport's bounds, against the finer cells
+            select p.h3 from territory_zoom p left join (
+                select territory_h3_parent(c.h3, c.resolution - 1) as h3, count(*) as n, sum(c.children) as g
+                  from territory_zoom c where c.resolution > 0 and c.cells > 0 group by 1) k on k.h3 = p.h3
+             where (p.children, p.grandchildren) <> (case when p.resolution = 8 then p.cells else coalesce(k.n, 0) end,
+                                                     case when p.resolution = 8 then 0 else coalesce(k.g, 0) end))
           select (select count(*) from per_owner) + (select count(*) from per_cell) into wrong;
           if wrong = 0 then
             return format('the map at every zoom agrees with territory_hex%s',
@@ -302,20 +319,27 @@ public enum ZoomMigration {
           return format('the map at every zoom disagreed with territory_hex (%s differences): rebuilt, %s coarse cells changed', wrong, rebuilt);
         end $$;
 
+        -- Rows of territory_hex the coarse cells do not count (no owner, or a hex_id that is not a
+        -- resolution-9 cell as the pipeline writes it): territory_in_viewport adds those near a box
+        -- to its upper bound of the box's resolution-9 rows.
+        create index if not exists idx_territory_hex_uncounted on territory_hex using gist (cell)
+          where owner_user_id is null or hex_id !~ '^89[0-9a-f]{13}$';
+
         -- GET /territoryInViewport at every zoom (see the header).
         drop function if exists territory_in_viewport(double precision, double precision, double precision, double precision, integer);
         create function territory_in_viewport(min_lon double precision, min_lat double precision,
             max_lon double precision, max_lat double precision, max_cells integer default 5000)
           returns table (hex_id text, owner_user_id uuid, last_run_id uuid, claimed_at timestamptz, cell_geojson text,
                          resolution integer, cells integer, owner_cells integer)
-          -- Plain index scans that stop at the limit (a bitmap scan finds every cell of a continent
-          -- first); no JIT or parallel workers for a query of milliseconds.
+          -- No JIT or parallel workers for a query of milliseconds; bitmap scans (each heap page read
+          -- once) except where a count stops at max_cells + 1 (see `capped`).
           language plpgsql stable parallel safe
-          set enable_bitmapscan = off set jit = off set max_parallel_workers_per_gather = 0 as $$
+          set enable_bitmapscan = on set jit = off set max_parallel_workers_per_gather = 0 as $$
         #variable_conflict use_column
         declare
-          lo double precision; w double precision; la double precision; ha double precision;
-          b1 geometry; b2 geometry; b3 geometry; r integer; n integer; fit integer := -1; my double precision; finer bigint; kids bigint := 0; small boolean; mx double precision; narrowed geometry; wide geometry;
+          lo double precision; w double precision; la double precision; ha double precision; far double precision;
+          b1 geometry; b2 geometry; b3 geometry; narrowed geometry; wide geometry; my double precision; mx double precision;
+          r integer := 0; n bigint; best integer := -1; expect bigint := 0; up bigint; finer bigint; finer2 bigint; capped boolean := false;
         begin
           if coalesce(max_cells, 0) <= 0 then return; end if;
           if not coalesce(min_lon between -1e6 and 1e6 and max_lon between -1e6 and 1e6
@@ -332,84 +356,106 @@ public enum ZoomMigration {
           b1 := st_makeenvelope(lo, la, lo + w, ha, 4326);
           b2 := st_makeenvelope(lo - 360, la, lo + w - 360, ha, 4326);
           b3 := st_makeenvelope(lo + 360, la, lo + w + 360, ha, 4326);
-          -- From resolution 0 to 9: the first resolution whose count exceeds max_cells ends the walk.
-          -- A count expected small (the cells one resolution coarser have at most 4 × max_cells
-          -- children) reads every cell in the box by a bitmap scan (each heap page once); otherwise
-          -- an index scan stops at max_cells + 1.
-          for r in 0..9 loop
-            small := kids <= 4 * max_cells;
-            perform set_config('enable_bitmapscan', case when small then 'on' else 'off' end, true);
-            if r < 9 then
-              -- A cell whose finer cells all lie in the box (its bounds inside `narrowed`: the box narrowed
-              -- by three average edges of resolution r + 1, in longitude as at its latitude farthest from
-              -- the equator, and cut to ±79°) adds its children to `finer`, a lower bound of the count at
-              -- r + 1: over max_cells, that count need not be made.
-              my := 3 * (array[483.057, 182.513, 68.979, 26.072, 9.854, 3.725, 1.406, 0.531, 0.201])[r + 1] / 111.32;
-              mx := case when greatest(abs(greatest(la + my, -79)), abs(least(ha - my, 79))) + my < 89
-                         then my / cosd(greatest(abs(greatest(la + my, -79)), abs(least(ha - my, 79))) + my) end;
-              narrowed := case when greatest(la + my, -79) < least(ha - my, 79) and 2 * mx < w
-                               then st_makeenvelope(lo + mx, greatest(la + my, -79), lo + w - mx, least(ha - my, 79), 4326) end;
-              if small and r = 8 then
-                -- Also the resolution-9 cells under every resolution-8 cell near the box (its bounds
-                -- within three resolution-9 edges of it, where a cell reaching into the box has its
-                -- parent): at most max_cells, the box's resolution-9 cells fit without counting them.
-                wide := case when mx is not null then st_makeenvelope(lo - mx, la - my, lo + w + mx, ha + my, 4326) end;
-                select count(*) filter (where (z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) or (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2)))
-                                              or (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3)))),
-                       coalesce(sum(z.children), 0), coalesce(sum(z.children) filter (where z.cell @ narrowed), 0)
-                  into n, kids, finer
-                  from territory_zoom z where z.resolution = r::smallint and z.cells > 0
-                   and (z.cell && coalesce(wide, b1) or z.cell && st_translate(coalesce(wide, b1), -360, 0) or z.cell && st_translate(coalesce(wide, b1), 360, 0));
-                exit when n > max_cells;
-                fit := r;
-                exit when finer > max_cells;
-                if wide is not null and kids <= max_cells then fit := 9; exit; end if;
-                continue;
-              elsif small then
-                select count(*), coalesce(sum(z.children), 0), coalesce(sum(z.children) filter (where z.cell @ narrowed), 0)
-                  into n, kids, finer
-                  from territory_zoom z where z.resolution = r::smallint and z.cells > 0
-                   and ((z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) or (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2)))
-                        or (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))));
+          -- The walk, resolution 0 up: count(r) = the box's claimed cells at r (at 9: its territory_hex
+          -- rows); `best`, the finest r so far with count(r) <= max_cells. Each resolution's query also
+          -- gives, over the cells near the box, bounds for the finer ones (H3 cells' boundaries:
+          -- `margin`, three average edges of resolution r + 1, against descendants that overhang a
+          -- cell's bounds by at most 0.67 of one, summed over every finer resolution):
+          -- - up: the children of every cell whose bounds meet `wide` (the box grown by the margin;
+          --   every longitude within it of a pole): a cell at r + 1 meeting the box has its parent
+          --   there, so up >= count(r + 1);
+          -- - finer, finer2: the children (grandchildren) of every cell whose bounds lie in `narrowed`
+          --   (the box shrunk by the margin, cut to ±79°): each is claimed, so it has a distinct claimed
+          --   descendant at every finer resolution, inside its ancestor's bounds grown by less than the
+          --   margin, so in the box: finer <= count(r') for every r' > r, finer2 for every r' > r + 1.
+          -- finer > max_cells: no finer resolution fits, the walk ends. up <= max_cells and finer2 >
+          -- max_cells: r + 1 fits and nothing finer does, the walk ends without counting r + 1.
+          -- Otherwise on to r + 1, even when count(r) does not fit (a coarse cell reaching in at the
+          -- box's edge, where its finer cells do not, can make a count larger than a finer one).
+          -- A count whose upper bound exceeds 4 × max_cells (or is unknown) is `capped`: plain index
+          -- scans that stop at max_cells + 1 cells per frame (finer, finer2 over those: still lower
+          -- bounds; no up).
+          loop
+            if r = 9 then
+              -- The box's territory_hex rows, as the function before this migration returned them.
+              if capped then
+                select count(*) into n from (
+                  (select t.hex_id from territory_hex t where t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1)) limit max_cells + 1)
+                  union (select t.hex_id from territory_hex t where t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2)) limit max_cells + 1)
+                  union (select t.hex_id from territory_hex t where t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3)) limit max_cells + 1)) s;
               else
-                select count(*), coalesce(sum(s.c), 0), coalesce(sum(s.k), 0) into n, kids, finer from (
-                  (select z.h3, z.children as c, case when z.cell @ narrowed then z.children else 0 end as k
-                     from territory_zoom z where z.resolution = r::smallint and (z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) and z.cells > 0 limit max_cells + 1)
-                  union (select z.h3, z.children, 0 from territory_zoom z where z.resolution = r::smallint and (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2))) and z.cells > 0 limit max_cells + 1)
-                  union (select z.h3, z.children, 0 from territory_zoom z where z.resolution = r::smallint and (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))) and z.cells > 0 limit max_cells + 1)) s;
+                select count(*) into n from territory_hex t
+                 where (t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) or (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2)))
+                    or (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3)));
               end if;
-              exit when n > max_cells;
-              fit := r;
-              exit when finer > max_cells;
-            elsif small then
-              select count(*) into n from territory_hex t
-               where t.owner_user_id is not null and ((t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) or (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2))) or (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3))));
-              exit when n > max_cells;
-              fit := r;
-            else
-              select count(*) into n from (
-                (select t.hex_id from territory_hex t where t.owner_user_id is not null and (t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) limit max_cells + 1)
-                union (select t.hex_id from territory_hex t where t.owner_user_id is not null and (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2))) limit max_cells + 1)
-                union (select t.hex_id from territory_hex t where t.owner_user_id is not null and (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3))) limit max_cells + 1)) s;
-              exit when n > max_cells;
-              fit := r;
+              if n <= max_cells then best := 9; end if;
+              exit;
             end if;
+            my := 3 * (array[483.057, 182.513, 68.979, 26.072, 9.854, 3.725, 1.406, 0.531, 0.201])[r + 1] / 111.32;
+            far := greatest(abs(greatest(la + my, -79)), abs(least(ha - my, 79))) + my;
+            mx := case when far < 89 then my / cosd(far) end;
+            narrowed := case when greatest(la + my, -79) < least(ha - my, 79) and 2 * mx < w
+                             then st_makeenvelope(lo + mx, greatest(la + my, -79), lo + w - mx, least(ha - my, 79), 4326) end;
+            far := greatest(abs(la), abs(ha)) + my;
+            wide := case when far >= 89 or w + 2 * my / cosd(far) >= 360
+                         then st_makeenvelope(-180, greatest(la - my, -90), 180, least(ha + my, 90), 4326)
+                         else st_makeenvelope(lo - my / cosd(far), greatest(la - my, -90), lo + w + my / cosd(far), least(ha + my, 90), 4326) end;
+            if not capped then
+              select count(*) filter (where (z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) or (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2)))
+                                            or (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3)))),
+                     coalesce(sum(z.children), 0), coalesce(sum(z.children) filter (where z.cell @ narrowed), 0),
+                     coalesce(sum(z.grandchildren) filter (where z.cell @ narrowed), 0)
+                into n, up, finer, finer2
+                from territory_zoom z where z.resolution = r::smallint and z.cells > 0
+                 and (z.cell && wide or z.cell && st_translate(wide, -360, 0) or z.cell && st_translate(wide, 360, 0));
+            else
+              select count(*), coalesce(sum(s.k), 0), coalesce(sum(s.g), 0), null into n, finer, finer2, up from (
+                (select z.h3, case when z.cell @ narrowed then z.children else 0 end as k, case when z.cell @ narrowed then z.grandchildren else 0 end as g
+                   from territory_zoom z where z.resolution = r::smallint and (z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) and z.cells > 0 limit max_cells + 1)
+                union (select z.h3, case when z.cell @ narrowed then z.children else 0 end, case when z.cell @ narrowed then z.grandchildren else 0 end
+                   from territory_zoom z where z.resolution = r::smallint and (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2))) and z.cells > 0 limit max_cells + 1)
+                union (select z.h3, case when z.cell @ narrowed then z.children else 0 end, case when z.cell @ narrowed then z.grandchildren else 0 end
+                   from territory_zoom z where z.resolution = r::smallint and (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))) and z.cells > 0 limit max_cells + 1)) s;
+            end if;
+            if n <= max_cells then best := r; end if;
+            exit when finer > max_cells;
+            if r = 8 and up is not null then
+              -- The rows the coarse cells do not count, near the box.
+              up := up + (select count(*) from territory_hex t where (t.owner_user_id is null or t.hex_id !~ '^89[0-9a-f]{13}$')
+                            and (t.cell && wide or t.cell && st_translate(wide, -360, 0) or t.cell && st_translate(wide, 360, 0)));
+            end if;
+            if up <= max_cells and (r = 8 or finer2 > max_cells) then best := r + 1; exit; end if;
+            if not capped and (up is null or up > 4 * max_cells) then
+              capped := true;
+              perform set_config('enable_bitmapscan', 'off', true);
+            end if;
+            r := r + 1;
           end loop;
-          -- The answer, at most max_cells rows known to be there: a bitmap scan reads each heap page once.
+          -- The answer: at most max_cells rows known to be there, read by a bitmap scan.
           perform set_config('enable_bitmapscan', 'on', true);
-          if fit = 9 then
-            return query select t.hex_id, t.owner_user_id, t.last_run_id, t.claimed_at, st_asgeojson(t.cell), 9, 1, 1
+          if best = 9 then
+            return query select t.hex_id, t.owner_user_id, t.last_run_id, t.claimed_at, st_asgeojson(t.cell), 9,
+                                (t.owner_user_id is not null)::integer, (t.owner_user_id is not null)::integer
               from territory_hex t
-              where t.owner_user_id is not null and ((t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) or (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2))) or (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3))))
+              where (t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) or (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2)))
+                 or (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3)))
               order by t.hex_id limit max_cells;
-            return;
+          elsif best >= 0 then
+            return query select z.hex_id, z.owner_user_id, z.last_run_id, z.claimed_at, z.cell_geojson, best, z.cells, z.owner_cells
+              from territory_zoom z
+              where z.resolution = best::smallint and z.cells > 0
+                and ((z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) or (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2)))
+                     or (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))))
+              order by z.h3 limit max_cells;
+          else
+            -- No resolution fits: the max_cells resolution-0 cells holding the most.
+            return query select z.hex_id, z.owner_user_id, z.last_run_id, z.claimed_at, z.cell_geojson, 0, z.cells, z.owner_cells
+              from territory_zoom z
+              where z.resolution = 0::smallint and z.cells > 0
+                and ((z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) or (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2)))
+                     or (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))))
+              order by z.cells desc, z.h3 limit max_cells;
           end if;
-          -- When even resolution 0 does not fit: its max_cells cells holding the most.
-          return query select z.hex_id, z.owner_user_id, z.last_run_id, z.claimed_at, z.cell_geojson, z.resolution::integer, z.cells, z.owner_cells
-            from territory_zoom z
-            where z.resolution = greatest(fit, 0)::smallint and z.cells > 0
-              and ((z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) or (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2))) or (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))))
-            order by case when fit < 0 then -z.cells end, z.hex_id limit max_cells;
         end $$;
 
         -- Row-level security and grants: signed-in users read the coarse cells (through the function);

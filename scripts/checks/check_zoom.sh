@@ -8,7 +8,9 @@
 #     at each pole, out of range) territory_in_viewport as authenticated = the answer recomputed
 #     by scripts/checks/zoom_reference.py: parents by h3-py, boundaries by shapely, the
 #     resolution the contract picks, majority owner, counts and latest claim recounted from
-#     territory_hex; the city box = ST_Intersects on territory_hex exactly;
+#     territory_hex; the city box = ST_Intersects on territory_hex exactly (an ownerless row
+#     written by hand included); a box found by h3-py where a coarse count exceeds max_cells and
+#     a finer one fits is answered at the finest that fits;
 #   - rows written by hand (a new area, a steal, a delete) show at coarse zoom at commit (a new
 #     area's coarse cells drawn as stand-ins) and the next night writes their boundaries;
 #   - 4 writers upserting overlapping cells at once (sorted, as the followers do): none fails,
@@ -75,17 +77,37 @@ viewport() {  # viewport DB OUT: every box's answer as CSV
       to_char(claimed_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') from territory_in_viewport($1, $2, $3, $4, $5)" >> "$out"
   done
 }
+cellwkt() { "$PY" -c 'import sys, h3; r = [(x, y) for y, x in h3.cell_to_boundary(sys.argv[1])]; r.append(r[0]); print("SRID=4326;POLYGON((" + ",".join(f"{x} {y}" for x, y in r) + "))")' "$1"; }
 recount() {  # recount LABEL
   sql game "copy (select hex_id, owner_user_id, last_run_id, to_char(claimed_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') from territory_hex) to stdout with (format csv)" > "$TMP/hex.csv"
   viewport game "$TMP/vp.csv"
   echo "  -- $1"
   "$PY" scripts/checks/zoom_reference.py "$TMP/hex.csv" "$TMP/vp.csv" "$BOXES" || fail=1
 }
-recount "after the nights (sample, then ±180° and the poles)"
+# A row without an owner (the schema allows it; the night reads it as unclaimed), written by hand
+# in the city box: at resolution 9 the answer is every territory_hex row meeting the box, as
+# before the map at every zoom, this one with cells 0.
+sql game "select hex_id from territory_hex" > "$TMP/ids.txt"
+OWNERLESS=$("$PY" -c 'import sys, h3
+have = set(open(sys.argv[1]).read().split())
+print(min(set(h3.geo_to_cells({"type": "Polygon", "coordinates": [[(-0.19, 51.5), (-0.15, 51.5), (-0.15, 51.51), (-0.19, 51.51), (-0.19, 51.5)]]}, 9)) - have))' "$TMP/ids.txt")
+sql game "set role service_role; insert into territory_hex (hex_id, cell) values ('$OWNERLESS', '$(cellwkt "$OWNERLESS")')" >/dev/null
+# A box where a coarse count exceeds max_cells and a finer one fits (found by h3-py near the
+# territory's edge): the answer is at the finest resolution that fits, not the one before the
+# first count over max_cells.
+sql game "copy (select hex_id, owner_user_id, last_run_id, to_char(claimed_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') from territory_hex) to stdout with (format csv)" > "$TMP/hex.csv"
+read -r NM_LO NM_LA NM_HI NM_HA NM_MAX NM_RES < <("$PY" scripts/checks/zoom_reference.py --non-monotone "$TMP/hex.csv") \
+  || { echo "  FAIL h3-py found no box whose counts are not monotone near the territory's edge"; exit 1; }
+BOXES="$BOXES|$NM_LO $NM_LA $NM_HI $NM_HA $NM_MAX"
+recount "after the nights (sample, then ±180° and the poles) and an ownerless row"
 CITY="st_makeenvelope(-0.20, 51.49, -0.14, 51.52, 4326)"
-expect game "the city box = ST_Intersects on territory_hex, exactly" \
+expect game "the city box = ST_Intersects on territory_hex (every row, the ownerless one too), exactly" \
   "$(sql game "select string_agg(hex_id, ' ' order by hex_id) from territory_hex where st_intersects(cell, $CITY)")" \
   "set role authenticated; select string_agg(hex_id, ' ' order by hex_id) from territory_in_viewport(-0.20, 51.49, -0.14, 51.52) where resolution = 9"
+expect game "the ownerless row is in the city box's answer, with cells 0 and owner_cells 0" "9 0 0" \
+  "set role authenticated; select resolution || ' ' || cells || ' ' || owner_cells from territory_in_viewport(-0.20, 51.49, -0.14, 51.52) where hex_id = '$OWNERLESS' and owner_user_id is null"
+expect game "box ($NM_LO, $NM_LA, $NM_HI, $NM_HA) at max_cells $NM_MAX: a coarser count exceeds it, the answer is at resolution $NM_RES (h3-py: the finest that fits)" "$NM_RES" \
+  "set role authenticated; select string_agg(distinct resolution::text, ',') from territory_in_viewport($NM_LO, $NM_LA, $NM_HI, $NM_HA, $NM_MAX)"
 expect game "coarse rows' cell_geojson = the pipeline's boundary" "0" \
   "select count(*) from territory_in_viewport(-180, -90, 180, 90, 40) v join territory_zoom z using (hex_id) where v.cell_geojson <> st_asgeojson(z.cell) or z.resolution <> v.resolution"
 
@@ -96,7 +118,6 @@ U1=$(sql game "select id from users order by id limit 1"); U2=$(sql game "select
 R1=$(sql game "select id from runs where valid_loop order by id limit 1")
 "$PY" -c 'import h3; c = h3.latlng_to_cell(64.1466, -21.9426, 9); print(c); print(min(set(h3.cell_to_children(h3.cell_to_parent(c, 8), 9)) - {c}))' > "$TMP/new.txt"
 NEW1=$(sed -n 1p "$TMP/new.txt"); NEW2=$(sed -n 2p "$TMP/new.txt")
-cellwkt() { "$PY" -c 'import sys, h3; r = [(x, y) for y, x in h3.cell_to_boundary(sys.argv[1])]; r.append(r[0]); print("SRID=4326;POLYGON((" + ",".join(f"{x} {y}" for x, y in r) + "))")' "$1"; }
 sql game "set role service_role; insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell)
   values ('$NEW1', '$U1', '$R1', '2026-11-26 12:00:00+00', '$(cellwkt "$NEW1")'), ('$NEW2', '$U2', '$R1', '2026-11-26 12:00:01+00', '$(cellwkt "$NEW2")')" >/dev/null
 sql game "set role service_role; update territory_hex set owner_user_id = '$U2', claimed_at = '2026-11-26 13:00:00+00' where hex_id = (select min(hex_id) from territory_hex where owner_user_id <> '$U2')" >/dev/null
