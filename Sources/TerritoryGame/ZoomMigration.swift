@@ -338,7 +338,8 @@ public enum ZoomMigration {
         #variable_conflict use_column
         declare
           lo double precision; w double precision; la double precision; ha double precision; far double precision;
-          b1 geometry; b2 geometry; b3 geometry; narrowed geometry; wide geometry; my double precision; mx double precision;
+          b1 geometry; b2 geometry; b3 geometry; n1 geometry; n2 geometry; n3 geometry; w1 geometry; w2 geometry; w3 geometry;
+          my double precision; mx double precision;
           r integer := 0; n bigint; best integer := -1; expect bigint := 0; up bigint; finer bigint; finer2 bigint; capped boolean := false;
         begin
           if coalesce(max_cells, 0) <= 0 then return; end if;
@@ -358,16 +359,18 @@ public enum ZoomMigration {
           b3 := st_makeenvelope(lo + 360, la, lo + w + 360, ha, 4326);
           -- The walk, resolution 0 up: count(r) = the box's claimed cells at r (at 9: its territory_hex
           -- rows); `best`, the finest r so far with count(r) <= max_cells. Each resolution's query also
-          -- gives, over the cells near the box, bounds for the finer ones (H3 cells' boundaries:
-          -- `margin`, three average edges of resolution r + 1, against descendants that overhang a
-          -- cell's bounds by at most 0.67 of one, summed over every finer resolution):
-          -- - up: the children of every cell whose bounds meet `wide` (the box grown by the margin;
-          --   every longitude within it of a pole): a cell at r + 1 meeting the box has its parent
-          --   there, so up >= count(r + 1);
-          -- - finer, finer2: the children (grandchildren) of every cell whose bounds lie in `narrowed`
-          --   (the box shrunk by the margin, cut to ±79°): each is claimed, so it has a distinct claimed
-          --   descendant at every finer resolution, inside its ancestor's bounds grown by less than the
-          --   margin, so in the box: finer <= count(r') for every r' > r, finer2 for every r' > r + 1.
+          -- gives bounds for the finer ones from H3's hierarchy. The margin: three average edges of
+          -- resolution r + 1; a cell's descendants at every finer resolution lie within its bounds
+          -- grown by 0.67 of one (the overhangs of children beyond their parents' bounds, summed over
+          -- the resolutions; measured with h3-py at every resolution, pentagons' neighbours included).
+          -- - up: the children of every cell whose bounds meet w1 (the box grown by the margin, in
+          --   longitude as at its latitude farthest from the equator; every longitude within the margin
+          --   of a pole) or its turns w2, w3: a cell at r + 1 meeting the box has its parent there, so
+          --   up >= count(r + 1);
+          -- - finer, finer2: the children (grandchildren) of every cell whose bounds lie in n1 (the box
+          --   shrunk by the margin, cut to ±79°) or its turns n2, n3: each is claimed, so has a distinct
+          --   claimed descendant at every finer resolution, in the box: finer <= count(r') for every
+          --   r' > r, finer2 for every r' > r + 1.
           -- finer > max_cells: no finer resolution fits, the walk ends. up <= max_cells and finer2 >
           -- max_cells: r + 1 fits and nothing finer does, the walk ends without counting r + 1.
           -- Otherwise on to r + 1, even when count(r) does not fit (a coarse cell reaching in at the
@@ -394,27 +397,29 @@ public enum ZoomMigration {
             my := 3 * (array[483.057, 182.513, 68.979, 26.072, 9.854, 3.725, 1.406, 0.531, 0.201])[r + 1] / 111.32;
             far := greatest(abs(greatest(la + my, -79)), abs(least(ha - my, 79))) + my;
             mx := case when far < 89 then my / cosd(far) end;
-            narrowed := case when greatest(la + my, -79) < least(ha - my, 79) and 2 * mx < w
-                             then st_makeenvelope(lo + mx, greatest(la + my, -79), lo + w - mx, least(ha - my, 79), 4326) end;
+            n1 := case when greatest(la + my, -79) < least(ha - my, 79) and 2 * mx < w
+                       then st_makeenvelope(lo + mx, greatest(la + my, -79), lo + w - mx, least(ha - my, 79), 4326) end;
+            n2 := st_translate(n1, -360, 0); n3 := st_translate(n1, 360, 0);
             far := greatest(abs(la), abs(ha)) + my;
-            wide := case when far >= 89 or w + 2 * my / cosd(far) >= 360
-                         then st_makeenvelope(-180, greatest(la - my, -90), 180, least(ha + my, 90), 4326)
-                         else st_makeenvelope(lo - my / cosd(far), greatest(la - my, -90), lo + w + my / cosd(far), least(ha + my, 90), 4326) end;
+            w1 := case when far >= 89 or w + 2 * my / cosd(far) >= 360
+                       then st_makeenvelope(-180, greatest(la - my, -90), 180, least(ha + my, 90), 4326)
+                       else st_makeenvelope(lo - my / cosd(far), greatest(la - my, -90), lo + w + my / cosd(far), least(ha + my, 90), 4326) end;
+            w2 := st_translate(w1, -360, 0); w3 := st_translate(w1, 360, 0);
             if not capped then
               select count(*) filter (where (z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) or (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2)))
                                             or (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3)))),
-                     coalesce(sum(z.children), 0), coalesce(sum(z.children) filter (where z.cell @ narrowed), 0),
-                     coalesce(sum(z.grandchildren) filter (where z.cell @ narrowed), 0)
+                     coalesce(sum(z.children), 0), coalesce(sum(z.children) filter (where (z.cell @ n1 or z.cell @ n2 or z.cell @ n3)), 0),
+                     coalesce(sum(z.grandchildren) filter (where (z.cell @ n1 or z.cell @ n2 or z.cell @ n3)), 0)
                 into n, up, finer, finer2
                 from territory_zoom z where z.resolution = r::smallint and z.cells > 0
-                 and (z.cell && wide or z.cell && st_translate(wide, -360, 0) or z.cell && st_translate(wide, 360, 0));
+                 and (z.cell && w1 or z.cell && w2 or z.cell && w3);
             else
               select count(*), coalesce(sum(s.k), 0), coalesce(sum(s.g), 0), null into n, finer, finer2, up from (
-                (select z.h3, case when z.cell @ narrowed then z.children else 0 end as k, case when z.cell @ narrowed then z.grandchildren else 0 end as g
+                (select z.h3, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.children else 0 end as k, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.grandchildren else 0 end as g
                    from territory_zoom z where z.resolution = r::smallint and (z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) and z.cells > 0 limit max_cells + 1)
-                union (select z.h3, case when z.cell @ narrowed then z.children else 0 end, case when z.cell @ narrowed then z.grandchildren else 0 end
+                union (select z.h3, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.children else 0 end, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.grandchildren else 0 end
                    from territory_zoom z where z.resolution = r::smallint and (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2))) and z.cells > 0 limit max_cells + 1)
-                union (select z.h3, case when z.cell @ narrowed then z.children else 0 end, case when z.cell @ narrowed then z.grandchildren else 0 end
+                union (select z.h3, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.children else 0 end, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.grandchildren else 0 end
                    from territory_zoom z where z.resolution = r::smallint and (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))) and z.cells > 0 limit max_cells + 1)) s;
             end if;
             if n <= max_cells then best := r; end if;
@@ -422,7 +427,7 @@ public enum ZoomMigration {
             if r = 8 and up is not null then
               -- The rows the coarse cells do not count, near the box.
               up := up + (select count(*) from territory_hex t where (t.owner_user_id is null or t.hex_id !~ '^89[0-9a-f]{13}$')
-                            and (t.cell && wide or t.cell && st_translate(wide, -360, 0) or t.cell && st_translate(wide, 360, 0)));
+                            and (t.cell && w1 or t.cell && w2 or t.cell && w3));
             end if;
             if up <= max_cells and (r = 8 or finer2 > max_cells) then best := r + 1; exit; end if;
             if not capped and (up is null or up > 4 * max_cells) then
