@@ -27,9 +27,10 @@ public enum ZoomMigration {
         --   box's edge where its finer cells do not), so a count over max_cells does not end the
         --   search; a proof that no finer resolution fits does (bounds from H3's hierarchy, in the
         --   function). Cost: a walk up from resolution 0 over the cells near the box, which usually
-        --   ends a resolution short of the answer's; in the rare box where a count exceeds max_cells
-        --   without that proof, it goes on, reading at most max_cells + 1 cells (per turn of the box
-        --   across ±180°) at each finer resolution, up to 9.
+        --   ends a resolution short of the answer's, then the answer read once; in the rare box where a
+        --   count exceeds max_cells without that proof, the walk goes on to the finer resolutions, up
+        --   to 9, reading each in full near the box while a bound keeps it under 4 × max_cells cells,
+        --   else stopping at max_cells + 1 of the box's cells (per turn of the box across ±180°).
         -- - A coarse row (by hex_id): the H3 cell (hex_id, its boundary as cell_geojson), cells = claimed
         --   resolution-9 cells under it (H3's parent of each), owner_user_id = the runner owning most of
         --   them (a tie: the owner of the latest claim, by claimed_at then last_run_id), owner_cells =
@@ -387,9 +388,8 @@ public enum ZoomMigration {
                   union (select t.hex_id from territory_hex t where t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2)) limit max_cells + 1)
                   union (select t.hex_id from territory_hex t where t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3)) limit max_cells + 1)) s;
               else
-                select count(*) into n from territory_hex t
-                 where (t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) or (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2)))
-                    or (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3)));
+                select count(*) into n from (select t.cell from territory_hex t where t.cell && b1 or t.cell && b2 or t.cell && b3 offset 0) t
+                 where t.cell @ b1 or t.cell @ b2 or t.cell @ b3 or st_intersects(t.cell, b1) or st_intersects(t.cell, b2) or st_intersects(t.cell, b3);
               end if;
               if n <= max_cells then best := 9; end if;
               exit;
@@ -436,29 +436,27 @@ public enum ZoomMigration {
             end if;
             r := r + 1;
           end loop;
-          -- The answer: at most max_cells rows known to be there, read by a bitmap scan.
+          -- The answer: at most max_cells rows known to be there, read by one bitmap scan on the boxes'
+          -- bounds (the subquery keeps the planner from a second index scan for st_intersects).
           perform set_config('enable_bitmapscan', 'on', true);
           if best = 9 then
             return query select t.hex_id, t.owner_user_id, t.last_run_id, t.claimed_at, st_asgeojson(t.cell), 9,
                                 (t.owner_user_id is not null)::integer, (t.owner_user_id is not null)::integer
-              from territory_hex t
-              where (t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1))) or (t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2)))
-                 or (t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3)))
+              from (select * from territory_hex t where t.cell && b1 or t.cell && b2 or t.cell && b3 offset 0) t
+              where t.cell @ b1 or t.cell @ b2 or t.cell @ b3 or st_intersects(t.cell, b1) or st_intersects(t.cell, b2) or st_intersects(t.cell, b3)
               order by t.hex_id limit max_cells;
           elsif best >= 0 then
             return query select z.hex_id, z.owner_user_id, z.last_run_id, z.claimed_at, z.cell_geojson, best, z.cells, z.owner_cells
-              from territory_zoom z
-              where z.resolution = best::smallint and z.cells > 0
-                and ((z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) or (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2)))
-                     or (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))))
+              from (select * from territory_zoom z where z.resolution = best::smallint and z.cells > 0
+                      and (z.cell && b1 or z.cell && b2 or z.cell && b3) offset 0) z
+              where z.cell @ b1 or z.cell @ b2 or z.cell @ b3 or st_intersects(z.cell, b1) or st_intersects(z.cell, b2) or st_intersects(z.cell, b3)
               order by z.h3 limit max_cells;
           else
             -- No resolution fits: the max_cells resolution-0 cells holding the most.
             return query select z.hex_id, z.owner_user_id, z.last_run_id, z.claimed_at, z.cell_geojson, 0, z.cells, z.owner_cells
-              from territory_zoom z
-              where z.resolution = 0::smallint and z.cells > 0
-                and ((z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) or (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2)))
-                     or (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))))
+              from (select * from territory_zoom z where z.resolution = 0::smallint and z.cells > 0
+                      and (z.cell && b1 or z.cell && b2 or z.cell && b3) offset 0) z
+              where z.cell @ b1 or z.cell @ b2 or z.cell @ b3 or st_intersects(z.cell, b1) or st_intersects(z.cell, b2) or st_intersects(z.cell, b3)
               order by z.cells desc, z.h3 limit max_cells;
           end if;
         end $$;
