@@ -46,8 +46,10 @@ public enum ZoomMigration {
         --   whose boundary is not known yet (claimed by another writer where the night has not been) is
         --   drawn, until the night writes it, as the convex hull of its claimed finer cells' boundaries,
         --   with the right owner and counts. The night checks the coarse cells against territory_hex
-        --   (per resolution and owner: cells and latest claim; per cell: its owners' total) and, when
-        --   anything differs (a trigger disabled, rows restored around it), rebuilds them all.
+        --   (per resolution and owner: cells and latest claim; per cell: its owners' total, and its
+        --   claimed children and grandchildren against the finer cells) and, when anything differs (a
+        --   trigger disabled, rows restored around it), rebuilds them all. Rows not counted (no owner,
+        --   or another hex_id) have their own partial index, idx_territory_hex_uncounted.
         -- - Writers lock the coarse cells they change finest resolution first, then by H3 index; writers
         --   in the same coarse cell (resolution 0 is shared by a continent) queue at its row until the
         --   other commits. An upsert fires the insert and then the update trigger (two passes), and a
