@@ -31,11 +31,12 @@ public enum ZoomMigration {
         --   count exceeds max_cells without that proof, the walk goes on to the finer resolutions, up
         --   to 9, reading each in full near the box while a bound keeps it under 4 × max_cells cells,
         --   else stopping at max_cells + 1 of the box's cells (per turn of the box across ±180°).
-        -- - A coarse row (by hex_id): the H3 cell (hex_id, its boundary as cell_geojson), cells = claimed
+        -- - A coarse row (in no particular order): the H3 cell (hex_id, its boundary as cell_geojson), cells = claimed
         --   resolution-9 cells under it (H3's parent of each), owner_user_id = the runner owning most of
         --   them (a tie: the owner of the latest claim, by claimed_at then last_run_id), owner_cells =
         --   how many, last_run_id and claimed_at = that runner's latest claim there. When even
-        --   resolution 0 does not fit: the max_cells resolution-0 cells holding the most cells.
+        --   resolution 0 does not fit: the max_cells resolution-0 cells holding the most cells (most
+        --   first, then by hex_id).
         -- - Never stale: a trigger on territory_hex (any writer: the night, the followers, a row written
         --   by hand) brings the coarse cells (territory_zoom, territory_zoom_owner) up to date in the
         --   writer's own statement, so at commit they are right. Counted: rows with an owner whose
@@ -439,7 +440,9 @@ public enum ZoomMigration {
             r := r + 1;
           end loop;
           -- The answer: at most max_cells rows known to be there, read by one bitmap scan on the boxes'
-          -- bounds (the subquery keeps the planner from a second index scan for st_intersects).
+          -- bounds (the subquery keeps the planner from a second index scan for st_intersects). Coarse
+          -- rows come as the scan finds them: sorting them (by a wide row, cell_geojson) would be
+          -- about a third of a zoomed-out call.
           perform set_config('enable_bitmapscan', 'on', true);
           if best = 9 then
             return query select t.hex_id, t.owner_user_id, t.last_run_id, t.claimed_at, st_asgeojson(t.cell), 9,
@@ -452,7 +455,7 @@ public enum ZoomMigration {
               from (select * from territory_zoom z where z.resolution = best::smallint and z.cells > 0
                       and (z.cell && b1 or z.cell && b2 or z.cell && b3) offset 0) z
               where z.cell @ b1 or z.cell @ b2 or z.cell @ b3 or st_intersects(z.cell, b1) or st_intersects(z.cell, b2) or st_intersects(z.cell, b3)
-              order by z.h3 limit max_cells;
+              limit max_cells;
           else
             -- No resolution fits: the max_cells resolution-0 cells holding the most.
             return query select z.hex_id, z.owner_user_id, z.last_run_id, z.claimed_at, z.cell_geojson, 0, z.cells, z.owner_cells
