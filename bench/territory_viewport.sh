@@ -10,7 +10,8 @@
 #    throwaway PostgreSQL 15 + PostGIS (unix socket, fsync off); then, per box, pgbench with 8
 #    clients as `authenticated` calling territory_in_viewport(box) (max_cells 5000): p50, p95 and
 #    p99 latency, the rows returned and their resolution; and, load aside, the server's CPU time
-#    per call (one client, 40 calls: the backend's user + system time from /proc).
+#    per call (one client, 40 calls: the backend's user + system time from /proc; each row's
+#    cell_geojson read by octet_length, as length() would count a megabyte's characters).
 # 2. The night's extra cost per 10,000 runs (build/bench/territory_runs.geojson, as
 #    nightly_territory.sh): the night into an empty database, its steps for the coarse cells
 #    (their boundaries, the check) from its log, and its cells written again into territory_hex
@@ -41,7 +42,7 @@ grep -E '^\[nightly .*(merge|coarse|map at every zoom).*s\)$' "$TMP/big.log" | s
 cpu_ms() {
   { echo "set role authenticated;"; echo "select pg_backend_pid() as pid \\gset"; echo "\\setenv PID :pid"
     echo "select count(*) from territory_in_viewport($1) \\g /dev/null"; echo "\\! awk '{print \$14 + \$15}' /proc/\$PID/stat"
-    for i in $(seq 40); do echo "select count(*), sum(length(cell_geojson)) from territory_in_viewport($1) \\g /dev/null"; done
+    for i in $(seq 40); do echo "select count(*), sum(octet_length(cell_geojson)) from territory_in_viewport($1) \\g /dev/null"; done
     echo "\\! awk '{print \$14 + \$15}' /proc/\$PID/stat"; } > "$TMP/cpu.sql"
   "${PSQL[@]}" -d big -At -f "$TMP/cpu.sql" | tail -2 | tr '\n' ' ' | awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($2 - $1) * 1000 / hz / 40 }'
 }
