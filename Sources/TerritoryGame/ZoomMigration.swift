@@ -344,7 +344,7 @@ public enum ZoomMigration {
           lo double precision; w double precision; la double precision; ha double precision; far double precision;
           b1 geometry; b2 geometry; b3 geometry; n1 geometry; n2 geometry; n3 geometry; w1 geometry; w2 geometry; w3 geometry;
           my double precision; mx double precision;
-          r integer := 0; n bigint; best integer := -1; expect bigint := 0; up bigint; finer bigint; finer2 bigint; capped boolean := false;
+          lim bigint := max_cells::bigint + 1; r integer := 0; n bigint; best integer := -1; up bigint; finer bigint; finer2 bigint; capped boolean := false;
         begin
           if coalesce(max_cells, 0) <= 0 then return; end if;
           if not coalesce(min_lon between -1e6 and 1e6 and max_lon between -1e6 and 1e6
@@ -387,9 +387,9 @@ public enum ZoomMigration {
               -- The box's territory_hex rows, as the function before this migration returned them.
               if capped then
                 select count(*) into n from (
-                  (select t.hex_id from territory_hex t where t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1)) limit max_cells + 1)
-                  union (select t.hex_id from territory_hex t where t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2)) limit max_cells + 1)
-                  union (select t.hex_id from territory_hex t where t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3)) limit max_cells + 1)) s;
+                  (select t.hex_id from territory_hex t where t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1)) limit lim)
+                  union (select t.hex_id from territory_hex t where t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2)) limit lim)
+                  union (select t.hex_id from territory_hex t where t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3)) limit lim)) s;
               else
                 select count(*) into n from (select t.cell from territory_hex t where t.cell && b1 or t.cell && b2 or t.cell && b3 offset 0) t
                  where t.cell @ b1 or t.cell @ b2 or t.cell @ b3 or st_intersects(t.cell, b1) or st_intersects(t.cell, b2) or st_intersects(t.cell, b3);
@@ -419,11 +419,11 @@ public enum ZoomMigration {
             else
               select count(*), coalesce(sum(s.k), 0), coalesce(sum(s.g), 0), null into n, finer, finer2, up from (
                 (select z.h3, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.children else 0 end as k, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.grandchildren else 0 end as g
-                   from territory_zoom z where z.resolution = r::smallint and (z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) and z.cells > 0 limit max_cells + 1)
+                   from territory_zoom z where z.resolution = r::smallint and (z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) and z.cells > 0 limit lim)
                 union (select z.h3, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.children else 0 end, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.grandchildren else 0 end
-                   from territory_zoom z where z.resolution = r::smallint and (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2))) and z.cells > 0 limit max_cells + 1)
+                   from territory_zoom z where z.resolution = r::smallint and (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2))) and z.cells > 0 limit lim)
                 union (select z.h3, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.children else 0 end, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.grandchildren else 0 end
-                   from territory_zoom z where z.resolution = r::smallint and (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))) and z.cells > 0 limit max_cells + 1)) s;
+                   from territory_zoom z where z.resolution = r::smallint and (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))) and z.cells > 0 limit lim)) s;
             end if;
             if n <= max_cells then best := r; end if;
             exit when finer > max_cells;
@@ -433,7 +433,7 @@ public enum ZoomMigration {
                             and (t.cell && w1 or t.cell && w2 or t.cell && w3));
             end if;
             if up <= max_cells and (r = 8 or finer2 > max_cells) then best := r + 1; exit; end if;
-            if not capped and (up is null or up > 4 * max_cells) then
+            if not capped and (up is null or up > 4::bigint * max_cells) then
               capped := true;
               perform set_config('enable_bitmapscan', 'off', true);
             end if;
