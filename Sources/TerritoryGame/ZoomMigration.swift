@@ -19,11 +19,11 @@ public enum ZoomMigration {
         --   infinite bound, or min_lat > max_lat, is refused (SQLSTATE 22023, the box named).
         -- - The resolution, as issue 29 states it: when the box holds no more resolution-9 cells than
         --   max_cells, the answer is as before this migration: exactly the cells whose polygon intersects
-        --   the box (every territory_hex row meeting it, one without an owner too), by hex_id, with
-        --   resolution 9 and cells = owner_cells = 1 (0 for a row without an owner). When it holds more,
-        --   the answer is the box's cells at the finest coarser H3 resolution whose count fits (a coarse
-        --   cell is the box's when its polygon intersects it and it has claimed resolution-9 cells
-        --   under it). Counts need not grow with the resolution (a coarse cell can reach in at the
+        --   the box (every territory_hex row meeting it, one without an owner too; in no particular
+        --   order), with resolution 9 and cells = owner_cells = 1 (0 for a row without an owner). When
+        --   it holds more, the answer is the box's cells at the finest coarser H3 resolution whose
+        --   count fits (a coarse cell is the box's when its polygon intersects it and it has claimed
+        --   resolution-9 cells under it). Counts need not grow with the resolution (a coarse cell can reach in at the
         --   box's edge where its finer cells do not), so a count over max_cells does not end the
         --   search; a proof that no finer resolution fits does (bounds from H3's hierarchy, in the
         --   function). Cost: a walk up from resolution 0 over the cells near the box, which usually
@@ -440,16 +440,16 @@ public enum ZoomMigration {
             r := r + 1;
           end loop;
           -- The answer: at most max_cells rows known to be there, read by one bitmap scan on the boxes'
-          -- bounds (the subquery keeps the planner from a second index scan for st_intersects). Coarse
-          -- rows come as the scan finds them: sorting them (by a wide row, cell_geojson) would be
-          -- about a third of a zoomed-out call.
+          -- bounds (the subquery keeps the planner from a second index scan for st_intersects). Rows
+          -- come as the scan finds them: sorting them (wide rows: a cell_geojson or a cell each) would
+          -- be a quarter of a zoomed-out call and an eighth of a city's.
           perform set_config('enable_bitmapscan', 'on', true);
           if best = 9 then
             return query select t.hex_id, t.owner_user_id, t.last_run_id, t.claimed_at, st_asgeojson(t.cell), 9,
                                 (t.owner_user_id is not null)::integer, (t.owner_user_id is not null)::integer
               from (select * from territory_hex t where t.cell && b1 or t.cell && b2 or t.cell && b3 offset 0) t
               where t.cell @ b1 or t.cell @ b2 or t.cell @ b3 or st_intersects(t.cell, b1) or st_intersects(t.cell, b2) or st_intersects(t.cell, b3)
-              order by t.hex_id limit max_cells;
+              limit max_cells;
           elsif best >= 0 then
             return query select z.hex_id, z.owner_user_id, z.last_run_id, z.claimed_at, z.cell_geojson, best, z.cells, z.owner_cells
               from (select * from territory_zoom z where z.resolution = best::smallint and z.cells > 0
