@@ -18,7 +18,7 @@ public struct CountryMesh: Sendable {
     public var meshArea: Double = 0
     /// Exact unit-sphere area of the input polygons read with lon/lat-straight edges.
     public var sphereArea: Double = 0
-    /// Geodesic area on the WGS84 ellipsoid (PROJ/geographiclib), m².
+    /// Geodesic area on the WGS84 ellipsoid (PROJ/geographiclib), m² (GeodesicAreas; set by the stage).
     public var geodesicArea: Double = 0
     /// Area-weighted centre of the mesh on the sphere, as lon/lat.
     public var centroid: Point = Point(0, 0)
@@ -69,7 +69,6 @@ public struct PolygonMesh: Sendable {
     /// 1 when the polygon had a tile plan but was meshed whole (a tile could not be triangulated).
     public var tileFallbacks = 0
     public var sphereArea = 0.0
-    public var geodesicArea = 0.0
     public var inputVertices = 0
 }
 
@@ -84,7 +83,9 @@ public enum CountryMesher {
             try meshPolygon(polygons, $0, seamLatitudes: seam, options: options, context: context, file: file, ref: ref,
                             cuts: cuts, plan: plans[$0])
         }
-        return assemble(id: id, polygons: polygons, parts: parts)
+        var mesh = assemble(id: id, polygons: polygons, parts: parts)
+        mesh.geodesicArea = GeodesicAreas.countries([polygons], threads: 1)[0]
+        return mesh
     }
 
     /// Meshes polygon `pi` of a feature's `polygons`. `seamLatitudes` are the feature's (all its
@@ -99,7 +100,6 @@ public enum CountryMesher {
         let prep = RingPreparation(maxEdgeDegrees: options.maxEdgeDegrees, maxLonStep: options.maxLonStep, seamLatitudes: seamLatitudes)
         out.inputVertices = poly.vertexCount
         out.sphereArea = SphereMap.lonLatArea(poly)
-        out.geodesicArea = Geodesic.wgs84.area(poly)
         guard let outline = prep.prepare(poly).map(PolarCap.closeAroundPole) else { return out }
         // The outline keeps the prepared rings; the fill also gets the tile cut points on them.
         let prepared = cuts.insert(into: outline)
@@ -163,7 +163,6 @@ public enum CountryMesher {
         for p in parts {
             out.inputVertices += p.inputVertices
             out.sphereArea += p.sphereArea
-            out.geodesicArea += p.geodesicArea
             out.droppedFolds += p.droppedFolds
             out.lonLatFallbacks += p.lonLatFallbacks
             out.tileFallbacks += p.tileFallbacks
