@@ -1,0 +1,347 @@
+import GeoModel
+import Geodesy
+
+/// The constrained Delaunay triangulation GEOS 3.11 computes (`GEOSConstrainedDelaunayTriangulation`:
+/// JTS's ear clipping, then Delaunay edge flips scan after scan), for a polygon without holes,
+/// in Swift: the same decisions in the same order, so the same triangles in the same order
+/// with the same corners, without building GEOS geometries for the input and for every
+/// triangle (two thirds of the call's cost). `EarClipDelaunayTests` compares it with GEOS
+/// on every polygon the globe triangulates. Rings with holes or repeated vertices are left to
+/// GEOS (nil), and so is a ring GEOS would give up on (no ear found).
+public enum EarClipDelaunay {
+    /// Triangles of the closed, valid `ring` (first point repeated last) as corner points,
+    /// three per triangle, in GEOS's order; nil when GEOS must do it.
+    public static func triangulate(ring: [Point]) -> [Point]? {
+        let n = ring.count - 1
+        guard n >= 3, ring[0] == ring[n] else { return nil }
+        // GEOS normalises the polygon first: the shell starts at its smallest vertex (x, then
+        // y) and runs clockwise.
+        var m = 0
+        for i in 1..<n where ring[i].x < ring[m].x || (ring[i].x == ring[m].x && ring[i].y < ring[m].y) { m = i }
+        var v = [Point](repeating: Point(0, 0), count: n)
+        for k in 0..<n { v[k] = ring[(m + k) % n] }
+        if isCCW(v) { v = [v[0]] + v[1...].reversed() }
+        var clipper = EarClipper(v)
+        guard var tris = clipper.compute() else { return nil }
+        DelaunayImprover.improve(&tris, v)
+        var out: [Point] = []
+        out.reserveCapacity(tris.corners.count)
+        for c in tris.corners { out.append(v[Int(c)]) }
+        return out
+    }
+
+    // MARK: predicates, as GEOS computes them
+
+    /// GEOS's `Orientation::index(p1, p2, q)`: 1 counter-clockwise, −1 clockwise, 0 collinear.
+    /// Its floating-point filter, then the exact sign where the filter cannot decide (GEOS uses
+    /// double-double there, which is exact for these differences and products but the last
+    /// term of each product; both agree unless the three points are collinear to 1e-30).
+    @inline(__always) static func orientation(_ p1: Point, _ p2: Point, _ q: Point) -> Int {
+        let detleft = (p1.x - q.x) * (p2.y - q.y)
+        let detright = (p1.y - q.y) * (p2.x - q.x)
+        let det = detleft - detright
+        let detsum: Double
+        if detleft > 0 {
+            if detright <= 0 { return sign(det) }
+            detsum = detleft + detright
+        } else if detleft < 0 {
+            if detright >= 0 { return sign(det) }
+            detsum = -detleft - detright
+        } else {
+            return sign(det)
+        }
+        let bound = 1e-15 * detsum
+        if det >= bound || -det >= bound { return sign(det) }
+        return exactOrientation(p1, p2, q)
+    }
+
+    @inline(__always) static func sign(_ x: Double) -> Int { x < 0 ? -1 : (x > 0 ? 1 : 0) }
+
+    /// The exact sign of (p2 − p1) × (q − p2): every difference split into two doubles
+    /// (two-sum), every product into two (fused multiply-add), their sum as an expansion.
+    static func exactOrientation(_ p1: Point, _ p2: Point, _ q: Point) -> Int {
+        func diff(_ a: Double, _ b: Double) -> (Double, Double) {
+            let s = a - b, bb = s - a, aa = s - bb
+            return (s, (a - aa) - (b + bb))
+        }
+        let dx1 = diff(p2.x, p1.x), dy1 = diff(p2.y, p1.y), dx2 = diff(q.x, p2.x), dy2 = diff(q.y, p2.y)
+        var terms: [Double] = []
+        terms.reserveCapacity(16)
+        func product(_ a: Double, _ b: Double, _ s: Double) {
+            let p = a * b
+            terms.append(s * p)
+            terms.append(s * (-p).addingProduct(a, b))
+        }
+        for a in [dx1.0, dx1.1] { for b in [dy2.0, dy2.1] { product(a, b, 1) } }
+        for a in [dy1.0, dy1.1] { for b in [dx2.0, dx2.1] { product(a, b, -1) } }
+        // Shewchuk's grow-expansion with zero elimination: the last component carries the sign.
+        var e: [Double] = []
+        e.reserveCapacity(32)
+        for t in terms {
+            var q = t
+            var h: [Double] = []
+            h.reserveCapacity(e.count + 1)
+            for x in e {
+                let s = q + x, bv = s - q, av = s - bv
+                let err = (q - av) + (x - bv)
+                if err != 0 { h.append(err) }
+                q = s
+            }
+            if q != 0 { h.append(q) }
+            e = h
+        }
+        return sign(e.last ?? 0)
+    }
+
+    /// GEOS's `Orientation::isCCW` of a ring given without its closing point.
+    static func isCCW(_ v: [Point]) -> Bool {
+        let n = v.count
+        func at(_ i: Int) -> Point { v[i % n] }
+        var upHi = v[0], upLow = Point(.nan, .nan)
+        var prevY = upHi.y
+        var iUpHi = 0
+        for i in 1...n {
+            let py = at(i).y
+            if py > prevY && py >= upHi.y { iUpHi = i; upHi = at(i); upLow = at(i - 1) }
+            prevY = py
+        }
+        if iUpHi == 0 { return false }
+        var iDownLow = iUpHi
+        repeat { iDownLow = (iDownLow + 1) % n } while iDownLow != iUpHi && at(iDownLow).y == upHi.y
+        let downLow = at(iDownLow)
+        let downHi = at(iDownLow > 0 ? iDownLow - 1 : n - 1)
+        if upHi == downHi {
+            if upLow == upHi || downLow == upHi || upLow == downLow { return false }
+            return orientation(upLow, upHi, downLow) == 1
+        }
+        return downHi.x - upHi.x < 0
+    }
+
+    /// GEOS's `TrianglePredicate::isInCircleNormalized`, in x87 extended precision as GEOS
+    /// computes it (`long double`).
+    @inline(__always) static func isInCircle(_ a: Point, _ b: Point, _ c: Point, _ p: Point) -> Bool {
+        let px = Float80(p.x), py = Float80(p.y)
+        let adx = Float80(a.x) - px, ady = Float80(a.y) - py
+        let bdx = Float80(b.x) - px, bdy = Float80(b.y) - py
+        let cdx = Float80(c.x) - px, cdy = Float80(c.y) - py
+        let bdxcdy = bdx * cdy, cdxbdy = cdx * bdy
+        let alift = adx * adx + ady * ady
+        let cdxady = cdx * ady, adxcdy = adx * cdy
+        let blift = bdx * bdx + bdy * bdy
+        let adxbdy = adx * bdy, bdxady = bdx * ady
+        let clift = cdx * cdx + cdy * cdy
+        return (alift * bdxcdy + blift * cdxady + clift * adxbdy) > (alift * cdxbdy + blift * adxcdy + clift * bdxady)
+    }
+
+    // MARK: ear clipping
+
+    /// Triangles as vertex indexes, three corners each, and each edge's neighbour (edge k of
+    /// triangle t runs from corner k to corner k + 1; −1: none).
+    struct Tris {
+        var corners: [Int32] = []
+        var adjacent: [Int32] = []
+        var count: Int { corners.count / 3 }
+    }
+
+    /// JTS's `PolygonEarClipper` as GEOS 3.11 runs it (flat corners not skipped).
+    struct EarClipper {
+        let v: [Point]
+        var next: [Int32]
+        var removed: [Bool]
+        var size: Int
+        /// Vertices in blocks of `block` consecutive indexes, with their boxes (never shrunk:
+        /// removed vertices are skipped when the block is scanned).
+        static let block = 16
+        var boxes: [BoundingBox]
+        var groupBoxes: [BoundingBox]
+        static let group = 16
+
+        init(_ v: [Point]) {
+            self.v = v
+            let n = v.count
+            next = (0..<n).map { Int32(($0 + 1) % n) }
+            removed = [Bool](repeating: false, count: n)
+            size = n
+            let (block, group) = (Self.block, Self.group)
+            let boxes = stride(from: 0, to: n, by: block).map { s in
+                var b = BoundingBox.empty
+                for i in s..<min(n, s + block) { b.extend(v[i]) }
+                return b
+            }
+            self.boxes = boxes
+            groupBoxes = stride(from: 0, to: boxes.count, by: group).map { s in
+                var b = BoundingBox.empty
+                for k in s..<min(boxes.count, s + group) { b.extend(boxes[k]) }
+                return b
+            }
+        }
+
+        mutating func compute() -> Tris? {
+            var out = Tris()
+            out.corners.reserveCapacity(3 * (v.count - 2))
+            var c0 = 0, c1 = 1, c2 = 2
+            var scans = 0
+            while true {
+                let a = v[c0], b = v[c1], c = v[c2]
+                if EarClipDelaunay.orientation(a, b, c) != -1 {
+                    // Not convex. GEOS drops a corner with repeated points, which distinct
+                    // vertices never make.
+                    scans += 1
+                    if scans > 2 * size { return nil }
+                } else if isValidEar(c1, a, b, c) {
+                    out.corners.append(Int32(c0)); out.corners.append(Int32(c1)); out.corners.append(Int32(c2))
+                    // Remove the apex; the corner moves on to the vertex after it.
+                    next[c0] = next[c1]
+                    removed[c1] = true
+                    size -= 1
+                    c1 = Int(next[c0]); c2 = Int(next[c1])
+                    scans = 0
+                }
+                if scans > 2 * size { return nil }
+                if size < 3 { return out }
+                c0 = Int(next[c0]); c1 = Int(next[c0]); c2 = Int(next[c1])
+            }
+        }
+
+        /// No other remaining vertex lies in the closed triangle (GEOS's `Triangle::intersects`
+        /// for a clockwise corner: outside only strictly to the left of an edge).
+        func isValidEar(_ apex: Int, _ a: Point, _ b: Point, _ c: Point) -> Bool {
+            let minX = min(a.x, b.x, c.x), maxX = max(a.x, b.x, c.x)
+            let minY = min(a.y, b.y, c.y), maxY = max(a.y, b.y, c.y)
+            @inline(__always) func overlaps(_ e: BoundingBox) -> Bool {
+                !(e.minX > maxX || e.maxX < minX || e.minY > maxY || e.maxY < minY)
+            }
+            for g in groupBoxes.indices where overlaps(groupBoxes[g]) {
+                for k in (g * Self.group)..<min(boxes.count, (g + 1) * Self.group) where overlaps(boxes[k]) {
+                    for i in (k * Self.block)..<min(v.count, (k + 1) * Self.block) {
+                        if i == apex || removed[i] { continue }
+                        let p = v[i]
+                        if p.x < minX || p.x > maxX || p.y < minY || p.y > maxY { continue }
+                        if p == a || p == c { continue }
+                        // (p == b cannot happen: the vertices are distinct.)
+                        if EarClipDelaunay.orientation(a, b, p) == 1 { continue }
+                        if EarClipDelaunay.orientation(b, c, p) == 1 { continue }
+                        if EarClipDelaunay.orientation(c, a, p) == 1 { continue }
+                        return false
+                    }
+                }
+            }
+            return true
+        }
+    }
+
+    // MARK: Delaunay flips
+
+    /// JTS's `TriDelaunayImprover`: scans of every triangle but the last, each edge in turn,
+    /// flipping non-Delaunay pairs, until a scan flips nothing (at most 200 scans).
+    enum DelaunayImprover {
+        static func improve(_ t: inout Tris, _ v: [Point]) {
+            buildAdjacency(&t)
+            let n = t.count
+            guard n > 1 else { return }
+            v.withUnsafeBufferPointer { vp in
+            t.corners.withUnsafeMutableBufferPointer { cp in
+            t.adjacent.withUnsafeMutableBufferPointer { ap in
+                let s = Scan(v: vp.baseAddress!, c: cp.baseAddress!, a: ap.baseAddress!)
+                for _ in 0..<200 {
+                    var flips = 0
+                    for i in 0..<(n - 1) {
+                        for k in 0..<3 where s.improve(i, k) { flips += 1 }
+                    }
+                    if flips == 0 { return }
+                }
+            }
+            }
+            }
+        }
+
+        /// Each shared edge's two triangles (the edge runs opposite ways in them): an open
+        /// addressing table of directed edges waiting for their twin.
+        static func buildAdjacency(_ t: inout Tris) {
+            let n = t.count
+            t.adjacent = [Int32](repeating: -1, count: 3 * n)
+            var size = 16
+            while size < 6 * n { size <<= 1 }
+            let mask = size - 1
+            var keys = [UInt64](repeating: .max, count: size)
+            var owner = [Int32](repeating: 0, count: size)
+            @inline(__always) func slot(_ key: UInt64) -> Int {
+                var h = key &* 0x9E37_79B9_7F4A_7C15
+                h ^= h >> 29
+                return Int(truncatingIfNeeded: h) & mask
+            }
+            for i in 0..<n {
+                for k in 0..<3 {
+                    let a = UInt64(UInt32(t.corners[3 * i + k])), b = UInt64(UInt32(t.corners[3 * i + (k + 1) % 3]))
+                    // The twin b→a, stored by the triangle met first?
+                    let twin = b << 32 | a
+                    var j = slot(twin)
+                    var found: Int32 = -1
+                    while keys[j] != .max {
+                        if keys[j] == twin { found = owner[j]; keys[j] = .max - 1; break }
+                        j = (j + 1) & mask
+                    }
+                    if found >= 0 {
+                        t.adjacent[3 * i + k] = found
+                        // In triangle `found` the edge starts at b.
+                        for kk in 0..<3 where t.corners[3 * Int(found) + kk] == Int32(b) { t.adjacent[3 * Int(found) + kk] = Int32(i) }
+                    } else {
+                        let key = a << 32 | b
+                        var j = slot(key)
+                        while keys[j] != .max && keys[j] != .max - 1 { j = (j + 1) & mask }
+                        keys[j] = key; owner[j] = Int32(i)
+                    }
+                }
+            }
+        }
+
+        @inline(__always) static func nextIndex(_ i: Int) -> Int { i == 2 ? 0 : i + 1 }
+        @inline(__always) static func prevIndex(_ i: Int) -> Int { i == 0 ? 2 : i - 1 }
+
+        /// One scan's view of the vertices, corners and neighbours.
+        struct Scan {
+            let v: UnsafePointer<Point>
+            let c: UnsafeMutablePointer<Int32>
+            let a: UnsafeMutablePointer<Int32>
+
+            /// Flips edge k of triangle `tri` when its quadrilateral is convex and not Delaunay.
+            @inline(__always) func improve(_ tri: Int, _ k: Int) -> Bool {
+                let other = Int(a[3 * tri + k])
+                if other < 0 { return false }
+                let t = Int32(tri)
+                let k1 = a[3 * other] == t ? 0 : (a[3 * other + 1] == t ? 1 : 2)
+                let adj0 = v[Int(c[3 * tri + k])], adj1 = v[Int(c[3 * tri + nextIndex(k)])]
+                let opp0 = v[Int(c[3 * tri + prevIndex(k)])], opp1 = v[Int(c[3 * other + prevIndex(k1)])]
+                // GEOS asks "convex?" (the new edge opp0–opp1 inside the quadrilateral) before
+                // "Delaunay?" (neither opposite vertex inside the other's circumcircle); both
+                // are pure, so the usual answer (Delaunay) is found first and alone.
+                if !(isInCircle(adj0, opp0, adj1, opp1) || isInCircle(adj1, opp1, adj0, opp0)) { return false }
+                if EarClipDelaunay.orientation(opp0, adj0, opp1) != EarClipDelaunay.orientation(opp1, adj1, opp0) { return false }
+                flip(tri, k, other, k1)
+                return true
+            }
+
+            /// GEOS's `Tri::flip`: this triangle becomes (opp1, opp0, adj0), the other (opp0, opp1, adj1).
+            @inline(__always) func flip(_ tri: Int, _ k: Int, _ other: Int, _ k1: Int) {
+                let adj0 = c[3 * tri + k], adj1 = c[3 * tri + nextIndex(k)]
+                let opp0 = c[3 * tri + prevIndex(k)], opp1 = c[3 * other + prevIndex(k1)]
+                let a0 = a[3 * tri + prevIndex(k)], a1 = a[3 * tri + nextIndex(k)]
+                let a2 = a[3 * other + nextIndex(k1)], a3 = a[3 * other + prevIndex(k1)]
+                c[3 * tri] = opp1; c[3 * tri + 1] = opp0; c[3 * tri + 2] = adj0
+                c[3 * other] = opp0; c[3 * other + 1] = opp1; c[3 * other + 2] = adj1
+                a[3 * tri] = Int32(other); a[3 * tri + 1] = a0; a[3 * tri + 2] = a2
+                if a2 >= 0 { replace(Int(a2), other, tri) }
+                a[3 * other] = Int32(tri); a[3 * other + 1] = a3; a[3 * other + 2] = a1
+                if a1 >= 0 { replace(Int(a1), tri, other) }
+            }
+
+            /// In `tri`'s neighbours, the first `old` becomes `new`.
+            @inline(__always) func replace(_ tri: Int, _ old: Int, _ new: Int) {
+                for k in 0..<3 where a[3 * tri + k] == Int32(old) {
+                    a[3 * tri + k] = Int32(new)
+                    return
+                }
+            }
+        }
+    }
+}
