@@ -140,7 +140,7 @@ public enum CountryMesher {
             let ua = units[Int(a)], ub = units[Int(b)], uc = units[Int(c)]
             // Corners that coincide on the sphere (antimeridian or pole duplicates): no area.
             if ua == ub || ub == uc || uc == ua { continue }
-            out.triangles += [a, b, c]
+            out.triangles.append(a); out.triangles.append(b); out.triangles.append(c)
         }
         return out
     }
@@ -230,15 +230,20 @@ public enum CountryMesher {
 
     /// Removes triangles that still face inward on the sphere; returns how many.
     static func dropFolds(_ units: [Vec3], _ tris: inout [Int32]) -> Int {
-        var out: [Int32] = []
-        out.reserveCapacity(tris.count)
-        var dropped = 0
-        for t in 0..<(tris.count / 3) {
+        @inline(__always) func folds(_ t: Int) -> Bool {
             let a = units[Int(tris[3 * t])], b = units[Int(tris[3 * t + 1])], c = units[Int(tris[3 * t + 2])]
-            if a.dot(b.cross(c)) <= 0 && a != b && b != c && c != a { dropped += 1; continue }
-            out += tris[(3 * t)..<(3 * t + 3)]
+            return a.dot(b.cross(c)) <= 0 && a != b && b != c && c != a
         }
-        if dropped > 0 { tris = out }
+        // Almost always none: then nothing is copied.
+        guard let first = (0..<(tris.count / 3)).first(where: folds) else { return 0 }
+        var out = Array(tris[0..<(3 * first)])
+        out.reserveCapacity(tris.count)
+        var dropped = 1
+        for t in (first + 1)..<(tris.count / 3) {
+            if folds(t) { dropped += 1; continue }
+            out.append(tris[3 * t]); out.append(tris[3 * t + 1]); out.append(tris[3 * t + 2])
+        }
+        tris = out
         return dropped
     }
 
