@@ -239,17 +239,45 @@ public enum EarClipDelaunay {
             buildAdjacency(&t)
             let n = t.count
             guard n > 1 else { return }
+            // An edge found Delaunay (or not convex) stays so until one of its two triangles
+            // changes: a flip of it, or of a neighbour (which changes who it faces). Such
+            // edges are not asked again; asking would answer the same, so the flips are GEOS's.
+            var modified = [Int](repeating: 0, count: n)
+            var clean = [Int](repeating: -1, count: 3 * n)
+            var generation = 0
             v.withUnsafeBufferPointer { vp in
             t.corners.withUnsafeMutableBufferPointer { cp in
             t.adjacent.withUnsafeMutableBufferPointer { ap in
+            modified.withUnsafeMutableBufferPointer { mp in
+            clean.withUnsafeMutableBufferPointer { kp in
                 let s = Scan(v: vp.baseAddress!, c: cp.baseAddress!, a: ap.baseAddress!)
+                let m = mp.baseAddress!, cl = kp.baseAddress!
                 for _ in 0..<200 {
                     var flips = 0
                     for i in 0..<(n - 1) {
-                        for k in 0..<3 where s.improve(i, k) { flips += 1 }
+                        for k in 0..<3 {
+                            let other = Int(s.a[3 * i + k])
+                            if other < 0 { continue }
+                            let since = cl[3 * i + k]
+                            if since >= m[i] && since >= m[other] { continue }
+                            if let (a1, a2) = s.improve(i, k, other) {
+                                flips += 1
+                                generation += 1
+                                m[i] = generation; m[other] = generation
+                                if a1 >= 0 { m[a1] = generation }
+                                if a2 >= 0 { m[a2] = generation }
+                            } else {
+                                // The same edge seen from the other triangle gives the same answer.
+                                cl[3 * i + k] = generation
+                                let t = Int32(i)
+                                cl[3 * other + (s.a[3 * other] == t ? 0 : (s.a[3 * other + 1] == t ? 1 : 2))] = generation
+                            }
+                        }
                     }
                     if flips == 0 { return }
                 }
+            }
+            }
             }
             }
             }
@@ -304,10 +332,9 @@ public enum EarClipDelaunay {
             let c: UnsafeMutablePointer<Int32>
             let a: UnsafeMutablePointer<Int32>
 
-            /// Flips edge k of triangle `tri` when its quadrilateral is convex and not Delaunay.
-            @inline(__always) func improve(_ tri: Int, _ k: Int) -> Bool {
-                let other = Int(a[3 * tri + k])
-                if other < 0 { return false }
+            /// Flips edge k of triangle `tri` (shared with `other`) when their quadrilateral is
+            /// convex and not Delaunay; then returns the two neighbours whose neighbour changed.
+            @inline(__always) func improve(_ tri: Int, _ k: Int, _ other: Int) -> (Int, Int)? {
                 let t = Int32(tri)
                 let k1 = a[3 * other] == t ? 0 : (a[3 * other + 1] == t ? 1 : 2)
                 let adj0 = v[Int(c[3 * tri + k])], adj1 = v[Int(c[3 * tri + nextIndex(k)])]
@@ -315,14 +342,13 @@ public enum EarClipDelaunay {
                 // GEOS asks "convex?" (the new edge opp0–opp1 inside the quadrilateral) before
                 // "Delaunay?" (neither opposite vertex inside the other's circumcircle); both
                 // are pure, so the usual answer (Delaunay) is found first and alone.
-                if !(isInCircle(adj0, opp0, adj1, opp1) || isInCircle(adj1, opp1, adj0, opp0)) { return false }
-                if EarClipDelaunay.orientation(opp0, adj0, opp1) != EarClipDelaunay.orientation(opp1, adj1, opp0) { return false }
-                flip(tri, k, other, k1)
-                return true
+                if !(isInCircle(adj0, opp0, adj1, opp1) || isInCircle(adj1, opp1, adj0, opp0)) { return nil }
+                if EarClipDelaunay.orientation(opp0, adj0, opp1) != EarClipDelaunay.orientation(opp1, adj1, opp0) { return nil }
+                return flip(tri, k, other, k1)
             }
 
             /// GEOS's `Tri::flip`: this triangle becomes (opp1, opp0, adj0), the other (opp0, opp1, adj1).
-            @inline(__always) func flip(_ tri: Int, _ k: Int, _ other: Int, _ k1: Int) {
+            @inline(__always) func flip(_ tri: Int, _ k: Int, _ other: Int, _ k1: Int) -> (Int, Int) {
                 let adj0 = c[3 * tri + k], adj1 = c[3 * tri + nextIndex(k)]
                 let opp0 = c[3 * tri + prevIndex(k)], opp1 = c[3 * other + prevIndex(k1)]
                 let a0 = a[3 * tri + prevIndex(k)], a1 = a[3 * tri + nextIndex(k)]
@@ -333,6 +359,7 @@ public enum EarClipDelaunay {
                 if a2 >= 0 { replace(Int(a2), other, tri) }
                 a[3 * other] = Int32(tri); a[3 * other + 1] = a3; a[3 * other + 2] = a1
                 if a1 >= 0 { replace(Int(a1), tri, other) }
+                return (Int(a1), Int(a2))
             }
 
             /// In `tri`'s neighbours, the first `old` becomes `new`.
