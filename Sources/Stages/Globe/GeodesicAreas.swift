@@ -8,55 +8,12 @@ import GeoPROJ
 /// polygons in order, as `Geodesic.area`), with each edge's geodesic solved once: a border
 /// two countries share is one inverse problem, not two (a quarter of the world's edges).
 public enum GeodesicAreas {
-    /// Unique edges by their ends' bit patterns (the smaller end first): open addressing,
-    /// since hashing four Doubles per edge through `Hasher` costs as much as a tenth of the
-    /// geodesic it saves.
-    struct EdgeTable {
-        var slots: [Int32]
-        var mask: Int
-        var ends: [(Point, Point)] = []
-        init(capacity: Int) {
-            var size = 16
-            while size < capacity * 2 { size <<= 1 }
-            slots = [Int32](repeating: -1, count: size)
-            mask = size - 1
-            ends.reserveCapacity(capacity)
-        }
-        @inline(__always) static func same(_ p: Point, _ q: Point) -> Bool {
-            p.x.bitPattern == q.x.bitPattern && p.y.bitPattern == q.y.bitPattern
-        }
-        /// The index of edge a→b (a the smaller end), adding it if new.
-        mutating func id(_ a: Point, _ b: Point) -> Int32 {
-            if ends.count * 2 >= slots.count { grow() }
-            var h = a.x.bitPattern &* 0x9E37_79B9_7F4A_7C15 ^ (a.y.bitPattern &+ 0x632B_E59B_D9B4_E019) &* 0xBF58_476D_1CE4_E5B9
-            h = (h ^ (h >> 29) ^ b.x.bitPattern) &* 0x94D0_49BB_1331_11EB ^ (b.y.bitPattern &* 0x9E37_79B9_7F4A_7C15)
-            h ^= h >> 31
-            var i = Int(truncatingIfNeeded: h) & mask
-            while true {
-                let s = slots[i]
-                if s < 0 {
-                    slots[i] = Int32(ends.count)
-                    ends.append((a, b))
-                    return Int32(ends.count - 1)
-                }
-                let e = ends[Int(s)]
-                if Self.same(e.0, a) && Self.same(e.1, b) { return s }
-                i = (i + 1) & mask
-            }
-        }
-        mutating func grow() {
-            let old = ends
-            self = EdgeTable(capacity: max(16, old.count * 2))
-            for e in old { _ = id(e.0, e.1) }
-        }
-    }
-
     /// Area in m² of each country (its polygons), with `threads` solving the edges.
     public static func countries(_ countries: [[Polygon]], threads: Int) -> [Double] {
         // Every ring as geod_polygonarea reads it (no closing point, longitudes normalised),
         // each edge as a signed reference to a unique edge: +(k + 1) forward, −(k + 1) reversed.
         let vertices = countries.reduce(0) { $0 + $1.reduce(0) { $0 + $1.vertexCount } }
-        var table = EdgeTable(capacity: vertices)
+        var table = PointPairTable(capacity: vertices)
         var rings: [[Point]] = []
         var refs: [[Int32]] = []
         for polygons in countries {
@@ -71,7 +28,7 @@ public enum GeodesicAreas {
                         for i in pts.indices {
                             let a = pts[i], b = pts[(i + 1) % pts.count]
                             let forward = (a.x, a.y) <= (b.x, b.y)
-                            let k = forward ? table.id(a, b) : table.id(b, a)
+                            let k = forward ? table.insert(a, b).id : table.insert(b, a).id
                             r.append(forward ? k + 1 : -(k + 1))
                         }
                     }
@@ -80,8 +37,9 @@ public enum GeodesicAreas {
                 }
             }
         }
-        let ends = table.ends
-        table = EdgeTable(capacity: 0)
+        // Keys by bit pattern (PointPairTable): a ±0 longitude is solved as written.
+        let ends = table.pairs
+        table = PointPairTable(capacity: 0)
         // The edges' area terms, in chunks over the threads.
         let chunk = 4096, chunks = (ends.count + chunk - 1) / chunk
         let geodesic = Geodesic.wgs84

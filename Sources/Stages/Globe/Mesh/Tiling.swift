@@ -284,9 +284,10 @@ public struct CutPoints: Sendable {
     }
     /// Per edge, its cut points ordered from the edge's lexicographically smaller end.
     var byEdge: [EdgeKey: [Point]] = [:]
-    /// `byEdge` for the lookup of every ring edge (`insert`): open addressing over the ends'
-    /// bits instead of `Hasher` over four Doubles, a fifth of the cost; almost every edge misses.
-    var table = EdgeLookup([:])
+    /// `byEdge` for the lookup of every ring edge (`insert`), where almost every edge misses:
+    /// its keys (ends zero-normalised) and values by id.
+    var table = PointPairTable(capacity: 0)
+    var tableValues: [[Point]] = []
     public init() {}
     public var isEmpty: Bool { byEdge.isEmpty }
     public var count: Int { byEdge.values.reduce(0) { $0 + $1.count } }
@@ -303,7 +304,11 @@ public struct CutPoints: Sendable {
             all[k] = sorted
         }
         byEdge = all
-        table = EdgeLookup(all)
+        table = PointPairTable(capacity: all.count)
+        for (k, v) in all {
+            _ = table.insert(PointPairTable.zeroNormalized(Point(k.ax, k.ay)), PointPairTable.zeroNormalized(Point(k.bx, k.by)))
+            tableValues.append(v)
+        }
     }
 
     /// The ring with the cut points of its edges inserted.
@@ -314,7 +319,9 @@ public struct CutPoints: Sendable {
         for i in 0..<(ring.count - 1) {
             let a = ring[i], b = ring[i + 1]
             out.append(a)
-            if let pts = table[EdgeKey(a, b)] {
+            let key = EdgeKey(a, b)
+            if let id = table.find(PointPairTable.zeroNormalized(Point(key.ax, key.ay)), PointPairTable.zeroNormalized(Point(key.bx, key.by))) {
+                let pts = tableValues[Int(id)]
                 if !changed { out.reserveCapacity(ring.count + 16); changed = true }
                 if (a.x, a.y) < (b.x, b.y) { out += pts } else { out += pts.reversed() }
             }
@@ -322,42 +329,6 @@ public struct CutPoints: Sendable {
         guard changed else { return ring }
         out.append(ring[ring.count - 1])
         return out
-    }
-
-    struct EdgeLookup: Sendable {
-        var slots: [Int32]
-        var keys: [EdgeKey] = []
-        var values: [[Point]] = []
-        let mask: Int
-        init(_ byEdge: [EdgeKey: [Point]]) {
-            var size = 16
-            while size < byEdge.count * 2 { size <<= 1 }
-            slots = [Int32](repeating: -1, count: size)
-            mask = size - 1
-            for (k, v) in byEdge {
-                var i = Self.hash(k) & mask
-                while slots[i] >= 0 { i = (i + 1) & mask }
-                slots[i] = Int32(keys.count)
-                keys.append(k); values.append(v)
-            }
-        }
-        @inline(__always) static func hash(_ k: EdgeKey) -> Int {
-            // 0.0 and −0.0 are equal keys, so they hash alike.
-            @inline(__always) func bits(_ d: Double) -> UInt64 { (d == 0 ? 0 : d).bitPattern }
-            var h = bits(k.ax) &* 0x9E37_79B9_7F4A_7C15 ^ (bits(k.ay) &+ 0x632B_E59B_D9B4_E019) &* 0xBF58_476D_1CE4_E5B9
-            h = (h ^ (h >> 29) ^ bits(k.bx)) &* 0x94D0_49BB_1331_11EB ^ (bits(k.by) &* 0x9E37_79B9_7F4A_7C15)
-            h ^= h >> 31
-            return Int(truncatingIfNeeded: h)
-        }
-        @inline(__always) subscript(_ k: EdgeKey) -> [Point]? {
-            var i = Self.hash(k) & mask
-            while true {
-                let s = slots[i]
-                if s < 0 { return nil }
-                if keys[Int(s)] == k { return values[Int(s)] }
-                i = (i + 1) & mask
-            }
-        }
     }
 
     public func insert(into polygon: Polygon) -> Polygon {
