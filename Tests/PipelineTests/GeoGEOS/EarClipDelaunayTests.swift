@@ -31,6 +31,27 @@ import Geodesy
         #expect(count > 1000)
     }
 
+    /// The double-precision filter in front of GEOS's extended-precision in-circle test never
+    /// answers otherwise than GEOS: on points near and on common circles.
+    @Test func inCircleFilterAgreesWithGEOSArithmetic() {
+        var rng = SystemRandomNumberGenerator()
+        var disagreements = 0
+        for k in 0..<20_000 {
+            let cx = Double.random(in: -1...1, using: &rng), cy = Double.random(in: -1...1, using: &rng)
+            let r = Double.random(in: 1e-6...1, using: &rng)
+            func onCircle() -> Point {
+                let t = Double.random(in: 0..<(2 * Double.pi), using: &rng)
+                return Point(cx + r * cos(t), cy + r * sin(t))
+            }
+            let a = onCircle(), b = onCircle(), c = onCircle()
+            var p = onCircle()
+            // Every other case nudged by a few units in the last place, inside or out.
+            if k % 2 == 1 { p = Point(p.x.nextUp.nextUp, p.y.nextDown) }
+            if EarClipDelaunay.isInCircle(a, b, c, p) != EarClipDelaunay.isInCircleExtended(a, b, c, p) { disagreements += 1 }
+        }
+        #expect(disagreements == 0)
+    }
+
     @Test func collinearSidesAndSmallShapes() throws {
         let context = GEOSContext()
         // A square with many points on each side, counter-clockwise and clockwise.
