@@ -37,26 +37,6 @@ extension PreviewStage {
 
     // MARK: rendering
 
-    /// `v.rounded()` (half away from zero) as an integer, without libm's `round`: below 2^52
-    /// `v` minus its truncation is exact.
-    @inline(__always) static func roundedToInt(_ v: Double) -> Int {
-        guard abs(v) < 0x1p52 else { return Int(v.rounded()) }
-        let t = Int(v)
-        let f = v - Double(t)
-        return f >= 0.5 ? t + 1 : (f <= -0.5 ? t - 1 : t)
-    }
-
-    /// Narrows [lo, hi] to the offsets k ≥ 0 where the edge function r + k·s is ≥ 0 (empty: hi < lo).
-    @inline(__always) static func inside(_ r: Int, _ s: Int, _ lo: inout Int, _ hi: inout Int) {
-        if s > 0 {
-            if r < 0 { lo = max(lo, (-r + s - 1) / s) }
-        } else if s < 0 {
-            if r < 0 { hi = -1 } else { hi = min(hi, r / -s) }
-        } else if r < 0 {
-            hi = -1
-        }
-    }
-
     /// Renders one view.
     public static func render(_ scene: Scene, view: View, options o: Options) -> RGBImage {
         let ss = max(1, o.supersample)
@@ -85,8 +65,8 @@ extension PreviewStage {
                         let x = p[3 * v], y = p[3 * v + 1], z = p[3 * v + 2]
                         let sx = fc + fs * (x * ex + y * ey + z * ez)
                         let sy = fc - fs * (x * nx + y * ny + z * nz)
-                        xs[v] = roundedToInt(Double(sx) * sub)
-                        ys[v] = roundedToInt(Double(sy) * sub)
+                        xs[v] = Int((Double(sx) * sub).rounded())
+                        ys[v] = Int((Double(sy) * sub).rounded())
                         zs[v] = x * ux + y * uy + z * uz
                     }
                 }
@@ -144,19 +124,12 @@ extension PreviewStage {
                         let dzdx = ((zb - za) * e2y - (zc - za) * e1y) / det
                         let dzdy = (e1x * (zc - za) - e2x * (zb - za)) / det
                         var zrow = za + dzdx * (Float(px0) / 256 - fax) + dzdy * (Float(py0) / 256 - fay)
-                        let last = maxX - minX
                         for y in minY...maxY {
-                            // The row's samples inside all three edges: one run [lo, hi] of
-                            // offsets from minX, found by division instead of testing each.
-                            var lo = 0, hi = last
-                            inside(r0, s0x, &lo, &hi); inside(r1, s1x, &lo, &hi); inside(r2, s2x, &lo, &hi)
-                            if lo <= hi {
-                                // Depth steps along the row from its first sample, as always, so
-                                // every sample's z is the same float.
-                                var z = zrow
-                                for _ in 0..<lo { z += dzdx }
-                                let rowBase = y * w + minX
-                                for x in lo...hi {
+                            var e0 = r0, e1 = r1, e2 = r2
+                            var z = zrow
+                            let rowBase = y * w
+                            for x in minX...maxX {
+                                if (e0 | e1 | e2) >= 0 {
                                     let k = rowBase + x
                                     if z > db[k] {
                                         if b.blend {
@@ -175,8 +148,9 @@ extension PreviewStage {
                                             db[k] = z
                                         }
                                     }
-                                    z += dzdx
                                 }
+                                e0 += s0x; e1 += s1x; e2 += s2x
+                                z += dzdx
                             }
                             r0 += s0y; r1 += s1y; r2 += s2y
                             zrow += dzdy
