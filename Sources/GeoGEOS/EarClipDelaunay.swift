@@ -117,21 +117,27 @@ public enum EarClipDelaunay {
         return downHi.x - upHi.x < 0
     }
 
+    /// The in-circle determinant's six products and three lifts, in precision T, in GEOS's
+    /// order of operations (each difference, then each product).
+    @inline(__always) static func inCircleTerms<T: BinaryFloatingPoint>(_ a: Point, _ b: Point, _ c: Point, _ p: Point, _: T.Type)
+        -> (bdxcdy: T, cdxbdy: T, alift: T, cdxady: T, adxcdy: T, blift: T, adxbdy: T, bdxady: T, clift: T) {
+        let px = T(p.x), py = T(p.y)
+        let adx = T(a.x) - px, ady = T(a.y) - py
+        let bdx = T(b.x) - px, bdy = T(b.y) - py
+        let cdx = T(c.x) - px, cdy = T(c.y) - py
+        return (bdx * cdy, cdx * bdy, adx * adx + ady * ady,
+                cdx * ady, adx * cdy, bdx * bdx + bdy * bdy,
+                adx * bdy, bdx * ady, cdx * cdx + cdy * cdy)
+    }
+
     /// GEOS's `TrianglePredicate::isInCircleNormalized` (computed in x87 extended precision).
     /// First Shewchuk's filter in double: where it decides, the sign is exact, and GEOS's
     /// extended-precision comparison (error under 1e-18 of the same permanent) agrees with it.
     @inline(__always) static func isInCircle(_ a: Point, _ b: Point, _ c: Point, _ p: Point) -> Bool {
-        let adx = a.x - p.x, ady = a.y - p.y
-        let bdx = b.x - p.x, bdy = b.y - p.y
-        let cdx = c.x - p.x, cdy = c.y - p.y
-        let bdxcdy = bdx * cdy, cdxbdy = cdx * bdy
-        let alift = adx * adx + ady * ady
-        let cdxady = cdx * ady, adxcdy = adx * cdy
-        let blift = bdx * bdx + bdy * bdy
-        let adxbdy = adx * bdy, bdxady = bdx * ady
-        let clift = cdx * cdx + cdy * cdy
-        let det = alift * (bdxcdy - cdxbdy) + blift * (cdxady - adxcdy) + clift * (adxbdy - bdxady)
-        let permanent = (abs(bdxcdy) + abs(cdxbdy)) * alift + (abs(cdxady) + abs(adxcdy)) * blift + (abs(adxbdy) + abs(bdxady)) * clift
+        let t = inCircleTerms(a, b, c, p, Double.self)
+        let det = t.alift * (t.bdxcdy - t.cdxbdy) + t.blift * (t.cdxady - t.adxcdy) + t.clift * (t.adxbdy - t.bdxady)
+        let permanent = (abs(t.bdxcdy) + abs(t.cdxbdy)) * t.alift + (abs(t.cdxady) + abs(t.adxcdy)) * t.blift
+            + (abs(t.adxbdy) + abs(t.bdxady)) * t.clift
         // Shewchuk's bound for this evaluation is (10 + 96ε)ε·permanent ≈ 1.11e-15·permanent.
         let bound = 2e-15 * permanent
         if det > bound { return true }
@@ -141,17 +147,8 @@ public enum EarClipDelaunay {
 
     /// GEOS's computation itself, in `long double`.
     static func isInCircleExtended(_ a: Point, _ b: Point, _ c: Point, _ p: Point) -> Bool {
-        let px = Float80(p.x), py = Float80(p.y)
-        let adx = Float80(a.x) - px, ady = Float80(a.y) - py
-        let bdx = Float80(b.x) - px, bdy = Float80(b.y) - py
-        let cdx = Float80(c.x) - px, cdy = Float80(c.y) - py
-        let bdxcdy = bdx * cdy, cdxbdy = cdx * bdy
-        let alift = adx * adx + ady * ady
-        let cdxady = cdx * ady, adxcdy = adx * cdy
-        let blift = bdx * bdx + bdy * bdy
-        let adxbdy = adx * bdy, bdxady = bdx * ady
-        let clift = cdx * cdx + cdy * cdy
-        return (alift * bdxcdy + blift * cdxady + clift * adxbdy) > (alift * cdxbdy + blift * adxcdy + clift * bdxady)
+        let t = inCircleTerms(a, b, c, p, Float80.self)
+        return (t.alift * t.bdxcdy + t.blift * t.cdxady + t.clift * t.adxbdy) > (t.alift * t.cdxbdy + t.blift * t.adxcdy + t.clift * t.bdxady)
     }
 
     // MARK: ear clipping
