@@ -167,12 +167,12 @@ public enum EarClipDelaunay {
         var next: [Int32]
         var removed: [Bool]
         var size: Int
-        /// Vertices in blocks of `block` consecutive indexes, with their boxes (never shrunk:
-        /// removed vertices are skipped when the block is scanned).
-        static let block = 8
-        var boxes: [BoundingBox]
-        var groupBoxes: [BoundingBox]
-        static let group = 8
+        /// The vertices in a uniform grid over their box (about two a cell), as index lists
+        /// per cell; removed vertices stay and are skipped when met.
+        let originX: Double, originY: Double, scaleX: Double, scaleY: Double
+        let columns: Int, rows: Int
+        var cellStart: [Int32]
+        var cellItems: [Int32]
 
         init(_ v: [Point]) {
             self.v = v
@@ -180,18 +180,35 @@ public enum EarClipDelaunay {
             next = (0..<n).map { Int32(($0 + 1) % n) }
             removed = [Bool](repeating: false, count: n)
             size = n
-            let (block, group) = (Self.block, Self.group)
-            let boxes = stride(from: 0, to: n, by: block).map { s in
-                var b = BoundingBox.empty
-                for i in s..<min(n, s + block) { b.extend(v[i]) }
-                return b
+            var box = BoundingBox.empty
+            for p in v { box.extend(p) }
+            let side = max(1, Int(Double(n / 2).squareRoot()))
+            columns = side; rows = side
+            originX = box.minX; originY = box.minY
+            scaleX = box.maxX > box.minX ? Double(side) / (box.maxX - box.minX) : 0
+            scaleY = box.maxY > box.minY ? Double(side) / (box.maxY - box.minY) : 0
+            // Counting sort of the vertices by cell.
+            var start = [Int32](repeating: 0, count: side * side + 1)
+            var cellOf = [Int32](repeating: 0, count: n)
+            for i in 0..<n {
+                let c = Self.cell(v[i].x, originX, scaleX, side) + side * Self.cell(v[i].y, originY, scaleY, side)
+                cellOf[i] = Int32(c)
+                start[c + 1] += 1
             }
-            self.boxes = boxes
-            groupBoxes = stride(from: 0, to: boxes.count, by: group).map { s in
-                var b = BoundingBox.empty
-                for k in s..<min(boxes.count, s + group) { b.extend(boxes[k]) }
-                return b
+            for c in 0..<(side * side) { start[c + 1] += start[c] }
+            var fill = start
+            var items = [Int32](repeating: 0, count: n)
+            for i in 0..<n {
+                let c = Int(cellOf[i])
+                items[Int(fill[c])] = Int32(i)
+                fill[c] += 1
             }
+            cellStart = start
+            cellItems = items
+        }
+
+        @inline(__always) static func cell(_ x: Double, _ origin: Double, _ scale: Double, _ count: Int) -> Int {
+            min(count - 1, max(0, Int((x - origin) * scale)))
         }
 
         mutating func compute() -> Tris? {
@@ -226,12 +243,14 @@ public enum EarClipDelaunay {
         func isValidEar(_ apex: Int, _ a: Point, _ b: Point, _ c: Point) -> Bool {
             let minX = min(a.x, b.x, c.x), maxX = max(a.x, b.x, c.x)
             let minY = min(a.y, b.y, c.y), maxY = max(a.y, b.y, c.y)
-            @inline(__always) func overlaps(_ e: BoundingBox) -> Bool {
-                !(e.minX > maxX || e.maxX < minX || e.minY > maxY || e.maxY < minY)
-            }
-            for g in groupBoxes.indices where overlaps(groupBoxes[g]) {
-                for k in (g * Self.group)..<min(boxes.count, (g + 1) * Self.group) where overlaps(boxes[k]) {
-                    for i in (k * Self.block)..<min(v.count, (k + 1) * Self.block) {
+            // Every cell the corner's box touches (a vertex in the box is in one of them).
+            let x0 = Self.cell(minX, originX, scaleX, columns), x1 = Self.cell(maxX, originX, scaleX, columns)
+            let y0 = Self.cell(minY, originY, scaleY, rows), y1 = Self.cell(maxY, originY, scaleY, rows)
+            for cy in y0...y1 {
+                for cx in x0...x1 {
+                    let cell = cy * columns + cx
+                    for k in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+                        let i = Int(cellItems[k])
                         if i == apex || removed[i] { continue }
                         let p = v[i]
                         if p.x < minX || p.x > maxX || p.y < minY || p.y > maxY { continue }
