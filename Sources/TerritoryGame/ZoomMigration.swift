@@ -18,25 +18,25 @@ public enum ZoomMigration {
         --   box 360° wide or more is the whole world; latitudes are clamped to -90…90. A null, NaN or
         --   infinite bound, or min_lat > max_lat, is refused (SQLSTATE 22023, the box named).
         -- - The resolution, as issue 29 states it: when the box holds no more resolution-9 cells than
-        --   max_cells, the answer is as before this migration: exactly the cells whose polygon intersects
-        --   the box (every territory_hex row meeting it, one without an owner too; in no particular
-        --   order), with resolution 9 and cells = owner_cells = 1 (0 for a row without an owner). When
-        --   it holds more, the answer is the box's cells at the finest coarser H3 resolution whose
-        --   count fits (a coarse cell is the box's when its polygon intersects it and it has claimed
-        --   resolution-9 cells under it). Counts need not grow with the resolution (a coarse cell can
-        --   reach in at the box's edge where its finer cells do not), so a count over max_cells does
-        --   not end the search; a proof that no finer resolution fits does (bounds from H3's
-        --   hierarchy, in the function). Cost: a walk up from resolution 0 over the cells near the box, which usually
-        --   ends a resolution short of the answer's, then the answer read once; in the rare box where a
-        --   count exceeds max_cells without that proof, the walk goes on to the finer resolutions, up
-        --   to 9, reading each in full near the box while a bound keeps it under 4 × max_cells cells,
-        --   else stopping at max_cells + 1 of the box's cells (per turn of the box across ±180°).
-        -- - A coarse row (in no particular order): the H3 cell (hex_id, its boundary as cell_geojson),
-        --   cells = claimed resolution-9 cells under it (H3's parent of each), owner_user_id = the runner owning most of
-        --   them (a tie: the owner of the latest claim, by claimed_at then last_run_id), owner_cells =
-        --   how many, last_run_id and claimed_at = that runner's latest claim there. When even
-        --   resolution 0 does not fit: the max_cells resolution-0 cells holding the most cells (most
-        --   first, then by hex_id).
+        --   max_cells, the answer is as before this migration: exactly the cells whose polygon intersects the
+        --   box (every territory_hex row meeting it, one without an owner too; in no particular order), with
+        --   resolution 9 and cells = owner_cells = 1 (0 for a row without an owner). When it holds more, the
+        --   answer is the box's cells at the finest coarser H3 resolution whose count fits (a coarse cell is
+        --   the box's when its polygon intersects it and it has claimed resolution-9 cells under it). Counts
+        --   need not grow with the resolution (a coarse cell can reach in at the box's edge where its finer
+        --   cells do not), so a count over max_cells does not end the search; a proof that no finer
+        --   resolution fits does (bounds from H3's hierarchy, in the function). Cost: a walk up from
+        --   resolution 0 over the cells near the box, which usually ends a resolution short of the answer's,
+        --   then the answer read once; in the rare box where a count exceeds max_cells without that proof,
+        --   the walk goes on to the finer resolutions, up to 9, reading each in full near the box while a
+        --   bound keeps it under 4 × max_cells cells, else stopping at max_cells + 1 of the box's cells (per
+        --   turn of the box across ±180°).
+        -- - A coarse row (in no particular order): the H3 cell (hex_id, its boundary as cell_geojson), cells
+        --   = claimed resolution-9 cells under it (H3's parent of each), owner_user_id = the runner owning
+        --   most of them (a tie: the owner of the latest claim, by claimed_at then last_run_id), owner_cells
+        --   = how many, last_run_id and claimed_at = that runner's latest claim there. When even resolution 0
+        --   does not fit: the max_cells resolution-0 cells holding the most cells (most first, then by
+        --   hex_id).
         -- - Never stale: a trigger on territory_hex (any writer: the night, the followers, a row written
         --   by hand) brings the coarse cells (territory_zoom, territory_zoom_owner) up to date in the
         --   writer's own statement, so at commit they are right. Counted: rows with an owner whose
