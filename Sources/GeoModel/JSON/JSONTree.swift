@@ -134,6 +134,10 @@ extension JSONCursor {
         guard try peek() == 0x5B else {
             throw reject("coordinates nest unevenly: expected '[' at depth \(level) of \(tree.depth)")
         }
+        if level == tree.depth, let p = plainPosition() {
+            tree.positions.append(p)
+            return
+        }
         try enter()
         if level == tree.depth {
             // A position: two or more numbers.
@@ -170,5 +174,73 @@ extension JSONCursor {
             if try !next(closing: 0x5D) { break }
         }
         tree.counts[level - 1].append(children)
+    }
+
+    /// The common position, "[x,y]" with two plain decimals (`plainDecimal`) and white space
+    /// anywhere between, read in one pass from the '[' at the cursor; nil (the cursor unmoved)
+    /// for anything else, which `coordinateLevel`'s general path then reads with every check.
+    /// (The depth stays as it was: the position's bracket opens and closes here, and
+    /// `coordinateTree` checked the depth of its deepest level beforehand.)
+    @inline(__always) mutating func plainPosition() -> Point? {
+        var i = Self.afterWhiteSpace(buf, pos + 1)
+        guard let x = Self.plainDecimal(buf, &i) else { return nil }
+        i = Self.afterWhiteSpace(buf, i)
+        guard i < buf.count, buf[i] == 0x2C else { return nil }
+        i = Self.afterWhiteSpace(buf, i + 1)
+        guard let y = Self.plainDecimal(buf, &i) else { return nil }
+        i = Self.afterWhiteSpace(buf, i)
+        guard i < buf.count, buf[i] == 0x5D else { return nil }
+        pos = i + 1
+        return Point(x, y)
+    }
+
+    @inline(__always) static func afterWhiteSpace(_ buf: UnsafeBufferPointer<UInt8>, _ from: Int) -> Int {
+        var i = from
+        while i < buf.count {
+            let c = buf[i]
+            guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { break }
+            i += 1
+        }
+        return i
+    }
+
+    /// A number of the form -?digits(.digits)? with at most 15 digits in all and no leading zero,
+    /// at `i` (moved past it), or nil. `number` reads such a text through its exact path
+    /// (mantissa below 10^15, one division by 10^places), which this repeats, so the value is
+    /// the same double; everything else (exponents, long mantissas, NaN, errors) is left to it.
+    @inline(__always) static func plainDecimal(_ buf: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Double? {
+        var k = i
+        let end = buf.count
+        guard k < end else { return nil }
+        let neg = buf[k] == 0x2D
+        if neg { k += 1 }
+        let whole = k
+        var mant: UInt64 = 0
+        while k < end {
+            let d = buf[k] &- 0x30
+            guard d < 10 else { break }
+            mant = mant &* 10 &+ UInt64(d)
+            k += 1
+        }
+        let wholeDigits = k - whole
+        guard wholeDigits > 0, wholeDigits == 1 || buf[whole] != 0x30 else { return nil }
+        var places = 0
+        if k < end && buf[k] == 0x2E {
+            k += 1
+            let fraction = k
+            while k < end {
+                let d = buf[k] &- 0x30
+                guard d < 10 else { break }
+                mant = mant &* 10 &+ UInt64(d)
+                k += 1
+            }
+            places = k - fraction
+            guard places > 0 else { return nil }
+        }
+        guard wholeDigits + places <= 15, k == end || buf[k] | 0x20 != 0x65 else { return nil }
+        i = k
+        var v = Double(mant)
+        v = places > 0 ? v / PowersOfTen.exact(places) : v * PowersOfTen.exact(0)
+        return neg ? -v : v
     }
 }

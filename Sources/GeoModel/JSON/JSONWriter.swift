@@ -88,19 +88,43 @@ public struct JSONWriter {
     /// The number `n` × 10^-decimals with trailing zeros trimmed (`n` already on the decimal
     /// grid, as SVG path coordinates are): 1250 at 2 decimals is 12.5.
     public mutating func scaledDecimal(_ n: Int64, decimals: Int) {
-        if n == 0 { bytes.append(0x30); return }
-        if n < 0 { bytes.append(UInt8(ascii: "-")) }
-        let m = n.magnitude
-        let unit = UInt64(PowersOfTen.table[decimals])
-        appendDigits(m / unit, minimumWidth: 1)
-        var frac = m % unit
-        if frac == 0 { return }
-        var places = decimals
-        while frac % 10 == 0 { frac /= 10; places -= 1 }
-        bytes.append(UInt8(ascii: "."))
-        appendDigits(frac, minimumWidth: places)
+        // Written into a scratch on the stack and appended at once: each append to `bytes` is
+        // a call with its capacity check (four of them a number were most of its cost).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxScaledDecimalBytes) { scratch in
+            let q = scratch.baseAddress!
+            let n = Self.writeScaledDecimal(n, decimals: decimals, unit: UInt64(PowersOfTen.table[decimals]), to: q)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: q, count: n))
+        }
     }
 
+    /// The most bytes `writeScaledDecimal` writes: a sign, 19 digits, a point and 19 places.
+    static let maxScaledDecimalBytes = 40
+
+    /// `scaledDecimal`'s text at `q` (`unit` is 10^decimals); returns its length. The integer
+    /// part has at least one digit, the fraction exactly the places left after trimming its
+    /// trailing zeros (so that it is zero-padded on the left).
+    @inline(__always) static func writeScaledDecimal(_ n: Int64, decimals: Int, unit: UInt64, to q: UnsafeMutablePointer<UInt8>) -> Int {
+        if n == 0 { q[0] = 0x30; return 1 }
+        var k = 0
+        if n < 0 { q[0] = UInt8(ascii: "-"); k = 1 }
+        let m = n.magnitude
+        var whole = m / unit
+        var frac = m % unit
+        var digits = 1
+        var t = whole
+        while t >= 10 { t /= 10; digits += 1 }
+        var j = k + digits
+        repeat { j -= 1; q[j] = UInt8(truncatingIfNeeded: whole % 10) &+ 0x30; whole /= 10 } while j > k
+        k += digits
+        if frac == 0 { return k }
+        var places = decimals
+        while frac % 10 == 0 { frac /= 10; places -= 1 }
+        q[k] = UInt8(ascii: ".")
+        let end = k + 1 + places
+        j = end
+        repeat { j -= 1; q[j] = UInt8(truncatingIfNeeded: frac % 10) &+ 0x30; frac /= 10 } while j > k + 1
+        return end
+    }
 
     public mutating func position(_ p: Point) {
         bytes.append(UInt8(ascii: "["))
@@ -111,6 +135,34 @@ public struct JSONWriter {
     }
 
     public mutating func ring(_ r: Ring) {
+        // The bulk of every GeoJSON file: the whole ring's text is written through a pointer
+        // into one buffer and appended once. A coordinate `fixed` would not write on the grid
+        // (not finite, or too large) sends the ring to the general path, so the bytes are
+        // always `position`'s.
+        let decimals = coordinateDecimals
+        if decimals >= 0 && decimals <= 18 && !r.isEmpty {
+            let scale = PowersOfTen.table[decimals], unit = UInt64(scale)
+            var onGrid = true
+            let perPosition = 2 * Self.maxScaledDecimalBytes + 4  // ",[x,y]"
+            let text = [UInt8](unsafeUninitializedCapacity: r.count * perPosition + 2) { out, count in
+                let start = out.baseAddress!
+                var q = start
+                q.pointee = UInt8(ascii: "["); q += 1
+                for (i, p) in r.enumerated() {
+                    let x = (p.x * scale).rounded(), y = (p.y * scale).rounded()
+                    guard abs(x) < 9e18, abs(y) < 9e18 else { onGrid = false; break }  // NaN and ±inf fail too
+                    if i > 0 { q.pointee = UInt8(ascii: ","); q += 1 }
+                    q.pointee = UInt8(ascii: "["); q += 1
+                    q += Self.writeScaledDecimal(Int64(x), decimals: decimals, unit: unit, to: q)
+                    q.pointee = UInt8(ascii: ","); q += 1
+                    q += Self.writeScaledDecimal(Int64(y), decimals: decimals, unit: unit, to: q)
+                    q.pointee = UInt8(ascii: "]"); q += 1
+                }
+                q.pointee = UInt8(ascii: "]"); q += 1
+                count = onGrid ? q - start : 0
+            }
+            if onGrid { bytes.append(contentsOf: text); return }
+        }
         bytes.append(UInt8(ascii: "["))
         for (i, p) in r.enumerated() {
             if i > 0 { bytes.append(UInt8(ascii: ",")) }
