@@ -28,7 +28,18 @@ public struct JSONKeyFilter: Sendable {
     public let keys: Set<String>
     /// The keys' bytes, to refuse a key without building its String.
     let bytes: [[UInt8]]
-    public init(_ keys: Set<String>) { self.keys = keys; bytes = keys.sorted().map { Array($0.utf8) } }
+    /// Each key's length, first and last byte in one number (`signature`): most keys not kept
+    /// are refused by comparing these alone.
+    let signatures: [UInt64]
+    public init(_ keys: Set<String>) {
+        self.keys = keys
+        bytes = keys.sorted().map { Array($0.utf8) }
+        signatures = bytes.map { Self.signature(length: $0.count, first: $0.first ?? 0, last: $0.last ?? 0) }
+    }
+
+    @inline(__always) static func signature(length: Int, first: UInt8, last: UInt8) -> UInt64 {
+        UInt64(truncatingIfNeeded: length) << 16 | UInt64(first) << 8 | UInt64(last)
+    }
 }
 
 extension JSONCursor {
@@ -98,8 +109,10 @@ extension JSONCursor {
         // Byte loops, not elementsEqual: this runs for every member of every skipped
         // properties object (a fifth of the populated places' read went to the generic one).
         let start = pos + 1, length = i - start
-        for k in keep.bytes where k.count == length {
-            let same = k.withUnsafeBufferPointer { kb -> Bool in
+        let signature = length == 0 ? JSONKeyFilter.signature(length: 0, first: 0, last: 0)
+                                    : JSONKeyFilter.signature(length: length, first: buf[start], last: buf[i - 1])
+        for (n, s) in keep.signatures.enumerated() where s == signature {
+            let same = keep.bytes[n].withUnsafeBufferPointer { kb -> Bool in
                 var j = 0
                 while j < length && kb[j] == buf[start + j] { j += 1 }
                 return j == length

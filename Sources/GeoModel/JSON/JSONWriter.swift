@@ -102,7 +102,7 @@ public struct JSONWriter {
 
     /// `scaledDecimal`'s text at `q` (`unit` is 10^decimals); returns its length. The integer
     /// part has at least one digit, the fraction exactly the places left after trimming its
-    /// trailing zeros (so that it is zero-padded on the left).
+    /// trailing zeros (so that it is zero-padded on the left). Digits go two at a time.
     @inline(__always) static func writeScaledDecimal(_ n: Int64, decimals: Int, unit: UInt64, to q: UnsafeMutablePointer<UInt8>) -> Int {
         if n == 0 { q[0] = 0x30; return 1 }
         var k = 0
@@ -110,20 +110,51 @@ public struct JSONWriter {
         let m = n.magnitude
         var whole = m / unit
         var frac = m % unit
-        var digits = 1
-        var t = whole
-        while t >= 10 { t /= 10; digits += 1 }
-        var j = k + digits
-        repeat { j -= 1; q[j] = UInt8(truncatingIfNeeded: whole % 10) &+ 0x30; whole /= 10 } while j > k
-        k += digits
+        if whole < 10 {
+            q[k] = UInt8(truncatingIfNeeded: whole) &+ 0x30; k += 1
+        } else {
+            var digits = 2
+            var t = whole / 100
+            while t > 0 { t /= 10; digits += 1 }
+            k += digits
+            writeDigits(&whole, from: k, downTo: k - digits, q)
+        }
         if frac == 0 { return k }
         var places = decimals
         while frac % 10 == 0 { frac /= 10; places -= 1 }
         q[k] = UInt8(ascii: ".")
         let end = k + 1 + places
-        j = end
-        repeat { j -= 1; q[j] = UInt8(truncatingIfNeeded: frac % 10) &+ 0x30; frac /= 10 } while j > k + 1
+        writeDigits(&frac, from: end, downTo: k + 1, q)
         return end
+    }
+
+    /// The decimal digits of `v` (which fits) right-aligned in q[low..<high], zero-padded.
+    @inline(__always) static func writeDigits(_ v: inout UInt64, from high: Int, downTo low: Int, _ q: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
+        var j = high
+        while j &- low >= 2 {
+            let r = Int(truncatingIfNeeded: v % 100) &* 2
+            v /= 100
+            j &-= 2
+            q[j] = pairs[r]; q[j &+ 1] = pairs[r &+ 1]
+        }
+        if j > low { q[j &- 1] = UInt8(truncatingIfNeeded: v) &+ 0x30 }
+    }
+
+    /// "00", "01", … "99".
+    @inline(__always) static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    /// `(d * scale).rounded()` as an integer when it is below 9·10^18 in magnitude (nil
+    /// otherwise, NaN and infinities included), without a call to libm's `round`: the
+    /// truncation is exact, and so is the remainder it leaves (half away from zero, as `rounded`).
+    @inline(__always) static func roundedScaled(_ v: Double) -> Int64? {
+        guard abs(v) < 9e18 else { return nil }
+        var i = Int64(v)
+        let f = v - Double(i)
+        if f >= 0.5 { i += 1 } else if f <= -0.5 { i -= 1 }
+        return i
     }
 
     public mutating func position(_ p: Point) {
@@ -149,13 +180,12 @@ public struct JSONWriter {
                 var q = start
                 q.pointee = UInt8(ascii: "["); q += 1
                 for (i, p) in r.enumerated() {
-                    let x = (p.x * scale).rounded(), y = (p.y * scale).rounded()
-                    guard abs(x) < 9e18, abs(y) < 9e18 else { onGrid = false; break }  // NaN and ±inf fail too
+                    guard let x = Self.roundedScaled(p.x * scale), let y = Self.roundedScaled(p.y * scale) else { onGrid = false; break }
                     if i > 0 { q.pointee = UInt8(ascii: ","); q += 1 }
                     q.pointee = UInt8(ascii: "["); q += 1
-                    q += Self.writeScaledDecimal(Int64(x), decimals: decimals, unit: unit, to: q)
+                    q += Self.writeScaledDecimal(x, decimals: decimals, unit: unit, to: q)
                     q.pointee = UInt8(ascii: ","); q += 1
-                    q += Self.writeScaledDecimal(Int64(y), decimals: decimals, unit: unit, to: q)
+                    q += Self.writeScaledDecimal(y, decimals: decimals, unit: unit, to: q)
                     q.pointee = UInt8(ascii: "]"); q += 1
                 }
                 q.pointee = UInt8(ascii: "]"); q += 1

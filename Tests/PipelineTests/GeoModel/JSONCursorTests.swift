@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoModel
+import Geodesy
 
 /// The typed reader's numbers (its digit loop runs without overflow checks, its fast path
 /// multiplies by a power of ten) must be the correctly rounded double of their text, as
@@ -92,7 +93,8 @@ import Testing
     /// A ring is written in one pass through a pointer: the same bytes as position by position.
     @Test func ringsAreWrittenAsPositionsAre() {
         var r = SplitMix64(state: 29)
-        let specials: [Double] = [0, -0.0, 1e-7, -1e-7, 4.9999995e-7, 179.9999996, -180, 1e13, 9.3e12, -9.3e12, 1e300, .nan, .infinity, 0.1 + 0.2]
+        let specials: [Double] = [0, -0.0, 1e-7, -1e-7, 4.9999995e-7, 179.9999996, -180, 1e13, 9.3e12, -9.3e12, 1e300, .nan, .infinity, 0.1 + 0.2,
+                                 0.5, -0.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994, 4503599627370495.5, 2.5e-6, 1234.5e-6, 99.99999951]
         for decimals in [0, 1, 6, 9, 12] {
             for n in 0..<400 {
                 var ring: [Point] = []
