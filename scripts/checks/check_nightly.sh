@@ -326,17 +326,30 @@ for app in quiz territory cities; do
 done
 
 # --- two nights at once ------------------------------------------------------------------------
+# hold DB: another session holds territory_hex (share mode) until `release DB`, however long the
+# machine takes meanwhile; nights_waiting DB N: until N nights wait for a lock there.
+hold() {
+  "${PSQL[@]}" -d "$1" -c "begin; lock table territory_hex in share mode; select pg_sleep(600); commit;" >/dev/null 2>&1 & holder=$!
+  for _ in $(seq 100); do [ "$(sql "$1" "select count(*) from pg_locks l join pg_class c on c.oid = l.relation where c.relname = 'territory_hex' and l.mode = 'ShareLock' and l.granted")" = 1 ] && break; sleep 0.05; done
+}
+release() {
+  sql "$1" "select count(pg_cancel_backend(pid)) from pg_stat_activity where datname = '$1' and query like '%pg_sleep(600)%' and pid <> pg_backend_pid()" >/dev/null
+  wait $holder || true
+}
+nights_waiting() {
+  for _ in $(seq 200); do [ "$(sql "$1" "select count(*) from pg_stat_activity where datname = '$1' and application_name = 'geo-nightly' and wait_event_type = 'Lock'")" = "$2" ] && break; sleep 0.05; done
+}
 sql postgres "create database twice template base"
-"${PSQL[@]}" -d twice -c "begin; lock table territory_hex in share mode; select pg_sleep(2.5); commit;" >/dev/null & holder=$!
-sleep 0.3
+hold twice
 DATABASE_URL=$(SOCKURL twice) "$NIGHTLY" --apps territory --runs "$RUNS" --today $TODAY >"$TMP/first" 2>&1 & first=$!
-sleep 1
+nights_waiting twice 1
 rc=0; t0=$(date +%s%N); DATABASE_URL=$(SOCKURL twice) "$NIGHTLY" --apps territory --runs "$RUNS" --today $TODAY --no-wait >"$TMP/second" 2>&1 || rc=$?
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 if [ $rc -ne 0 ] && grep -q 'another night of territory is running' "$TMP/second"; then ok "a second night with --no-wait stops at once ($ms ms): $(grep -o 'another night of territory is running[^;]*' "$TMP/second" | head -1)"
 else bad "second night --no-wait (exit $rc): $(cat "$TMP/second")"; fi
 DATABASE_URL=$(SOCKURL twice) "$NIGHTLY" --apps territory --runs "$RUNS" --today $TODAY >"$TMP/third" 2>&1 & third=$!
-wait $holder; wait $first || bad "the first night failed: $(cat "$TMP/first")"; wait $third || bad "the waiting night failed: $(cat "$TMP/third")"
+for _ in $(seq 100); do grep -q 'waiting for it to finish' "$TMP/third" && break; sleep 0.1; done
+release twice; wait $first || bad "the first night failed: $(cat "$TMP/first")"; wait $third || bad "the waiting night failed: $(cat "$TMP/third")"
 if grep -q 'waiting for it to finish' "$TMP/third" && grep -q 'territory: ok .* 0 runs, 0 cells written' "$TMP/third"; then
   ok "a third night waits for the first, then finds nothing left to do (no interleaving)"
 else bad "waiting night: $(cat "$TMP/third")"; fi
@@ -348,13 +361,12 @@ expect twice "two ok records" "2" "select count(*) from geodata.nights where sta
 # both made the second wait for the first's commit, then fail "tuple concurrently updated").
 sql postgres "create database two_apps template full_night"; sql postgres "grant create on database two_apps to night_user"
 two_apps="postgresql://night_user:Sekr1t-pw@127.0.0.1:$PORT/two_apps"
-"${PSQL[@]}" -d two_apps -c "begin; lock table territory_hex in share mode; select pg_sleep(3); commit;" >/dev/null & holder=$!
-sleep 0.3
+hold two_apps
 DATABASE_URL=$two_apps "$NIGHTLY" --apps territory --runs "$RUNS" --today $TODAY >"$TMP/first" 2>&1 & first=$!
-for _ in $(seq 50); do [ "$(sql two_apps "select count(*) from pg_stat_activity where datname = 'two_apps' and application_name = 'geo-nightly' and wait_event_type = 'Lock'")" = 1 ] && break; sleep 0.05; done
+nights_waiting two_apps 1
 rc=0; DATABASE_URL=$two_apps "$NIGHTLY" --apps quiz --world "$WORLD" --today 2026-12-10 >"$TMP/out" 2>&1 || rc=$?
-held=no; kill -0 $holder 2>/dev/null && held=yes
-wait $holder; wait $first || bad "the held territory night failed: $(cat "$TMP/first")"
+held=no; [ "$(sql two_apps "select count(*) from pg_stat_activity where datname = 'two_apps' and application_name = 'geo-nightly' and wait_event_type = 'Lock'")" = 1 ] && held=yes
+release two_apps; wait $first || bad "the held territory night failed: $(cat "$TMP/first")"
 if [ $rc -eq 0 ] && [ $held = yes ] && grep -q 'quiz: ok .* 15 days added' "$TMP/out"; then
   ok "a quiz night in the same database goes through while the territory night is held"
 else bad "two apps at once (exit $rc, territory held: $held): $(grep -E '^quiz' "$TMP/out")"; fi

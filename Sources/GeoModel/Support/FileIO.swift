@@ -127,10 +127,14 @@ public enum FileIO {
             let err = String(cString: strerror(errno)); unlink(tmp)
             throw InputError(file: path, "cannot be written: \(err)")
         }
-        if rename(tmp, target) != 0 {
-            let err = String(cString: strerror(errno))
-            unlink(tmp)
-            throw InputError(file: path, "cannot move the finished output into place: \(err)")
+        do { try moveIntoPlace(tmp, target, named: path) } catch { unlink(tmp); throw error }
+    }
+
+    /// Renames a finished temporary file onto its target (same directory, so readers see the
+    /// old file or the new one, never a half-written one).
+    public static func moveIntoPlace(_ temporary: String, _ target: String, named name: String) throws {
+        guard rename(temporary, target) == 0 else {
+            throw InputError(file: name, "cannot move the finished output into place: \(String(cString: strerror(errno)))")
         }
     }
 

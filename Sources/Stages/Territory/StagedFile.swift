@@ -19,9 +19,7 @@ final class StagedFile {
 
     func commit() throws {
         guard !direct else { done = true; return }
-        guard rename(path, target) == 0 else {
-            throw InputError(file: target, "cannot move the finished output into place: \(String(cString: strerror(errno)))")
-        }
+        try FileIO.moveIntoPlace(path, target, named: target)
         done = true
     }
 

@@ -13,6 +13,7 @@ import GlobeStage
 import PreviewStage
 import IngestStage
 import TerritoryStage
+import TerritoryFollowStage
 import LookupStage
 import NightlyStage
 import ReleaseStage
@@ -122,6 +123,9 @@ import ReleaseStage
         var night = NightlyStage.Options()
         night.databaseURL = "postgresql:///night"   // the environment's part: the stage needs a database
         everyNumberIsChecked(NightlyStage.Options.self, valid: night)
+        var follow = TerritoryFollowStage.Options()
+        follow.databaseURL = "postgresql:///game"
+        everyNumberIsChecked(TerritoryFollowStage.Options.self, valid: follow)
         everyNumberIsChecked(InspectStage.Options.self)
     }
 
@@ -144,6 +148,16 @@ import ReleaseStage
         #expect(views.map(\.name) == ["a", "b"] && views[1].center.y == -90)
         let nightly = StageFront<NightlyStage>(name: "geo-nightly", abstract: "", discussion: "")
         #expect(try parsed(nightly, ["--apps", "quiz,cities", "--no-wait"]).0.apps == ["quiz", "cities"])
+        // The follower's database comes from the environment only, GAME_DATABASE_URL first.
+        let follow = StageFront<TerritoryFollowStage>(name: "geo-territory-follow", abstract: "", discussion: "")
+        var (f, _, _) = try parsed(follow, ["--batch", "200", "--drain", "--max-rejects", "3"])
+        #expect(f.batch == 200 && f.drain && f.maxRejects == 3 && f.databaseURL == nil)
+        #expect(throws: OptionsError.self) { try f.validate() }
+        f.readDatabaseURL(from: ["DATABASE_URL": "postgresql:///b", "GAME_DATABASE_URL": "postgresql:///a"])
+        #expect(f.databaseURL == "postgresql:///a")
+        f.readDatabaseURL(from: ["DATABASE_URL": "postgresql:///b", "GAME_DATABASE_URL": ""])
+        #expect(f.databaseURL == "postgresql:///b")
+        #expect(usageError(follow, ["--database-url", "x"]) == "Unknown option '--database-url'")
         #expect(usageError(preview, ["g.glb", "--views", "a=1"]) == "--views must be name=lon,lat pairs separated by spaces (got \"a=1\")")
     }
 }
