@@ -51,6 +51,20 @@ import Geodesy
         #expect(p.contains { $0.hasPrefix("FR (France): missing") })
     }
 
+    /// The ASCII entries skip Foundation's trimming and normalisation: every problem is still seen.
+    @Test func asciiEntriesAreCheckedAsOthers() {
+        let p = HighlightsStage.check(list: "cities", [" Lyon", "Nice\t", "Pa\u{01}ris", "Me\u{7F}tz", "Caen  Nord", "   "], label: "FR")
+        #expect(p.contains { $0.contains("\" Lyon\"") && $0.contains("white space") })
+        #expect(p.contains { $0.contains("Nice\\t") && $0.contains("white space") })
+        #expect(p.contains { $0.contains("control character") && $0.contains("Pa") })
+        #expect(p.contains { $0.contains("control character") && $0.contains("Me") })
+        #expect(p.contains { $0.contains("double space") })
+        #expect(p.contains { $0.contains("empty entry") })
+        #expect(p.count == 8, "\(p)")  // six entries are too many, each has a problem, the tab two
+        #expect(HighlightsStage.check(list: "cities", ["Paris", "Saint-Étienne", "Lyon"], label: "FR").isEmpty)
+        #expect(HighlightsStage.check(list: "cities", ["Paris", "PARIS"], label: "FR").count == 1)
+    }
+
     @Test func emptyListNotNFCAndAllProblemsAtOnce() {
         let decomposed = "Ni\u{0301}mes"   // i + combining acute, not the precomposed í
         #expect(decomposed.unicodeScalars.count == 6)
