@@ -90,6 +90,24 @@ import Geodesy
         #expect(wrong.isEmpty, "\(wrong.count) wrong: \(wrong.prefix(5))")
     }
 
+    /// The plain decimals' reader at the end of a buffer and around its eight-byte steps.
+    @Test func plainDecimalsAnywhereInTheBuffer() {
+        var r = SplitMix64(state: 37)
+        for _ in 0..<20_000 {
+            let text = String(Self.text(&r).prefix(1 + r.below(17)))
+            for tail in ["", "]", ",1234567890"] {
+                let bytes = Array((text + tail).utf8)
+                let expected = Self.read(text + ",")
+                bytes.withUnsafeBufferPointer { b in
+                    var i = 0
+                    guard let v = JSONCursor.plainDecimal(b, &i) else { return }
+                    guard case .success(let e) = expected.0 else { Issue.record("\(text): read \(v), number refuses it"); return }
+                    #expect(v.bitPattern == e.bitPattern && i == text.utf8.count, "\(text)\(tail): \(v) at \(i), expected \(e)")
+                }
+            }
+        }
+    }
+
     /// A ring is written in one pass through a pointer: the same bytes as position by position.
     @Test func ringsAreWrittenAsPositionsAre() {
         var r = SplitMix64(state: 29)
