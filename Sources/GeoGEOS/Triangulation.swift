@@ -27,13 +27,39 @@ public enum Triangulation {
             for p in ring.dropLast() { _ = index.id(p) }
         }
         mesh.points = index.points
+        var degenerate: [Int] = []
+        func add(_ pa: Point, _ pb: Point, _ pc: Point) throws {
+            guard let a = index.existing(pa), let b = index.existing(pb), let c = index.existing(pc) else {
+                throw GEOSError(operation: "triangulation", message: "triangle corner not among the ring vertices near (\(pa.x), \(pa.y))")
+            }
+            let cr = PlanarMesh.cross(pa, pb, pc)
+            mesh.triangles.append(a)
+            if cr > 0 { mesh.triangles.append(b); mesh.triangles.append(c) } else { mesh.triangles.append(c); mesh.triangles.append(b) }
+            if cr == 0 { degenerate.append(mesh.triangles.count / 3 - 1) }
+        }
+        // Without holes or repeated vertices, GEOS's own algorithm in Swift (EarClipDelaunay):
+        // the same triangles, without a GEOS geometry for the input and each triangle.
+        if polygon.holes.isEmpty, mesh.points.count == polygon.exterior.count - 1,
+           let corners = EarClipDelaunay.triangulate(ring: polygon.exterior) {
+            mesh.triangles.reserveCapacity(corners.count)
+            for t in 0..<(corners.count / 3) { try add(corners[3 * t], corners[3 * t + 1], corners[3 * t + 2]) }
+        } else {
+            for (pa, pb, pc) in try geosTriangles(polygon, context: context) { try add(pa, pb, pc) }
+        }
+        if !degenerate.isEmpty { flipDegenerate(&mesh, degenerate) }
+        return mesh
+    }
+
+    /// GEOS's constrained Delaunay triangulation of the polygon: each triangle's corners as GEOS
+    /// writes them.
+    public static func geosTriangles(_ polygon: Polygon, context: GEOSContext) throws -> [(Point, Point, Point)] {
         let g = try context.polygon(polygon)
         let tin = try g.constrainedDelaunayTriangulation()
         let h = context.handle
         let n = GEOSGetNumGeometries_r(h, tin.pointer)
-        mesh.triangles.reserveCapacity(Int(max(n, 0)) * 3)
+        var out: [(Point, Point, Point)] = []
+        out.reserveCapacity(Int(max(n, 0)))
         var buf = [Double](repeating: 0, count: 8)
-        var degenerate: [Int] = []
         for i in 0..<max(n, 0) {
             guard let tri = GEOSGetGeometryN_r(h, tin.pointer, i),
                   let ring = GEOSGetExteriorRing_r(h, tri),
@@ -43,16 +69,9 @@ public enum Triangulation {
             guard size == 4 else { throw GEOSError(operation: "triangulation", message: "triangle with \(size) coordinates") }
             let ok = buf.withUnsafeMutableBufferPointer { GEOSCoordSeq_copyToBuffer_r(h, seq, $0.baseAddress, 0, 0) }
             if ok == 0 { throw context.fail("triangle coordinates") }
-            let pa = Point(buf[0], buf[1]), pb = Point(buf[2], buf[3]), pc = Point(buf[4], buf[5])
-            guard let a = index.existing(pa), let b = index.existing(pb), let c = index.existing(pc) else {
-                throw GEOSError(operation: "triangulation", message: "triangle corner not among the ring vertices near (\(buf[0]), \(buf[1]))")
-            }
-            let cr = PlanarMesh.cross(pa, pb, pc)
-            if cr > 0 { mesh.triangles += [a, b, c] } else { mesh.triangles += [a, c, b] }
-            if cr == 0 { degenerate.append(mesh.triangles.count / 3 - 1) }
+            out.append((Point(buf[0], buf[1]), Point(buf[2], buf[3]), Point(buf[4], buf[5])))
         }
-        if !degenerate.isEmpty { flipDegenerate(&mesh, degenerate) }
-        return mesh
+        return out
     }
 
     /// Zero-area triangles (a, m, c with m on segment a–c) are removed by flipping their long

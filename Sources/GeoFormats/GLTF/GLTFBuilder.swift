@@ -81,18 +81,25 @@ public final class GLTFBuilder {
     /// VEC3 float32 accessor of packed x, y, z floats.
     public func addVec3Float(floats: [Float], bounds: Bool) -> Int {
         precondition(floats.count % 3 == 0)
-        var lo = [Float](repeating: .infinity, count: 3), hi = [Float](repeating: -.infinity, count: 3)
-        for i in 0..<(floats.count / 3) {
-            for k in 0..<3 {
-                let f = floats[3 * i + k]
-                if f < lo[k] { lo[k] = f }
-                if f > hi[k] { hi[k] = f }
+        var lo: (Float, Float, Float) = (.infinity, .infinity, .infinity), hi: (Float, Float, Float) = (-.infinity, -.infinity, -.infinity)
+        if bounds {
+            floats.withUnsafeBufferPointer { f in
+                for i in 0..<(f.count / 3) {
+                    let x = f[3 * i], y = f[3 * i + 1], z = f[3 * i + 2]
+                    if x < lo.0 { lo.0 = x }
+                    if x > hi.0 { hi.0 = x }
+                    if y < lo.1 { lo.1 = y }
+                    if y > hi.1 { hi.1 = y }
+                    if z < lo.2 { lo.2 = z }
+                    if z > hi.2 { hi.2 = z }
+                }
             }
         }
         let bytes = GLTFBuilder.littleEndian(floats)
         let view = addBufferView(bytes, target: GLTFBuilder.arrayBuffer)
         return addAccessor(bufferView: view, componentType: .float, count: floats.count / 3, type: "VEC3",
-                           min: bounds ? lo.map(Double.init) : nil, max: bounds ? hi.map(Double.init) : nil)
+                           min: bounds ? [Double(lo.0), Double(lo.1), Double(lo.2)] : nil,
+                           max: bounds ? [Double(hi.0), Double(hi.1), Double(hi.2)] : nil)
     }
 
     /// VEC3 of normalized signed bytes (KHR_mesh_quantization for NORMAL), stride 4.
@@ -100,7 +107,7 @@ public final class GLTFBuilder {
         var bytes = [UInt8](repeating: 0, count: v.count * 4)
         // Per component, no array per vertex (this runs once per fill vertex).
         @inline(__always) func byte(_ x: Double) -> UInt8 {
-            UInt8(bitPattern: Int8(Swift.max(-127, Swift.min(127, (x / maxLength * 127).rounded()))))
+            UInt8(bitPattern: Int8(Swift.max(-127, Swift.min(127, GLTFBuilder.rounded(x / maxLength * 127)))))
         }
         bytes.withUnsafeMutableBufferPointer { out in
             for (i, p) in v.enumerated() {
@@ -117,21 +124,43 @@ public final class GLTFBuilder {
         if maxIndex < 65535 {
             let u = idx.map { UInt16($0) }
             var bytes = [UInt8](repeating: 0, count: u.count * 2)
+            #if _endian(little)
+            bytes.withUnsafeMutableBytes { out in u.withUnsafeBytes { out.copyMemory(from: $0) } }
+            #else
             for (i, x) in u.enumerated() { bytes[2 * i] = UInt8(x & 0xFF); bytes[2 * i + 1] = UInt8(x >> 8) }
+            #endif
             let view = addBufferView(bytes, target: GLTFBuilder.elementArrayBuffer)
             return addAccessor(bufferView: view, componentType: .unsignedShort, count: idx.count, type: "SCALAR")
         }
         var bytes = [UInt8](repeating: 0, count: idx.count * 4)
+        #if _endian(little)
+        precondition(idx.allSatisfy { $0 >= 0 })
+        bytes.withUnsafeMutableBytes { out in idx.withUnsafeBytes { out.copyMemory(from: $0) } }
+        #else
         for (i, x) in idx.enumerated() {
             let u = UInt32(x)
             bytes[4 * i] = UInt8(u & 0xFF); bytes[4 * i + 1] = UInt8((u >> 8) & 0xFF)
             bytes[4 * i + 2] = UInt8((u >> 16) & 0xFF); bytes[4 * i + 3] = UInt8(u >> 24)
         }
+        #endif
         let view = addBufferView(bytes, target: GLTFBuilder.elementArrayBuffer)
         return addAccessor(bufferView: view, componentType: .unsignedInt, count: idx.count, type: "SCALAR")
     }
 
+    /// `x.rounded()` (half away from zero) without libm's `round`: below 2^52, x minus its
+    /// truncation is exact.
+    @inline(__always) static func rounded(_ x: Double) -> Double {
+        guard abs(x) < 0x1p52 else { return x.rounded() }
+        let t = Double(Int(x))
+        let f = x - t
+        return f >= 0.5 ? t + 1 : (f <= -0.5 ? t - 1 : (t == 0 ? 0 * x : t))
+    }
+
+    /// The floats' IEEE bytes, little-endian (glTF's byte order: the memory itself on such hosts).
     static func littleEndian(_ floats: [Float]) -> [UInt8] {
+        #if _endian(little)
+        return floats.withUnsafeBytes { Array($0) }
+        #else
         var bytes = [UInt8](repeating: 0, count: floats.count * 4)
         for (i, f) in floats.enumerated() {
             let b = f.bitPattern
@@ -139,6 +168,7 @@ public final class GLTFBuilder {
             bytes[4 * i + 2] = UInt8((b >> 16) & 0xFF); bytes[4 * i + 3] = UInt8(b >> 24)
         }
         return bytes
+        #endif
     }
 
     /// sRGB component (0–1) to linear, as glTF's baseColorFactor is linear.

@@ -53,40 +53,60 @@ public enum PNGWriter {
         be32(&out, Int(crc))
     }
 
-    /// The scanlines with their filter-type bytes. Each filter has its own loop over the row
-    /// (no per-byte switch; the row above the first is zeros, as the PNG standard reads it).
+    /// The scanlines with their filter-type bytes. One pass over a row sums the four
+    /// filters' costs without storing them; only the chosen filter is then written (the row
+    /// above the first is zeros, as the PNG standard reads it).
     static func filter(_ img: RGBImage) -> [UInt8] {
         let stride = img.width * 3
         var out = [UInt8](repeating: 0, count: (stride + 1) * img.height)
         guard stride > 0 else { return out }
-        var candidates = [UInt8](repeating: 0, count: 4 * stride)
         let zeros = [UInt8](repeating: 0, count: stride)
-        @inline(__always) func cost(_ v: UInt8) -> Int { v < 128 ? Int(v) : 256 - Int(v) }
+        // |v| of the byte read as a signed difference: min(v, 256 − v).
+        @inline(__always) func cost(_ v: UInt8) -> Int {
+            let s = Int(Int8(bitPattern: v))
+            return (s ^ (s >> 63)) &- (s >> 63)
+        }
         img.pixels.withUnsafeBufferPointer { px in
         zeros.withUnsafeBufferPointer { zero in
-        candidates.withUnsafeMutableBufferPointer { cand in
         out.withUnsafeMutableBufferPointer { o in
             let left = min(3, stride)
             for y in 0..<img.height {
                 let row = px.baseAddress! + y * stride
                 let prev = y > 0 ? row - stride : zero.baseAddress!
-                let none = cand.baseAddress!, sub = none + stride, up = sub + stride, pae = up + stride
-                var costs = (0, 0, 0, 0)
-                for i in 0..<stride { let v = row[i]; none[i] = v; costs.0 += cost(v) }
-                for i in 0..<left { let v = row[i]; sub[i] = v; costs.1 += cost(v) }
-                for i in left..<stride { let v = row[i] &- row[i - 3]; sub[i] = v; costs.1 += cost(v) }
-                for i in 0..<stride { let v = row[i] &- prev[i]; up[i] = v; costs.2 += cost(v) }
-                for i in 0..<left { let v = row[i] &- paeth(0, prev[i], 0); pae[i] = v; costs.3 += cost(v) }
-                for i in left..<stride { let v = row[i] &- paeth(row[i - 3], prev[i], prev[i - 3]); pae[i] = v; costs.3 += cost(v) }
+                var c0 = 0, c1 = 0, c2 = 0, c3 = 0
+                for i in 0..<left {
+                    // No pixel to the left: Sub is None, Paeth is Up.
+                    let x = row[i], u = x &- prev[i]
+                    c0 &+= cost(x); c1 &+= cost(x); c2 &+= cost(u); c3 &+= cost(u)
+                }
+                for i in left..<stride {
+                    let x = row[i], a = row[i - 3], b = prev[i]
+                    c0 &+= cost(x)
+                    c1 &+= cost(x &- a)
+                    c2 &+= cost(x &- b)
+                    c3 &+= cost(x &- paeth(a, b, prev[i - 3]))
+                }
                 // The smallest sum, the first filter on a tie.
-                var best = 0, bestCost = costs.0
-                if costs.1 < bestCost { best = 1; bestCost = costs.1 }
-                if costs.2 < bestCost { best = 2; bestCost = costs.2 }
-                if costs.3 < bestCost { best = 3 }
-                o[y * (stride + 1)] = best == 3 ? 4 : UInt8(best)   // PNG filter 4 is Paeth
-                (o.baseAddress! + y * (stride + 1) + 1).update(from: none + best * stride, count: stride)
+                var best = 0, bestCost = c0
+                if c1 < bestCost { best = 1; bestCost = c1 }
+                if c2 < bestCost { best = 2; bestCost = c2 }
+                if c3 < bestCost { best = 3 }
+                let dst = o.baseAddress! + y * (stride + 1)
+                dst[0] = best == 3 ? 4 : UInt8(best)   // PNG filter 4 is Paeth
+                let d = dst + 1
+                switch best {
+                case 0:
+                    d.update(from: row, count: stride)
+                case 1:
+                    for i in 0..<left { d[i] = row[i] }
+                    for i in left..<stride { d[i] = row[i] &- row[i - 3] }
+                case 2:
+                    for i in 0..<stride { d[i] = row[i] &- prev[i] }
+                default:
+                    for i in 0..<left { d[i] = row[i] &- prev[i] }
+                    for i in left..<stride { d[i] = row[i] &- paeth(row[i - 3], prev[i], prev[i - 3]) }
+                }
             }
-        }
         }
         }
         }
@@ -94,8 +114,10 @@ public enum PNGWriter {
     }
 
     @inline(__always) static func paeth(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
-        let p = Int(a) + Int(b) - Int(c)
-        let pa = abs(p - Int(a)), pb = abs(p - Int(b)), pc = abs(p - Int(c))
+        // p = a + b − c; pa = |p − a| = |b − c|, pb = |a − c|, pc = |a + b − 2c|.
+        @inline(__always) func magnitude(_ x: Int) -> Int { (x ^ (x >> 63)) &- (x >> 63) }
+        let ia = Int(a), ib = Int(b), ic = Int(c)
+        let pa = magnitude(ib &- ic), pb = magnitude(ia &- ic), pc = magnitude(ia &+ ib &- 2 &* ic)
         if pa <= pb && pa <= pc { return a }
         return pb <= pc ? b : c
     }

@@ -330,11 +330,18 @@ struct PathTree {
     var byPath: [String: UInt32] = ["/": 0]
 
     /// The elements of an absolute path ("/a/b" or "/a/b.c:d").
+    /// On UTF-8 bytes: splitting by Character cost 23,000 instructions a path.
     static func elements(of path: String) -> [(name: String, isProperty: Bool)] {
-        let dot = path.firstIndex(of: ".")
-        let primPart = dot.map { String(path[..<$0]) } ?? path
-        var e: [(name: String, isProperty: Bool)] = primPart.split(separator: "/").map { (String($0), false) }
-        if let dot { e.append((String(path[path.index(after: dot)...]), true)) }
+        let u = Array(path.utf8)
+        let dot = u.firstIndex(of: UInt8(ascii: "."))
+        let primEnd = dot ?? u.count
+        var e: [(name: String, isProperty: Bool)] = []
+        var start = 0
+        for i in 0...primEnd where i == primEnd || u[i] == UInt8(ascii: "/") {
+            if i > start { e.append((String(decoding: u[start..<i], as: UTF8.self), false)) }
+            start = i + 1
+        }
+        if let dot { e.append((String(decoding: u[(dot + 1)...], as: UTF8.self), true)) }
         return e
     }
 

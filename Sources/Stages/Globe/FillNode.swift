@@ -56,7 +56,7 @@ public struct FillNodeGeometry: Sendable {
             // as a reader computes it from the float32 data.
             let normal = (b - a).cross(cc - a)
             let outward = a + b + cc + origin * 3
-            if normal.dot(outward) > 0 { tris += [ia, ib, ic] } else { dropped += 1 }
+            if normal.dot(outward) > 0 { tris.append(ia); tris.append(ib); tris.append(ic) } else { dropped += 1 }
         }
         translation = t
         positions = pos

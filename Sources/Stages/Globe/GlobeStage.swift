@@ -114,8 +114,10 @@ public enum GlobeStage: PipelineStage {
     public static func build(_ o: Options, log: StageLog) throws -> Globe {
         let countries = try readCountries(o, log: log)
         let t0 = log.elapsed
-        let meshes = try mesh(o, countries, log: log)
+        var meshes = try mesh(o, countries, log: log)
         let meshSeconds = log.elapsed - t0
+        let areas = log.step("geodesic areas") { GeodesicAreas.countries(countries.polygonal.map(\.polygons), threads: o.threads) }
+        for i in meshes.indices { meshes[i].geodesicArea = areas[i] }
         let fills = try fills(o, countries, meshes, log: log)
         let sectors = log.step("outlines") { Outlines.build(meshes, threads: o.threads) }
         let markers = GlobeMarkers(o, points: countries.points, capitals: countries.capitals)

@@ -18,7 +18,7 @@ public struct CountryMesh: Sendable {
     public var meshArea: Double = 0
     /// Exact unit-sphere area of the input polygons read with lon/lat-straight edges.
     public var sphereArea: Double = 0
-    /// Geodesic area on the WGS84 ellipsoid (PROJ/geographiclib), m².
+    /// Geodesic area on the WGS84 ellipsoid (PROJ/geographiclib), m² (GeodesicAreas; set by the stage).
     public var geodesicArea: Double = 0
     /// Area-weighted centre of the mesh on the sphere, as lon/lat.
     public var centroid: Point = Point(0, 0)
@@ -69,7 +69,6 @@ public struct PolygonMesh: Sendable {
     /// 1 when the polygon had a tile plan but was meshed whole (a tile could not be triangulated).
     public var tileFallbacks = 0
     public var sphereArea = 0.0
-    public var geodesicArea = 0.0
     public var inputVertices = 0
 }
 
@@ -84,7 +83,9 @@ public enum CountryMesher {
             try meshPolygon(polygons, $0, seamLatitudes: seam, options: options, context: context, file: file, ref: ref,
                             cuts: cuts, plan: plans[$0])
         }
-        return assemble(id: id, polygons: polygons, parts: parts)
+        var mesh = assemble(id: id, polygons: polygons, parts: parts)
+        mesh.geodesicArea = GeodesicAreas.countries([polygons], threads: 1)[0]
+        return mesh
     }
 
     /// Meshes polygon `pi` of a feature's `polygons`. `seamLatitudes` are the feature's (all its
@@ -99,7 +100,6 @@ public enum CountryMesher {
         let prep = RingPreparation(maxEdgeDegrees: options.maxEdgeDegrees, maxLonStep: options.maxLonStep, seamLatitudes: seamLatitudes)
         out.inputVertices = poly.vertexCount
         out.sphereArea = SphereMap.lonLatArea(poly)
-        out.geodesicArea = Geodesic.wgs84.area(poly)
         guard let outline = prep.prepare(poly).map(PolarCap.closeAroundPole) else { return out }
         // The outline keeps the prepared rings; the fill also gets the tile cut points on them.
         let prepared = cuts.insert(into: outline)
@@ -140,7 +140,7 @@ public enum CountryMesher {
             let ua = units[Int(a)], ub = units[Int(b)], uc = units[Int(c)]
             // Corners that coincide on the sphere (antimeridian or pole duplicates): no area.
             if ua == ub || ub == uc || uc == ua { continue }
-            out.triangles += [a, b, c]
+            out.triangles.append(a); out.triangles.append(b); out.triangles.append(c)
         }
         return out
     }
@@ -163,7 +163,6 @@ public enum CountryMesher {
         for p in parts {
             out.inputVertices += p.inputVertices
             out.sphereArea += p.sphereArea
-            out.geodesicArea += p.geodesicArea
             out.droppedFolds += p.droppedFolds
             out.lonLatFallbacks += p.lonLatFallbacks
             out.tileFallbacks += p.tileFallbacks
@@ -231,15 +230,20 @@ public enum CountryMesher {
 
     /// Removes triangles that still face inward on the sphere; returns how many.
     static func dropFolds(_ units: [Vec3], _ tris: inout [Int32]) -> Int {
-        var out: [Int32] = []
-        out.reserveCapacity(tris.count)
-        var dropped = 0
-        for t in 0..<(tris.count / 3) {
+        @inline(__always) func folds(_ t: Int) -> Bool {
             let a = units[Int(tris[3 * t])], b = units[Int(tris[3 * t + 1])], c = units[Int(tris[3 * t + 2])]
-            if a.dot(b.cross(c)) <= 0 && a != b && b != c && c != a { dropped += 1; continue }
-            out += tris[(3 * t)..<(3 * t + 3)]
+            return a.dot(b.cross(c)) <= 0 && a != b && b != c && c != a
         }
-        if dropped > 0 { tris = out }
+        // Almost always none: then nothing is copied.
+        guard let first = (0..<(tris.count / 3)).first(where: folds) else { return 0 }
+        var out = Array(tris[0..<(3 * first)])
+        out.reserveCapacity(tris.count)
+        var dropped = 1
+        for t in (first + 1)..<(tris.count / 3) {
+            if folds(t) { dropped += 1; continue }
+            out.append(tris[3 * t]); out.append(tris[3 * t + 1]); out.append(tris[3 * t + 2])
+        }
+        tris = out
         return dropped
     }
 

@@ -43,7 +43,7 @@ public enum Outlines {
         return tb * lonBands + lb
     }
 
-    struct SegmentKey: Hashable {
+    struct SegmentKey {
         var ax: Double, ay: Double, bx: Double, by: Double
         init(_ a: Point, _ b: Point) {
             if (a.x, a.y) < (b.x, b.y) { ax = a.x; ay = a.y; bx = b.x; by = b.y } else { ax = b.x; ay = b.y; bx = a.x; by = a.y }
@@ -83,8 +83,9 @@ public enum Outlines {
     /// `threads` threads and appended to the sectors in country order, so the result does not
     /// depend on the thread count.
     public static func build(_ meshes: [CountryMesh], threads: Int = 1) -> [OutlineSector] {
-        var seen = Set<SegmentKey>()
-        seen.reserveCapacity(meshes.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } })
+        // Segments drawn so far, by their ends in a fixed order (zero-normalised: 0.0 and −0.0
+        // are one point, as for Double equality).
+        var seen = PointPairTable(capacity: meshes.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } })
         // Per country: runs as (ring, first index, last index, closed).
         var runs: [[(ring: Int, from: Int, to: Int, closed: Bool)]] = []
         runs.reserveCapacity(meshes.count)
@@ -98,7 +99,9 @@ public enum Outlines {
                 var allNew = true
                 for i in 0..<n {
                     let a = ring[i], b = ring[i + 1]
-                    if isArtificial(a, b) || !seen.insert(SegmentKey(a, b)).inserted {
+                    let key = SegmentKey(a, b)
+                    if isArtificial(a, b)
+                        || !seen.insert(PointPairTable.zeroNormalized(Point(key.ax, key.ay)), PointPairTable.zeroNormalized(Point(key.bx, key.by))).inserted {
                         allNew = false
                         if start >= 0 && i - start >= 1 { mine.append((ri, start, i, false)) }
                         start = -1

@@ -34,6 +34,14 @@ public struct Refinement: Sendable {
         var passes = 0
         while passes < 64 {
             passes += 1
+            // Most passes (and most meshes) have no edge to split: then the pass would copy
+            // the triangles unchanged, so stop before building it.
+            var anyLong = false
+            for t in 0..<(triangles.count / 3) {
+                let v0 = triangles[3 * t], v1 = triangles[3 * t + 1], v2 = triangles[3 * t + 2]
+                if tooLong(v0, v1) || tooLong(v1, v2) || tooLong(v2, v0) { anyLong = true; break }
+            }
+            if !anyLong { break }
             var mids: [UInt64: Int32] = [:]
             @inline(__always) func mid(_ a: Int32, _ b: Int32) -> Int32 {
                 let k = a < b ? UInt64(UInt32(a)) << 32 | UInt64(UInt32(b)) : UInt64(UInt32(b)) << 32 | UInt64(UInt32(a))
@@ -51,7 +59,7 @@ public struct Refinement: Sendable {
                 let v0 = tris[3 * t], v1 = tris[3 * t + 1], v2 = tris[3 * t + 2]
                 let s0 = tooLong(v0, v1), s1 = tooLong(v1, v2), s2 = tooLong(v2, v0)
                 let n = (s0 ? 1 : 0) + (s1 ? 1 : 0) + (s2 ? 1 : 0)
-                if n == 0 { out += [v0, v1, v2]; continue }
+                if n == 0 { out.append(v0); out.append(v1); out.append(v2); continue }
                 changed = true
                 if n == 3 {
                     let m01 = mid(v0, v1), m12 = mid(v1, v2), m20 = mid(v2, v0)
@@ -63,16 +71,20 @@ public struct Refinement: Sendable {
                 if n == 1 {
                     if s1 { (a, b, c) = (v1, v2, v0) } else if s2 { (a, b, c) = (v2, v0, v1) }
                     let m = mid(a, b)
-                    out += [a, m, c, m, b, c]
+                    out.append(a); out.append(m); out.append(c); out.append(m); out.append(b); out.append(c)
                 } else {
                     // Two marked: (a, b) and (b, c); (c, a) is not.
                     if !s0 { (a, b, c) = (v1, v2, v0) } else if !s1 { (a, b, c) = (v2, v0, v1) }
                     let mab = mid(a, b), mbc = mid(b, c)
-                    out += [mab, b, mbc]
+                    out.append(mab); out.append(b); out.append(mbc)
                     // Quadrilateral a, mab, mbc, c: cut along the shorter diagonal.
                     let d1 = SphereMap.angleDegrees(units[Int(a)], units[Int(mbc)])
                     let d2 = SphereMap.angleDegrees(units[Int(mab)], units[Int(c)])
-                    if d1 <= d2 { out += [a, mab, mbc, a, mbc, c] } else { out += [a, mab, c, mab, mbc, c] }
+                    if d1 <= d2 {
+                        out.append(a); out.append(mab); out.append(mbc); out.append(a); out.append(mbc); out.append(c)
+                    } else {
+                        out.append(a); out.append(mab); out.append(c); out.append(mab); out.append(mbc); out.append(c)
+                    }
                 }
             }
             triangles = out

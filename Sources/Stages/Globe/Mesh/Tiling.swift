@@ -284,6 +284,10 @@ public struct CutPoints: Sendable {
     }
     /// Per edge, its cut points ordered from the edge's lexicographically smaller end.
     var byEdge: [EdgeKey: [Point]] = [:]
+    /// `byEdge` for the lookup of every ring edge (`insert`), where almost every edge misses:
+    /// its keys (ends zero-normalised) and values by id.
+    var table = PointPairTable(capacity: 0)
+    var tableValues: [[Point]] = []
     public init() {}
     public var isEmpty: Bool { byEdge.isEmpty }
     public var count: Int { byEdge.values.reduce(0) { $0 + $1.count } }
@@ -300,6 +304,11 @@ public struct CutPoints: Sendable {
             all[k] = sorted
         }
         byEdge = all
+        table = PointPairTable(capacity: all.count)
+        for (k, v) in all {
+            _ = table.insert(PointPairTable.zeroNormalized(Point(k.ax, k.ay)), PointPairTable.zeroNormalized(Point(k.bx, k.by)))
+            tableValues.append(v)
+        }
     }
 
     /// The ring with the cut points of its edges inserted.
@@ -310,7 +319,9 @@ public struct CutPoints: Sendable {
         for i in 0..<(ring.count - 1) {
             let a = ring[i], b = ring[i + 1]
             out.append(a)
-            if let pts = byEdge[EdgeKey(a, b)] {
+            let key = EdgeKey(a, b)
+            if let id = table.find(PointPairTable.zeroNormalized(Point(key.ax, key.ay)), PointPairTable.zeroNormalized(Point(key.bx, key.by))) {
+                let pts = tableValues[Int(id)]
                 if !changed { out.reserveCapacity(ring.count + 16); changed = true }
                 if (a.x, a.y) < (b.x, b.y) { out += pts } else { out += pts.reversed() }
             }
