@@ -39,9 +39,17 @@ extension HighlightsStage {
     /// meets "Mazar e sharif", "Al Aqabah"… (only for comparison; nothing is rewritten).
     static func keys(_ name: String) -> Set<String> { asciiKeys(name) ?? foldedKeys(name) }
 
-    /// `keys` through Foundation's folding: right for every name, slow.
+    /// `keys` through Foundation's folding, for any name. A name that folds to ASCII ("São Tomé"
+    /// → "sao tome") has its keys cut on bytes (`asciiKeys` of the folded text: the same
+    /// rewriting, without Foundation's eight replacements, two thirds of the cost).
     static func foldedKeys(_ name: String) -> Set<String> {
         let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        return asciiKeys(folded) ?? foundationKeys(folded: folded)
+    }
+
+    /// The keys of a folded name through Foundation's string replacements: right for every
+    /// name, slow.
+    static func foundationKeys(folded: String) -> Set<String> {
         var out: Set<String> = []
         // Apostrophes both dropped and spaced: "Xi'an" meets "Xian", "N'Djamena" "Ndjamena".
         for apostrophe in ["", " "] {

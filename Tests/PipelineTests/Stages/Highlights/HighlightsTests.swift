@@ -123,13 +123,20 @@ import Geodesy
         var names = ["St. John's", "Xi'an", "Al-Aqabah (Aqaba)", "Mazar-e Sharif", "  A  ", "'", "`x`", "NEW YORK CITY", "la Paz", "St",
                      "City", "Saint", "saint city", "Al City", "El", "le-Mans city", "'s-Hertogenbosch", "Mc'Donald's City", "(", "--", "St.", "x'", "A`b'c d"]
         for p in places.all { names.append(p.name); if let a = p.asciiName { names.append(a) }; names += p.alternateNames }
-        var ascii = 0
-        for n in names {
-            guard let fast = HighlightsStage.asciiKeys(n) else { continue }
-            ascii += 1
-            #expect(fast == HighlightsStage.foldedKeys(n), "\(n)")
+        var ascii = 0, foldedToASCII = 0
+        for n in names + ["São Tomé", "Xi’an", "Québec City", "Ａｌ Ａｉｎ"] {
+            let folded = n.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            let foundation = HighlightsStage.foundationKeys(folded: folded)
+            if let fast = HighlightsStage.asciiKeys(n) {
+                ascii += 1
+                #expect(fast == foundation, "\(n)")
+            } else if HighlightsStage.asciiKeys(folded) != nil {
+                foldedToASCII += 1
+            }
+            #expect(HighlightsStage.keys(n) == foundation, "\(n)")
         }
-        #expect(ascii > 10_000)
+        #expect(ascii > 10_000 && foldedToASCII > 500)
         #expect(HighlightsStage.asciiKeys("Québec") == nil)
+        #expect(HighlightsStage.keys("Québec City") == ["quebec city", "quebec"])
     }
 }
