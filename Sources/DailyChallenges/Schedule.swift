@@ -116,10 +116,11 @@ public struct Schedule: Sendable {
 extension DailyChallenges {
     /// The countries of world.geojson, checked for what the schedule relies on. With
     /// `exactNear` (the area thresholds the schedule compares with, km²), a country's area is
-    /// measured on the ellipsoid only when its spherical estimate lies within a factor 4 of one
-    /// of them (the world stage's margin for the same estimate): the estimate is within a few
-    /// tenths of a percent, so every comparison comes out as with the geodesic area, and the
-    /// large countries' many vertices (the stage's main cost) skip Karney's algorithm.
+    /// measured on the ellipsoid only when its estimate is too close to one of them to decide:
+    /// the authalic estimate (`authalicEstimateKm2`) within 1e-3 of its rings' areas, or, where
+    /// that estimate does not apply, the vertex formula within a factor 4 (the world stage's
+    /// margin for it). Every comparison comes out as with the geodesic area, and the countries'
+    /// many vertices (the stage's main cost) skip Karney's algorithm.
     public static func countries(from features: [Feature], file: String, exactNear thresholds: [Double]? = nil) throws -> [ChallengeCountry] {
         try CountryFile.check(features, file: file)
         var out: [ChallengeCountry] = []
@@ -137,6 +138,14 @@ extension DailyChallenges {
 
     /// The area (km²) of a country's polygons: see `ChallengeCountry.areaKm2`.
     static func areaKm2(_ geometry: Geometry, exactNear thresholds: [Double]?) -> Double {
+        if let thresholds, let (estimate, scale) = authalicEstimateKm2(geometry) {
+            // The authalic estimate is within 2.7e-4 of each ring's geodesic area
+            // (SphericalArea.authalicRingArea): a threshold farther than 1e-3 of the rings'
+            // summed areas compares with it as with the geodesic area. Most countries near a
+            // threshold are decided here, without Karney's algorithm.
+            let slack = 1e-3 * scale
+            if !thresholds.contains(where: { abs(estimate - $0) <= slack }) { return estimate }
+        }
         if let thresholds {
             let radiusKm = Geodesic.authalicRadius / 1000
             var estimate = 0.0
@@ -147,6 +156,21 @@ extension DailyChallenges {
             if !thresholds.contains(where: { estimate >= $0 / 4 && estimate <= $0 * 4 }) { return estimate }
         }
         return Geodesic.wgs84.area(geometry) / 1e6
+    }
+
+    /// The polygons' area (km²) estimated on the authalic sphere, and the sum of their rings'
+    /// estimates (what the estimate's error scales with); nil where a ring is out of the
+    /// estimate's range (a long edge, a pole).
+    static func authalicEstimateKm2(_ geometry: Geometry) -> (area: Double, scale: Double)? {
+        var area = 0.0, scale = 0.0
+        for p in geometry.polygons {
+            for (k, ring) in p.rings.enumerated() {
+                guard let a = SphericalArea.authalicRingArea(ring) else { return nil }
+                area += k == 0 ? a : -a
+                scale += a
+            }
+        }
+        return (area / 1e6, scale / 1e6)
     }
 
     /// Which countries each question type may ask about.

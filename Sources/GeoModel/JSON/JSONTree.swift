@@ -28,7 +28,18 @@ public struct JSONKeyFilter: Sendable {
     public let keys: Set<String>
     /// The keys' bytes, to refuse a key without building its String.
     let bytes: [[UInt8]]
-    public init(_ keys: Set<String>) { self.keys = keys; bytes = keys.sorted().map { Array($0.utf8) } }
+    /// Each key's length, first and last byte in one number (`signature`): most keys not kept
+    /// are refused by comparing these alone.
+    let signatures: [UInt64]
+    public init(_ keys: Set<String>) {
+        self.keys = keys
+        bytes = keys.sorted().map { Array($0.utf8) }
+        signatures = bytes.map { Self.signature(length: $0.count, first: $0.first ?? 0, last: $0.last ?? 0) }
+    }
+
+    @inline(__always) static func signature(length: Int, first: UInt8, last: UInt8) -> UInt64 {
+        UInt64(truncatingIfNeeded: length) << 16 | UInt64(first) << 8 | UInt64(last)
+    }
 }
 
 extension JSONCursor {
@@ -98,8 +109,10 @@ extension JSONCursor {
         // Byte loops, not elementsEqual: this runs for every member of every skipped
         // properties object (a fifth of the populated places' read went to the generic one).
         let start = pos + 1, length = i - start
-        for k in keep.bytes where k.count == length {
-            let same = k.withUnsafeBufferPointer { kb -> Bool in
+        let signature = length == 0 ? JSONKeyFilter.signature(length: 0, first: 0, last: 0)
+                                    : JSONKeyFilter.signature(length: length, first: buf[start], last: buf[i - 1])
+        for (n, s) in keep.signatures.enumerated() where s == signature {
+            let same = keep.bytes[n].withUnsafeBufferPointer { kb -> Bool in
                 var j = 0
                 while j < length && kb[j] == buf[start + j] { j += 1 }
                 return j == length
@@ -133,6 +146,10 @@ extension JSONCursor {
     mutating func coordinateLevel(_ level: Int, _ tree: inout CoordinateTree) throws {
         guard try peek() == 0x5B else {
             throw reject("coordinates nest unevenly: expected '[' at depth \(level) of \(tree.depth)")
+        }
+        if level == tree.depth, let p = plainPosition() {
+            tree.positions.append(p)
+            return
         }
         try enter()
         if level == tree.depth {
@@ -170,5 +187,73 @@ extension JSONCursor {
             if try !next(closing: 0x5D) { break }
         }
         tree.counts[level - 1].append(children)
+    }
+
+    /// The common position, "[x,y]" with two plain decimals (`plainDecimal`) and white space
+    /// anywhere between, read in one pass from the '[' at the cursor; nil (the cursor unmoved)
+    /// for anything else, which `coordinateLevel`'s general path then reads with every check.
+    /// (The depth stays as it was: the position's bracket opens and closes here, and
+    /// `coordinateTree` checked the depth of its deepest level beforehand.)
+    @inline(__always) mutating func plainPosition() -> Point? {
+        var i = Self.afterWhiteSpace(buf, pos + 1)
+        guard let x = Self.plainDecimal(buf, &i) else { return nil }
+        i = Self.afterWhiteSpace(buf, i)
+        guard i < buf.count, buf[i] == 0x2C else { return nil }
+        i = Self.afterWhiteSpace(buf, i + 1)
+        guard let y = Self.plainDecimal(buf, &i) else { return nil }
+        i = Self.afterWhiteSpace(buf, i)
+        guard i < buf.count, buf[i] == 0x5D else { return nil }
+        pos = i + 1
+        return Point(x, y)
+    }
+
+    @inline(__always) static func afterWhiteSpace(_ buf: UnsafeBufferPointer<UInt8>, _ from: Int) -> Int {
+        var i = from
+        while i < buf.count {
+            let c = buf[i]
+            guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { break }
+            i += 1
+        }
+        return i
+    }
+
+    /// A number of the form -?digits(.digits)? with at most 15 digits in all and no leading zero,
+    /// at `i` (moved past it), or nil. `number` reads such a text through its exact path
+    /// (mantissa below 10^15, one division by 10^places), which this repeats, so the value is
+    /// the same double; everything else (exponents, long mantissas, NaN, errors) is left to it.
+    @inline(__always) static func plainDecimal(_ buf: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Double? {
+        var k = i
+        let end = buf.count
+        guard k < end else { return nil }
+        let neg = buf[k] == 0x2D
+        if neg { k += 1 }
+        let whole = k
+        var mant: UInt64 = 0
+        while k < end {
+            let d = buf[k] &- 0x30
+            guard d < 10 else { break }
+            mant = mant &* 10 &+ UInt64(d)
+            k += 1
+        }
+        let wholeDigits = k - whole
+        guard wholeDigits > 0, wholeDigits == 1 || buf[whole] != 0x30 else { return nil }
+        var places = 0
+        if k < end && buf[k] == 0x2E {
+            k += 1
+            let fraction = k
+            while k < end {
+                let d = buf[k] &- 0x30
+                guard d < 10 else { break }
+                mant = mant &* 10 &+ UInt64(d)
+                k += 1
+            }
+            places = k - fraction
+            guard places > 0 else { return nil }
+        }
+        guard wholeDigits + places <= 15, k == end || buf[k] | 0x20 != 0x65 else { return nil }
+        i = k
+        var v = Double(mant)
+        v = places > 0 ? v / PowersOfTen.exact(places) : v * PowersOfTen.exact(0)
+        return neg ? -v : v
     }
 }

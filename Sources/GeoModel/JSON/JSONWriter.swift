@@ -88,19 +88,74 @@ public struct JSONWriter {
     /// The number `n` × 10^-decimals with trailing zeros trimmed (`n` already on the decimal
     /// grid, as SVG path coordinates are): 1250 at 2 decimals is 12.5.
     public mutating func scaledDecimal(_ n: Int64, decimals: Int) {
-        if n == 0 { bytes.append(0x30); return }
-        if n < 0 { bytes.append(UInt8(ascii: "-")) }
-        let m = n.magnitude
-        let unit = UInt64(PowersOfTen.table[decimals])
-        appendDigits(m / unit, minimumWidth: 1)
-        var frac = m % unit
-        if frac == 0 { return }
-        var places = decimals
-        while frac % 10 == 0 { frac /= 10; places -= 1 }
-        bytes.append(UInt8(ascii: "."))
-        appendDigits(frac, minimumWidth: places)
+        // Written into a scratch on the stack and appended at once: each append to `bytes` is
+        // a call with its capacity check (four of them a number were most of its cost).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxScaledDecimalBytes) { scratch in
+            let q = scratch.baseAddress!
+            let n = Self.writeScaledDecimal(n, decimals: decimals, unit: UInt64(PowersOfTen.table[decimals]), to: q)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: q, count: n))
+        }
     }
 
+    /// The most bytes `writeScaledDecimal` writes: a sign, 19 digits, a point and 19 places.
+    static let maxScaledDecimalBytes = 40
+
+    /// `scaledDecimal`'s text at `q` (`unit` is 10^decimals); returns its length. The integer
+    /// part has at least one digit, the fraction exactly the places left after trimming its
+    /// trailing zeros (so that it is zero-padded on the left). Digits go two at a time.
+    @inline(__always) static func writeScaledDecimal(_ n: Int64, decimals: Int, unit: UInt64, to q: UnsafeMutablePointer<UInt8>) -> Int {
+        if n == 0 { q[0] = 0x30; return 1 }
+        var k = 0
+        if n < 0 { q[0] = UInt8(ascii: "-"); k = 1 }
+        let m = n.magnitude
+        var whole = m / unit
+        var frac = m % unit
+        if whole < 10 {
+            q[k] = UInt8(truncatingIfNeeded: whole) &+ 0x30; k += 1
+        } else {
+            var digits = 2
+            var t = whole / 100
+            while t > 0 { t /= 10; digits += 1 }
+            k += digits
+            writeDigits(&whole, from: k, downTo: k - digits, q)
+        }
+        if frac == 0 { return k }
+        var places = decimals
+        while frac % 10 == 0 { frac /= 10; places -= 1 }
+        q[k] = UInt8(ascii: ".")
+        let end = k + 1 + places
+        writeDigits(&frac, from: end, downTo: k + 1, q)
+        return end
+    }
+
+    /// The decimal digits of `v` (which fits) right-aligned in q[low..<high], zero-padded.
+    @inline(__always) static func writeDigits(_ v: inout UInt64, from high: Int, downTo low: Int, _ q: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
+        var j = high
+        while j &- low >= 2 {
+            let r = Int(truncatingIfNeeded: v % 100) &* 2
+            v /= 100
+            j &-= 2
+            q[j] = pairs[r]; q[j &+ 1] = pairs[r &+ 1]
+        }
+        if j > low { q[j &- 1] = UInt8(truncatingIfNeeded: v) &+ 0x30 }
+    }
+
+    /// "00", "01", … "99".
+    @inline(__always) static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    /// `(d * scale).rounded()` as an integer when it is below 9·10^18 in magnitude (nil
+    /// otherwise, NaN and infinities included), without a call to libm's `round`: the
+    /// truncation is exact, and so is the remainder it leaves (half away from zero, as `rounded`).
+    @inline(__always) static func roundedScaled(_ v: Double) -> Int64? {
+        guard abs(v) < 9e18 else { return nil }
+        var i = Int64(v)
+        let f = v - Double(i)
+        if f >= 0.5 { i += 1 } else if f <= -0.5 { i -= 1 }
+        return i
+    }
 
     public mutating func position(_ p: Point) {
         bytes.append(UInt8(ascii: "["))
@@ -111,6 +166,33 @@ public struct JSONWriter {
     }
 
     public mutating func ring(_ r: Ring) {
+        // The bulk of every GeoJSON file: the whole ring's text is written through a pointer
+        // into one buffer and appended once. A coordinate `fixed` would not write on the grid
+        // (not finite, or too large) sends the ring to the general path, so the bytes are
+        // always `position`'s.
+        let decimals = coordinateDecimals
+        if decimals >= 0 && decimals <= 18 && !r.isEmpty {
+            let scale = PowersOfTen.table[decimals], unit = UInt64(scale)
+            var onGrid = true
+            let perPosition = 2 * Self.maxScaledDecimalBytes + 4  // ",[x,y]"
+            let text = [UInt8](unsafeUninitializedCapacity: r.count * perPosition + 2) { out, count in
+                let start = out.baseAddress!
+                var q = start
+                q.pointee = UInt8(ascii: "["); q += 1
+                for (i, p) in r.enumerated() {
+                    guard let x = Self.roundedScaled(p.x * scale), let y = Self.roundedScaled(p.y * scale) else { onGrid = false; break }
+                    if i > 0 { q.pointee = UInt8(ascii: ","); q += 1 }
+                    q.pointee = UInt8(ascii: "["); q += 1
+                    q += Self.writeScaledDecimal(x, decimals: decimals, unit: unit, to: q)
+                    q.pointee = UInt8(ascii: ","); q += 1
+                    q += Self.writeScaledDecimal(y, decimals: decimals, unit: unit, to: q)
+                    q.pointee = UInt8(ascii: "]"); q += 1
+                }
+                q.pointee = UInt8(ascii: "]"); q += 1
+                count = onGrid ? q - start : 0
+            }
+            if onGrid { bytes.append(contentsOf: text); return }
+        }
         bytes.append(UInt8(ascii: "["))
         for (i, p) in r.enumerated() {
             if i > 0 { bytes.append(UInt8(ascii: ",")) }

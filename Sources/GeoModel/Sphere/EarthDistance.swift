@@ -10,10 +10,10 @@ import Geodesy
 /// short distances simplification deals with, at the equator and at 70°N alike.
 public enum EarthDistance {
     /// Kilometres per degree of latitude on the mean-radius sphere.
-    static let kmPerDegree = Earth.kmPerDegree
+    @inlinable static var kmPerDegree: Double { Earth.kmPerDegree }
 
     /// Distance (km) from `p` (with `cosLat` = cos of its latitude) to the lon/lat segment a–b.
-    @inline(__always) public static func toSegment(_ p: Point, cosLat: Double, _ a: Point, _ b: Point) -> Double {
+    @inlinable @inline(__always) public static func toSegment(_ p: Point, cosLat: Double, _ a: Point, _ b: Point) -> Double {
         let ax = (a.x - p.x) * cosLat, ay = a.y - p.y
         let dx = (b.x - a.x) * cosLat, dy = b.y - a.y
         let len2 = dx * dx + dy * dy
@@ -23,5 +23,5 @@ public enum EarthDistance {
         return (x * x + y * y).squareRoot() * kmPerDegree
     }
 
-    @inline(__always) public static func cosLat(_ p: Point) -> Double { cos(p.y * .pi / 180) }
+    @inlinable @inline(__always) public static func cosLat(_ p: Point) -> Double { cos(p.y * .pi / 180) }
 }

@@ -69,14 +69,20 @@ extension HighlightsStage {
         }
         var seen: [String: String] = [:]
         for s in items {
-            if s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { out.append("\(label): \(list) has an empty entry \(s.debugDescription)"); continue }
-            if s != s.trimmingCharacters(in: .whitespacesAndNewlines) { out.append("\(label): \(list) entry \(s.debugDescription) has leading or trailing white space") }
-            if s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { out.append("\(label): \(list) entry \(s.debugDescription) contains a control character") }
+            // Most entries are printable ASCII: trimmed, already NFC, without control characters
+            // when none of their bytes is white space or below 0x20 at the ends or anywhere.
+            // Only the others go through Foundation's trimming and normalisation (slow).
+            let plain = !s.isEmpty && s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } && s.utf8.first != 0x20 && s.utf8.last != 0x20
+            let trimmed = plain ? s : s.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty { out.append("\(label): \(list) has an empty entry \(s.debugDescription)"); continue }
+            if s != trimmed { out.append("\(label): \(list) entry \(s.debugDescription) has leading or trailing white space") }
+            if !plain && s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { out.append("\(label): \(list) entry \(s.debugDescription) contains a control character") }
             if s.contains("  ") { out.append("\(label): \(list) entry \(s.debugDescription) has a double space") }
-            if Array(s.utf8) != Array(s.precomposedStringWithCanonicalMapping.utf8) {
-                out.append("\(label): \(list) entry \(s.debugDescription) is not in Unicode NFC (write it precomposed: \(s.precomposedStringWithCanonicalMapping.debugDescription))")
+            let nfc = plain ? s : s.precomposedStringWithCanonicalMapping
+            if !plain && Array(s.utf8) != Array(nfc.utf8) {
+                out.append("\(label): \(list) entry \(s.debugDescription) is not in Unicode NFC (write it precomposed: \(nfc.debugDescription))")
             }
-            let key = s.precomposedStringWithCanonicalMapping.lowercased()
+            let key = nfc.lowercased()
             if let first = seen[key] { out.append("\(label): \(list) lists \(s.debugDescription) twice\(first == s ? "" : " (as \(first.debugDescription))")") } else { seen[key] = s }
         }
         return out

@@ -63,9 +63,10 @@ public enum Silhouette {
         let joined = try Antimeridian.joinAcross180WithOrigins(polygons, context: geos)
         // 2–4. Which parts are drawn (`choose`): decided on the parts' spherical area estimates
         //    when no comparison is close enough for their error to matter, else on their
-        //    geodesic areas (WGS84, Karney), as before.
-        let estimates = joined.compactMap { estimatedArea($0.polygon) }
-        let choice = try (estimates.count == joined.count ? choose(joined, areas: estimates, margin: estimateMargin, id: id, o: o, proj: proj) : nil)
+        //    geodesic areas (WGS84, Karney), as before. A part the estimate does not apply to
+        //    (a long edge, a pole) brings its geodesic area, which is within any margin.
+        let estimates = joined.map { estimatedArea($0.polygon) ?? Geodesic.wgs84.area($0.polygon) }
+        let choice = try choose(joined, areas: estimates, margin: estimateMargin, id: id, o: o, proj: proj)
             ?? choose(joined, areas: joined.map { Geodesic.wgs84.area($0.polygon) }, margin: 0, id: id, o: o, proj: proj)!
         let (kept, largest, centre, projected) = (choice.kept, choice.largest, choice.centre, choice.projected)
         // 5. Fit, simplify, quantise; refit once if parts vanished at this scale; simplify

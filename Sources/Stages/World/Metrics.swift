@@ -56,11 +56,28 @@ enum Metrics {
         }
         return (errors, vertexKm)
     }
-    /// The p-th percentile (0…100) by nearest rank.
+    /// The p-th percentile (0…100) by nearest rank: the rank-th smallest value, found by
+    /// selection (Hoare's quickselect, the middle element as pivot) rather than by sorting
+    /// all of them (a sixth of the measuring step). The values are distances, never NaN.
     static func percentile<T: BinaryFloatingPoint>(_ values: [T], _ p: Double) -> T {
         guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
-        return sorted[min(max(rank, 1), sorted.count) - 1]
+        let rank = Int((p / 100 * Double(values.count)).rounded(.up))
+        let k = min(max(rank, 1), values.count) - 1
+        var v = values
+        return v.withUnsafeMutableBufferPointer { b -> T in
+            var lo = 0, hi = b.count - 1
+            while lo < hi {
+                let pivot = b[lo + (hi - lo) / 2]
+                var i = lo, j = hi
+                while i <= j {
+                    while b[i] < pivot { i += 1 }
+                    while pivot < b[j] { j -= 1 }
+                    if i <= j { b.swapAt(i, j); i += 1; j -= 1 }
+                }
+                // b[lo...j] ≤ pivot ≤ b[i...hi], and everything strictly between j and i equals it.
+                if k <= j { hi = j } else if k >= i { lo = i } else { return b[k] }
+            }
+            return b[k]
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoModel
+import Geodesy
 
 /// The typed reader's numbers (its digit loop runs without overflow checks, its fast path
 /// multiplies by a power of ten) must be the correctly rounded double of their text, as
@@ -53,6 +54,111 @@ import Testing
             }
         }
         #expect(wrong.isEmpty, "\(wrong.count) wrong: \(wrong.prefix(5))")
+    }
+
+    /// A geometry's positions are read by a one-pass path for "[x,y]" with short plain decimals
+    /// (`plainPosition`): the same doubles as `number` reads, and the same errors, for every
+    /// text and spacing.
+    @Test func positionsAreReadAsNumbersAre() {
+        var r = SplitMix64(state: 23)
+        let spaces = ["", " ", "\n ", "\t"]
+        var wrong: [String] = []
+        for n in 0..<60_000 {
+            let x = n < 30_000 ? Self.text(&r) : String(Self.text(&r).prefix(1 + r.below(12)))
+            let y = Self.text(&r)
+            var sp: [String] = []
+            for _ in 0..<4 { sp.append(spaces[r.below(spaces.count)]) }
+            let position = "[\(sp[0])\(x)\(sp[1]),\(sp[2])\(y)\(sp[3])]"
+            let doc = "{\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\(position),[1,2]]}}"
+            let tree = Result { try JSONValue.parse(Array(doc.utf8), file: "p.json") }
+            let (vx, _) = Self.read(x + ","), (vy, _) = Self.read(y + ",")
+            switch (tree, vx, vy) {
+            case (.success(let v), .success(let ex), .success(let ey)):
+                guard case .coordinates(let t)? = v["geometry"]?["coordinates"] else { wrong.append("\(position): no tree"); continue }
+                let p = t.positions[0]
+                if p.x.bitPattern != ex.bitPattern || p.y.bitPattern != ey.bitPattern || t.positions[1] != Point(1, 2) {
+                    wrong.append("\(position): \(p), expected (\(ex), \(ey))")
+                }
+            case (.failure, .failure, _), (.failure, _, .failure): break
+            default: wrong.append("\(position): \(tree) against \(vx), \(vy)")
+            }
+        }
+        for bad in ["[-,1]", "[01,2]", "[1.,2]", "[1,2,]", "[1 2]", "[1,2.5.5]", "[NaN,1]", "[1,-Infinity]", "[1e999,2]", "[\"1\",2]"] {
+            let doc = "{\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\(bad)]}}"
+            if case .success = Result(catching: { try JSONValue.parse(Array(doc.utf8), file: "p.json") }) { wrong.append("\(bad) was read") }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) wrong: \(wrong.prefix(5))")
+    }
+
+    /// The plain decimals' reader at the end of a buffer and around its eight-byte steps.
+    @Test func plainDecimalsAnywhereInTheBuffer() {
+        var r = SplitMix64(state: 37)
+        for _ in 0..<20_000 {
+            let text = String(Self.text(&r).prefix(1 + r.below(17)))
+            for tail in ["", "]", ",1234567890"] {
+                let bytes = Array((text + tail).utf8)
+                let expected = Self.read(text + ",")
+                bytes.withUnsafeBufferPointer { b in
+                    var i = 0
+                    guard let v = JSONCursor.plainDecimal(b, &i) else { return }
+                    guard case .success(let e) = expected.0 else { Issue.record("\(text): read \(v), number refuses it"); return }
+                    #expect(v.bitPattern == e.bitPattern && i == text.utf8.count, "\(text)\(tail): \(v) at \(i), expected \(e)")
+                }
+            }
+        }
+    }
+
+    /// A ring is written in one pass through a pointer: the same bytes as position by position.
+    @Test func ringsAreWrittenAsPositionsAre() {
+        var r = SplitMix64(state: 29)
+        let specials: [Double] = [0, -0.0, 1e-7, -1e-7, 4.9999995e-7, 179.9999996, -180, 1e13, 9.3e12, -9.3e12, 1e300, .nan, .infinity, 0.1 + 0.2,
+                                 0.5, -0.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994, 4503599627370495.5, 2.5e-6, 1234.5e-6, 99.99999951]
+        for decimals in [0, 1, 6, 9, 12] {
+            for n in 0..<400 {
+                var ring: [Point] = []
+                for _ in 0..<(1 + r.below(8)) {
+                    func value() -> Double {
+                        if r.below(10) == 0 { return specials[r.below(specials.count)] }
+                        return (Double(r.below(1 << 40)) / Double(1 << 30) - 512) * [1, 0.001, 1e-6][r.below(3)]
+                    }
+                    ring.append(Point(value(), value()))
+                }
+                if n % 50 == 0 { ring = [] }
+                var fast = JSONWriter(coordinateDecimals: decimals)
+                fast.ring(ring)
+                var slow = JSONWriter(coordinateDecimals: decimals)
+                slow.bytes.append(UInt8(ascii: "["))
+                for (i, p) in ring.enumerated() {
+                    if i > 0 { slow.bytes.append(UInt8(ascii: ",")) }
+                    slow.position(p)
+                }
+                slow.bytes.append(UInt8(ascii: "]"))
+                #expect(fast.string == slow.string, "\(ring) at \(decimals) decimals")
+                let expected = "[" + ring.map { "[\(Self.fixedText($0.x, decimals)),\(Self.fixedText($0.y, decimals))]" }.joined(separator: ",") + "]"
+                #expect(fast.string == expected, "\(ring) at \(decimals) decimals")
+            }
+        }
+        var w = JSONWriter()
+        w.ring([Point(12.5, -0.0000004), Point(-179.9999999, 89.1234565)])
+        #expect(w.string == "[[12.5,0],[-180,89.123457]]")
+    }
+
+    /// `JSONWriter.fixed`'s text by another route (the digits of the scaled integer as a
+    /// String, the point put in, trailing zeros trimmed).
+    static func fixedText(_ d: Double, _ decimals: Int) -> String {
+        guard d.isFinite else { return "null" }
+        let scaled = (d * PowersOfTen.table[decimals]).rounded()
+        guard abs(scaled) < 9e18 else { return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : d.description }
+        let n = Int64(scaled)
+        if n == 0 { return "0" }
+        var digits = String(n.magnitude)
+        if digits.count <= decimals { digits = String(repeating: "0", count: decimals + 1 - digits.count) + digits }
+        var text = decimals == 0 ? digits : String(digits.dropLast(decimals)) + "." + String(digits.suffix(decimals))
+        if decimals > 0 {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return (n < 0 ? "-" : "") + text
     }
 
     @Test func malformedNumbersAreRefused() {

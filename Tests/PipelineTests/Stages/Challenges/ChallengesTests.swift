@@ -4,6 +4,7 @@ import Testing
 @testable import GeoFormats
 @testable import ChallengesStage
 @testable import DailyChallenges
+import GeoPROJ
 
 /// The daily-challenge schedule and its SQL, on a synthetic but realistic country set.
 @Suite struct ChallengeTests {
@@ -174,5 +175,26 @@ import Testing
         #expect(s.contains("unique (date)"))
         #expect(s.contains("coalesce(is_guess_country, false)::int"))
         #expect(s.contains("gen_random_uuid()"))
+    }
+}
+
+/// A country's area is estimated unless a threshold is too close to call: every comparison
+/// with a threshold comes out as with the geodesic area, wherever the threshold lies.
+@Suite struct ChallengeAreaTests {
+    @Test func estimatedAreasCompareAsGeodesicAreas() throws {
+        let features = try GeoJSON.read(path: "data/natural-earth/ne_50m_admin_0_map_units.geojson")
+        var wrong: [String] = [], estimated = 0
+        for f in features {
+            let exact = Geodesic.wgs84.area(f.geometry) / 1e6
+            guard exact > 0 else { continue }
+            for d in [0, 1e-6, -1e-6, 1e-4, -1e-4, 5e-4, -5e-4, 1.5e-3, -1.5e-3, 1e-2, -1e-2, 0.5, -0.5] {
+                let t = exact * (1 + d)
+                let a = DailyChallenges.areaKm2(f.geometry, exactNear: [t, 1e9])
+                if a != exact { estimated += 1 }
+                if (a >= t) != (exact >= t) || (a < t) != (exact < t) { wrong.append("\(f.string("NAME") ?? "?") at \(d)") }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+        #expect(estimated > 1_000)
     }
 }

@@ -51,6 +51,20 @@ import Geodesy
         #expect(p.contains { $0.hasPrefix("FR (France): missing") })
     }
 
+    /// The ASCII entries skip Foundation's trimming and normalisation: every problem is still seen.
+    @Test func asciiEntriesAreCheckedAsOthers() {
+        let p = HighlightsStage.check(list: "cities", [" Lyon", "Nice\t", "Pa\u{01}ris", "Me\u{7F}tz", "Caen  Nord", "   "], label: "FR")
+        #expect(p.contains { $0.contains("\" Lyon\"") && $0.contains("white space") })
+        #expect(p.contains { $0.contains("Nice\\t") && $0.contains("white space") })
+        #expect(p.contains { $0.contains("control character") && $0.contains("Pa") })
+        #expect(p.contains { $0.contains("control character") && $0.contains("Me") })
+        #expect(p.contains { $0.contains("double space") })
+        #expect(p.contains { $0.contains("empty entry") })
+        #expect(p.count == 8, "\(p)")  // six entries are too many, each has a problem, the tab two
+        #expect(HighlightsStage.check(list: "cities", ["Paris", "Saint-Étienne", "Lyon"], label: "FR").isEmpty)
+        #expect(HighlightsStage.check(list: "cities", ["Paris", "PARIS"], label: "FR").count == 1)
+    }
+
     @Test func emptyListNotNFCAndAllProblemsAtOnce() {
         let decomposed = "Ni\u{0301}mes"   // i + combining acute, not the precomposed í
         #expect(decomposed.unicodeScalars.count == 6)
@@ -106,15 +120,23 @@ import Geodesy
 @Suite struct HighlightsKeysTests {
     @Test func asciiKeysEqualFoundationFolding() throws {
         let places = try Places(path: "data/natural-earth/ne_10m_populated_places.geojson")
-        var names = ["St. John's", "Xi'an", "Al-Aqabah (Aqaba)", "Mazar-e Sharif", "  A  ", "'", "`x`", "NEW YORK CITY", "la Paz", "St"]
+        var names = ["St. John's", "Xi'an", "Al-Aqabah (Aqaba)", "Mazar-e Sharif", "  A  ", "'", "`x`", "NEW YORK CITY", "la Paz", "St",
+                     "City", "Saint", "saint city", "Al City", "El", "le-Mans city", "'s-Hertogenbosch", "Mc'Donald's City", "(", "--", "St.", "x'", "A`b'c d"]
         for p in places.all { names.append(p.name); if let a = p.asciiName { names.append(a) }; names += p.alternateNames }
-        var ascii = 0
-        for n in names {
-            guard let fast = HighlightsStage.asciiKeys(n) else { continue }
-            ascii += 1
-            #expect(fast == HighlightsStage.foldedKeys(n), "\(n)")
+        var ascii = 0, foldedToASCII = 0
+        for n in names + ["São Tomé", "Xi’an", "Québec City", "Ａｌ Ａｉｎ"] {
+            let folded = n.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            let foundation = HighlightsStage.foundationKeys(folded: folded)
+            if let fast = HighlightsStage.asciiKeys(n) {
+                ascii += 1
+                #expect(fast == foundation, "\(n)")
+            } else if HighlightsStage.asciiKeys(folded) != nil {
+                foldedToASCII += 1
+            }
+            #expect(HighlightsStage.keys(n) == foundation, "\(n)")
         }
-        #expect(ascii > 10_000)
+        #expect(ascii > 10_000 && foldedToASCII > 500)
         #expect(HighlightsStage.asciiKeys("Québec") == nil)
+        #expect(HighlightsStage.keys("Québec City") == ["quebec city", "quebec"])
     }
 }
