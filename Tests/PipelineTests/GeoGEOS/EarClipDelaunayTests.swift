@@ -34,18 +34,8 @@ import Geodesy
     /// The double-precision filter in front of GEOS's extended-precision in-circle test never
     /// answers otherwise than GEOS: on points near and on common circles.
     @Test func inCircleFilterAgreesWithGEOSArithmetic() {
-        // A fixed sequence (SplitMix64), so that a failure is reproducible.
-        struct SplitMix: RandomNumberGenerator {
-            var state: UInt64
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
-            }
-        }
-        var rng = SplitMix(state: 31)
+        // A fixed sequence, so that a failure is reproducible.
+        var rng = SplitMix64(state: 31)
         var disagreements = 0
         for k in 0..<20_000 {
             let cx = Double.random(in: -1...1, using: &rng), cy = Double.random(in: -1...1, using: &rng)
