@@ -59,13 +59,11 @@ enum NightsTable {
     /// run by both would make the second wait for the first's commit, then fail ("tuple
     /// concurrently updated").
     /// The first nights of two apps in a fresh database would both create the schema: the one
-    /// that finds geodata's tables missing takes this lock (until it commits) before looking.
-    static let creationLock = Geodata.creationLock
-
+    /// that finds geodata's tables missing takes `Geodata.creationLock` (until it commits) before looking.
     static let schema = """
         do $geodata$ begin
           if to_regclass('geodata.nights') is null or to_regclass('geodata.migrations') is null then
-            perform pg_advisory_xact_lock(\(creationLock));
+            perform pg_advisory_xact_lock(\(Geodata.creationLock));
           end if;
           if to_regnamespace('geodata') is null then
             create schema geodata;
