@@ -20,6 +20,17 @@ public enum Migrations {
         );
         """
 
+    /// A `present` query's part (SQL, a boolean, never null): row-level security is on for each
+    /// table named, and each has its read policy of that name.
+    public static func readPoliciesPresent(_ policies: KeyValuePairs<String, String>) -> String {
+        let tables = policies.map { "to_regclass('\($0.key)')" }.joined(separator: ", ")
+        let named = policies.map { "(polrelid = to_regclass('\($0.key)') and polname = '\($0.value)')" }.joined(separator: "\n     or ")
+        return """
+            coalesce((select bool_and(relrowsecurity) and count(*) = \(policies.count) from pg_class where oid in (\(tables))), false)
+               and (select count(*) from pg_policy where \(named)) = \(policies.count)
+            """
+    }
+
     /// Applies `sql` (named `name`, as in the Supabase CLI's migrations folder) unless this text
     /// is recorded as applied and `present` (a query of one boolean) finds what it makes, what
     /// the night and the app rely on; says which in the log.

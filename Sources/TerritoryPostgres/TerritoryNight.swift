@@ -134,14 +134,11 @@ public struct TerritoryNight: AppNight {
     /// and its index, the viewport function, the stats view, row-level security on with the
     /// read policies. Missing (a table made again by hand, say), the recorded migration is applied again.
     public static let migrationPresent = """
-        select coalesce((select bool_and(relrowsecurity) and count(*) = 2 from pg_class
-                          where oid in (to_regclass('territory_hex'), to_regclass('runs'))), false)
+        select \(Migrations.readPoliciesPresent(["territory_hex": "territory_hex_read", "runs": "runs_read"]))
            and exists (select 1 from pg_attribute where attrelid = to_regclass('territory_hex') and attname = 'cell' and not attisdropped)
            and to_regclass('idx_territory_hex_cell') is not null
            and to_regclass('territory_runner_stats') is not null
            and to_regprocedure('territory_in_viewport(double precision, double precision, double precision, double precision, integer)') is not null
-           and (select count(*) from pg_policy where (polrelid = to_regclass('territory_hex') and polname = 'territory_hex_read')
-                                                  or (polrelid = to_regclass('runs') and polname = 'runs_read')) = 2
         """
 
     /// What ZoomMigration makes, as the catalogs say: its tables and index, the four triggers on

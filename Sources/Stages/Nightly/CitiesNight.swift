@@ -13,15 +13,12 @@ struct CitiesNight: AppNight {
     /// What the cities migration makes (the catalogs, no table lock): the tables with their
     /// generated search keys and row-level security, user_city, the search function and index.
     static let migrationPresent = """
-        select coalesce((select bool_and(relrowsecurity) and count(*) = 2 from pg_class
-                          where oid in (to_regclass('public.countries'), to_regclass('public.cities'))), false)
+        select \(Migrations.readPoliciesPresent(["public.countries": "countries_read", "public.cities": "cities_read"]))
            and (select count(*) from pg_attribute where attrelid = to_regclass('public.cities')
                   and attname in ('retired_at', 'name_key', 'search_keys') and not attisdropped) = 3
            and to_regclass('public.user_city') is not null
            and to_regclass('public.cities_search_keys_trgm') is not null
            and to_regprocedure('public.search_cities(text, integer)') is not null
-           and (select count(*) from pg_policy where (polrelid = to_regclass('public.countries') and polname = 'countries_read')
-                                                  or (polrelid = to_regclass('public.cities') and polname = 'cities_read')) = 2
         """
 
     /// What the search migration makes: the ranking's columns, the typo index, city_near and the
