@@ -12,7 +12,8 @@ public enum PolygonFile {
     public static func polygons(path: String) throws -> [GeoPolygon] {
         let file = try MappedFile(path: path)
         do {
-            let polygons = try read(file.buffer, path: path)
+            // The mapping lives as long as `file`: kept past the read, which reads its buffer.
+            let polygons = try withExtendedLifetime(file) { try read(file.buffer, path: path) }
             guard !polygons.isEmpty else { throw HexagonsError("\(path): no Polygon or MultiPolygon geometry") }
             return polygons
         } catch let e as InputError where e.problem.hasPrefix("invalid JSON") {
