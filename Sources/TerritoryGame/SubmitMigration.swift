@@ -18,7 +18,8 @@ public enum SubmitMigration {
         -- submit_run(run jsonb) returns uuid, for `authenticated` (supabase.rpc("submit_run", {run})):
         --   run      one Feature of CONTRACTS §8, its id a uuid made on the phone; properties.user_id may
         --            be left out (the runner is auth.uid()); at most 20,000 fixes, 24 h, times never
-        --            going backwards.
+        --            going backwards, and 4,000,000 bytes as JSON text (a run of 20,000 fixes with its
+        --            times and accuracies takes about 1.1 MB; the body is stored whole).
         --   returns  the run's id, once the run is stored pending: a runs row with judged_at null, its
         --            Feature (id and user_id filled in) in `submission`, `path` from its coordinates,
         --            started_at/ended_at its first/last time, created_at the submission's time; then
@@ -123,9 +124,10 @@ public enum SubmitMigration {
         -- A run's times as the night parses them (null where it would not), the phone's forms the fast
         -- way: PostgreSQL's own input reads `2026-11-21T07:02:11Z` and `….250Z` exactly as the night
         -- does once their shape and clock are checked, and raises an error for an impossible date
-        -- (2026-02-30) or year 0, which sends every time the slow way.
+        -- (2026-02-30) or year 0, which sends every time the slow way. Parallel unsafe (the default),
+        -- as is submit_run_read: an exception block is a subtransaction, which a parallel query refuses.
         create or replace function submit_run_times(t jsonb) returns timestamptz[]
-          language plpgsql immutable parallel safe as $f$
+          language plpgsql immutable as $f$
         begin
           return (select coalesce(array_agg(case when jsonb_typeof(x) <> 'string' then null
                     when translate(s, '0123456789', '0000000000') in ('0000-00-00T00:00:00Z', '0000-00-00T00:00:00.000Z')
@@ -144,7 +146,7 @@ public enum SubmitMigration {
         -- (rejects.tsv) where the night quarantines the run. The fixes are returned for a well-formed run.
         create or replace function submit_run_read(run jsonb, out problem text, out id uuid, out user_id uuid,
             out lon double precision[], out lat double precision[], out times timestamptz[])
-          language plpgsql immutable parallel safe
+          language plpgsql immutable
           set extra_float_digits = 1
         as $f$
         declare
@@ -162,7 +164,11 @@ public enum SubmitMigration {
           coords := geom -> 'coordinates';
           t := props -> 'times';
           acc := props -> 'accuracy_m';
-          -- The limit first: it reads no fix.
+          -- The limits first: they read no fix. The size bounds what is stored and what every
+          -- follower reads back (fields the night does not read are stored too).
+          if octet_length(run::text) > 4000000 then
+            problem := 'the run takes more than the 4000000 bytes a run may take as JSON text'; return;
+          end if;
           if jsonb_typeof(coords) = 'array' and jsonb_array_length(coords) > 20000 then
             problem := format('the run has %s fixes, more than the 20000 a run may have', jsonb_array_length(coords));
             return;

@@ -130,6 +130,9 @@ def many(count):
 
 
 variant("fixes_20001", "submit", many(20001), "the run has 20001 fixes, more than the 20000 a run may have")
+# A well-formed run padded with a field the night does not read: refused by its size.
+variant("padded_4_mb", "submit", put(["properties", "note"], "x" * 4_000_000),
+        "the run takes more than the 4000000 bytes a run may take as JSON text")
 cases.append(("nan_literal", "badjson", None, ""))
 # Well-formed runs, stored pending whatever the rules will say of them.
 variant("valid_loop", "accept", lambda f: None)
