@@ -1,4 +1,5 @@
 import Foundation
+import GeoModel
 
 /// Buffered standard output (the batch modes write millions of lines).
 public struct LineWriter {
@@ -10,17 +11,11 @@ public struct LineWriter {
     }
     public mutating func line(_ s: String) { write(s); buf.append(10) }
     public mutating func flush() {
-        // Through file descriptor 1 after flushing C's streams (`stdout` is a C global that
-        // Swift 6 refuses to read from nonisolated code), so the order of output is kept.
+        // Through file descriptor 1 (FileIO's "-") after flushing C's streams (`stdout` is a C
+        // global that Swift 6 refuses to read from nonisolated code), so the order of output is
+        // kept. `flush` cannot throw: a failed write (a closed pipe) drops the rest.
         fflush(nil)
-        buf.withUnsafeBufferPointer { p in
-            var done = 0
-            while done < p.count {
-                let n = Foundation.write(1, p.baseAddress! + done, p.count - done)
-                if n <= 0 { break }
-                done += n
-            }
-        }
+        try? FileIO.writeAtomically(buf, to: "-")
         buf.removeAll(keepingCapacity: true)
     }
 }

@@ -12,7 +12,8 @@ public enum PolygonFile {
     public static func polygons(path: String) throws -> [GeoPolygon] {
         let file = try MappedFile(path: path)
         do {
-            let polygons = try read(file.buffer, path: path)
+            // The mapping lives as long as `file`: kept past the read, which reads its buffer.
+            let polygons = try withExtendedLifetime(file) { try read(file.buffer, path: path) }
             guard !polygons.isEmpty else { throw HexagonsError("\(path): no Polygon or MultiPolygon geometry") }
             return polygons
         } catch let e as InputError where e.problem.hasPrefix("invalid JSON") {
@@ -23,7 +24,7 @@ public enum PolygonFile {
     static func read(_ buf: UnsafeBufferPointer<UInt8>, path: String) throws -> [GeoPolygon] {
         // The top level: which kind of object, and where its members are.
         var c = JSONCursor(buf: buf, file: path)
-        if JSONCursor.hasByteOrderMark(buf) { c.pos = 3 }
+        c.skipByteOrderMark()
         var type: String?, geometryAt: Int?
         try c.object { c, key in
             switch key {
@@ -47,7 +48,7 @@ public enum PolygonFile {
         case nil: throw HexagonsError("\(path): not a GeoJSON object (no \"type\")")
         default:
             var g = JSONCursor(buf: buf, file: path)
-            g.pos = JSONCursor.hasByteOrderMark(buf) ? 3 : 0
+            g.skipByteOrderMark()
             var out: [GeoPolygon] = []
             try geometry(&g, where: "geometry", into: &out)
             return out

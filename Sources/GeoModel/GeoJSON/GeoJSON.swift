@@ -29,8 +29,9 @@ public enum GeoJSON {
         // Mapped, not read into an array: the file's pages come from the page cache as the
         // decoders reach them (no zero-filled copy of 12–16 MB first). MappedFile refuses what
         // FileIO.readBytes refuses, with its messages.
+        // The mapping lives as long as `file`: kept past the decode, which reads its buffer.
         let file = try MappedFile(path: path)
-        return try decode(file.buffer, file: path, options: options)
+        return try withExtendedLifetime(file) { try decode(file.buffer, file: path, options: options) }
     }
 
     /// The features of a FeatureCollection, decoded in parallel by the streaming reader

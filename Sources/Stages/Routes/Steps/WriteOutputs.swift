@@ -14,7 +14,7 @@ extension RoutesStage {
             try log.step("write content.sqlite3") { try writeDatabase(tmp, routes: routes, rewards: rewards) }
             sqliteBytes = Int((try? FileManager.default.attributesOfItem(atPath: tmp)[.size] as? Int) ?? 0)
             try FileIO.writeAtomically(geojson, to: o.outputDir + "/routes.geojson")
-            guard rename(tmp, dbPath) == 0 else { throw StageError("\(dbPath): cannot move the finished database into place: \(String(cString: strerror(errno)))") }
+            try FileIO.moveIntoPlace(tmp, dbPath, named: dbPath)
         } catch {
             unlink(tmp)
             throw error
