@@ -68,7 +68,7 @@ extension Geodesic {
 /// costs one geodesic inverse instead of two, and no perimeter is computed. The sum is
 /// `geod_polygonarea`'s (GeographicLib's error-free accumulator, the prime-meridian
 /// crossings, the reduction to (−area0/2, area0/2]), in its order, so every ring's area is
-/// bit for bit PROJ's (`GeodesicEdgeAreaTests` compares them on every ring of the world).
+/// bit for bit PROJ's (`GeodesicAreasTests` compares them on every map unit of the world).
 extension Geodesic {
     /// The area term S12 (m²) of the geodesic from `a` to `b` (lon/lat degrees; longitudes as
     /// `geod_polygonarea` normalises them, see `normalizedLongitude`). Reversing the edge negates it.
