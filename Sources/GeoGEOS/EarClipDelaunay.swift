@@ -222,7 +222,6 @@ public enum EarClipDelaunay {
                     // Not convex. GEOS drops a corner with repeated points, which distinct
                     // vertices never make.
                     scans += 1
-                    if scans > 2 * size { return nil }
                 } else if isValidEar(c1, a, b, c) {
                     out.corners.append(Int32(c0)); out.corners.append(Int32(c1)); out.corners.append(Int32(c2))
                     // Remove the apex; the corner moves on to the vertex after it.
