@@ -24,6 +24,12 @@ struct PointPairTable {
     /// The point with −0.0 made 0.0 (so that bit equality is Double equality).
     @inline(__always) static func zeroNormalized(_ p: Point) -> Point { Point(p.x == 0 ? 0 : p.x, p.y == 0 ? 0 : p.y) }
 
+    /// The segment a–b, either way round, as one key: its ends ordered (x, then y) and
+    /// zero-normalised.
+    @inline(__always) static func undirected(_ a: Point, _ b: Point) -> (Point, Point) {
+        (a.x, a.y) < (b.x, b.y) ? (zeroNormalized(a), zeroNormalized(b)) : (zeroNormalized(b), zeroNormalized(a))
+    }
+
     @inline(__always) static func same(_ p: Point, _ q: Point) -> Bool {
         p.x.bitPattern == q.x.bitPattern && p.y.bitPattern == q.y.bitPattern
     }
