@@ -16,6 +16,15 @@ public enum Allocator {
         case mmapThreshold = -3
     }
 
+    /// For a stage that frees and reallocates tens of MB a step (GeoJSON trees, GEOS geometries,
+    /// a night's rows): with glibc's defaults the heap's top is given back to the kernel and
+    /// faulted in again each time. Keeps up to 256 MB and grows by 64 MB (ingest and world: CPU
+    /// −3 %, system CPU down by up to a third, peak +3 to +7 MB on the 1:10m input).
+    public static func keepHeapTop() {
+        set(.trimThreshold, 256 << 20)
+        set(.topPad, 64 << 20)
+    }
+
     public static func set(_ setting: Setting, _ bytes: Int32) {
         #if canImport(Glibc)
         guard let f = dlsym(dlopen(nil, RTLD_NOW), "mallopt") else { return }

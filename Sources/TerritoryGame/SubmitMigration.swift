@@ -123,9 +123,10 @@ public enum SubmitMigration {
         -- A run's times as the night parses them (null where it would not), the phone's forms the fast
         -- way: PostgreSQL's own input reads `2026-11-21T07:02:11Z` and `….250Z` exactly as the night
         -- does once their shape and clock are checked, and raises an error for an impossible date
-        -- (2026-02-30) or year 0, which sends every time the slow way.
+        -- (2026-02-30) or year 0, which sends every time the slow way. Parallel unsafe (the default),
+        -- as is submit_run_read: an exception block is a subtransaction, which a parallel query refuses.
         create or replace function submit_run_times(t jsonb) returns timestamptz[]
-          language plpgsql immutable parallel safe as $f$
+          language plpgsql immutable as $f$
         begin
           return (select coalesce(array_agg(case when jsonb_typeof(x) <> 'string' then null
                     when translate(s, '0123456789', '0000000000') in ('0000-00-00T00:00:00Z', '0000-00-00T00:00:00.000Z')
@@ -144,7 +145,7 @@ public enum SubmitMigration {
         -- (rejects.tsv) where the night quarantines the run. The fixes are returned for a well-formed run.
         create or replace function submit_run_read(run jsonb, out problem text, out id uuid, out user_id uuid,
             out lon double precision[], out lat double precision[], out times timestamptz[])
-          language plpgsql immutable parallel safe
+          language plpgsql immutable
           set extra_float_digits = 1
         as $f$
         declare

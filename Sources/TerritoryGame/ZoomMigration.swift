@@ -336,8 +336,9 @@ public enum ZoomMigration {
           returns table (hex_id text, owner_user_id uuid, last_run_id uuid, claimed_at timestamptz, cell_geojson text,
                          resolution integer, cells integer, owner_cells integer)
           -- No JIT or parallel workers for a query of milliseconds; bitmap scans (each heap page read
-          -- once) except where a count stops at max_cells + 1 (see `capped`).
-          language plpgsql stable parallel safe
+          -- once) except where a count stops at max_cells + 1 (see `capped`). Parallel unsafe (the
+          -- default): set_config cannot run in a parallel query.
+          language plpgsql stable
           set enable_bitmapscan = on set jit = off set max_parallel_workers_per_gather = 0 as $$
         #variable_conflict use_column
         declare

@@ -24,11 +24,4 @@ StageFront<IngestStage>(
       geo-ingest data/natural-earth/ne_110m_admin_0_countries.geojson -o /tmp/countries.geojson \\
         --points-from data/natural-earth/ne_50m_admin_0_map_units.geojson
     """,
-    beforeRun: {
-        // The stage frees and reallocates tens of MB a step (GeoJSON trees, GEOS geometries); with
-        // glibc's defaults the heap's top is given back and faulted in again each time. Keeping
-        // up to 256 MB and growing by 64 MB: the stage's CPU −3 % (system CPU down by up to a third),
-        // peak +3 to +7 MB (15 alternating pairs on the 1:10m input).
-        Allocator.set(.trimThreshold, 256 << 20)
-        Allocator.set(.topPad, 64 << 20)
-    }).main()
+    beforeRun: { Allocator.keepHeapTop() }).main()

@@ -40,7 +40,6 @@ StageFront<TerritoryStage>(
         // A night allocates and frees millions of short-lived blocks (GEOS's noding, each run's
         // rows) on two threads: without this, glibc hands memory back to the kernel and faults
         // it in again all night long (a few % of the CPU, in the kernel).
-        Allocator.set(.trimThreshold, 256 << 20)
-        Allocator.set(.topPad, 64 << 20)
+        Allocator.keepHeapTop()
         Allocator.set(.mmapThreshold, 32 << 20)  // its maximum; also stops it from moving
     }).main()

@@ -47,11 +47,4 @@ StageFront<WorldStage>(
       geo-world build/ingest/countries.geojson -o dist/world.geojson \\
         --target-vertices 175000 --report build/world/report.tsv
     """,
-    beforeRun: {
-        // The stage frees and reallocates tens of MB a step (GeoJSON trees, GEOS geometries); with
-        // glibc's defaults the heap's top is given back and faulted in again each time. Keeping
-        // up to 256 MB and growing by 64 MB: the stage's CPU −3 % (system CPU down by up to a third),
-        // peak +3 to +7 MB (15 alternating pairs on the 1:10m input).
-        Allocator.set(.trimThreshold, 256 << 20)
-        Allocator.set(.topPad, 64 << 20)
-    }).main()
+    beforeRun: { Allocator.keepHeapTop() }).main()

@@ -283,6 +283,10 @@ submit_rls() {
   done
   expect "$DB" "submit_run runs with a fixed search_path (PostGIS's schema, pg_temp last) and its owner's rights" \
     't|{"search_path=public, pg_temp"}' "select prosecdef, proconfig from pg_proc where oid = 'submit_run(jsonb)'::regprocedure"
+  # Its reader's exception blocks are subtransactions, which a parallel query refuses.
+  local q="select md5(string_agg(coalesce((submit_run_read(body::jsonb)).problem, 'ok'), '|' order by name)) from checks.cases where kind in ('night', 'submit', 'accept')"
+  expect "$DB" "submit_run's reader gives the same answers in a parallel query (force_parallel_mode)" \
+    "$(sql "$DB" "$q")" "set force_parallel_mode = on; $q"
 }
 
 # ----------------------------------------------------------------------------------------------

@@ -109,6 +109,9 @@ expect game "the ownerless row is in the city box's answer, with cells 0 and own
   "set role authenticated; select resolution || ' ' || cells || ' ' || owner_cells from territory_in_viewport(-0.20, 51.49, -0.14, 51.52) where hex_id = '$OWNERLESS' and owner_user_id is null"
 expect game "box ($NM_LO, $NM_LA, $NM_HI, $NM_HA) at max_cells $NM_MAX: a coarser count exceeds it, the answer is at resolution $NM_RES (h3-py: the finest that fits)" "$NM_RES" \
   "set role authenticated; select string_agg(distinct resolution::text, ',') from territory_in_viewport($NM_LO, $NM_LA, $NM_HI, $NM_HA, $NM_MAX)"
+expect game "the city box in a parallel query (force_parallel_mode): the same answer" \
+  "$(sql game "set role authenticated; select count(*) from territory_in_viewport(-0.20, 51.49, -0.14, 51.52)")" \
+  "set role authenticated; set force_parallel_mode = on; select count(*) from territory_in_viewport(-0.20, 51.49, -0.14, 51.52)"
 expect game "coarse rows' cell_geojson = the pipeline's boundary" "0" \
   "select count(*) from territory_in_viewport(-180, -90, 180, 90, 40) v join territory_zoom z using (hex_id) where v.cell_geojson <> st_asgeojson(z.cell) or z.resolution <> v.resolution"
 
