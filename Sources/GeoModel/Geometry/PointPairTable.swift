@@ -14,10 +14,8 @@ public struct PointPairTable: Sendable {
     @usableFromInline var stored: [(Point, Point)] = []
 
     @inlinable public init(capacity: Int) {
-        var size = 16
-        while size < capacity * 2 { size <<= 1 }
-        slots = [Int32](repeating: -1, count: size)
-        mask = size - 1
+        slots = openAddressingSlots(capacity: capacity)
+        mask = slots.count - 1
         stored.reserveCapacity(capacity)
     }
 
