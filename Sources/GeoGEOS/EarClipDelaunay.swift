@@ -6,7 +6,7 @@ import Geodesy
 /// in Swift: the same decisions in the same order, so the same triangles in the same order
 /// with the same corners, without building GEOS geometries for the input and for every
 /// triangle (two thirds of the call's cost). `EarClipDelaunayTests` compares it with GEOS
-/// on every polygon the globe triangulates. Rings with holes or repeated vertices are left to
+/// on every hole-free polygon of the 1:50m map units and on tile-like shapes. Rings with holes or repeated vertices are left to
 /// GEOS (nil), and so is a ring GEOS would give up on (no ear found).
 public enum EarClipDelaunay {
     /// Triangles of the closed, valid `ring` (first point repeated last) as corner points,
@@ -222,7 +222,6 @@ public enum EarClipDelaunay {
                     // Not convex. GEOS drops a corner with repeated points, which distinct
                     // vertices never make.
                     scans += 1
-                    if scans > 2 * size { return nil }
                 } else if isValidEar(c1, a, b, c) {
                     out.corners.append(Int32(c0)); out.corners.append(Int32(c1)); out.corners.append(Int32(c2))
                     // Remove the apex; the corner moves on to the vertex after it.

@@ -52,7 +52,7 @@ public enum Triangulation {
 
     /// GEOS's constrained Delaunay triangulation of the polygon: each triangle's corners as GEOS
     /// writes them.
-    public static func geosTriangles(_ polygon: Polygon, context: GEOSContext) throws -> [(Point, Point, Point)] {
+    static func geosTriangles(_ polygon: Polygon, context: GEOSContext) throws -> [(Point, Point, Point)] {
         let g = try context.polygon(polygon)
         let tin = try g.constrainedDelaunayTriangulation()
         let h = context.handle

@@ -63,35 +63,35 @@ extension Geodesic {
     }
 }
 
-/// Polygon areas with `geod_polygonarea`'s exact result, each edge's area term computed once:
+/// Polygon areas with `geod_polygonarea`'s exact result, each edge's area term computed once (`GeodesicAreas`):
 /// an edge two rings share (a border between neighbours, walked in opposite directions)
 /// costs one geodesic inverse instead of two, and no perimeter is computed. The sum is
 /// `geod_polygonarea`'s (GeographicLib's error-free accumulator, the prime-meridian
 /// crossings, the reduction to (−area0/2, area0/2]), in its order, so every ring's area is
-/// bit for bit PROJ's (`GeodesicEdgeAreaTests` compares them on every ring of the world).
+/// bit for bit PROJ's (`GeodesicAreasTests` compares them on every map unit of the world).
 extension Geodesic {
     /// The area term S12 (m²) of the geodesic from `a` to `b` (lon/lat degrees; longitudes as
     /// `geod_polygonarea` normalises them, see `normalizedLongitude`). Reversing the edge negates it.
-    public func edgeArea(_ a: Point, _ b: Point) -> Double {
+    func edgeArea(_ a: Point, _ b: Point) -> Double {
         var s = 0.0
         withUnsafePointer(to: g) { _ = geod_geninverse($0, a.y, a.x, b.y, b.x, nil, nil, nil, nil, nil, nil, &s) }
         return s
     }
 
     /// A longitude as `geod_polygonarea` reads it: reduced to (−180, 180].
-    @inlinable public static func normalizedLongitude(_ x: Double) -> Double {
+    static func normalizedLongitude(_ x: Double) -> Double {
         if x > -180 && x <= 180 { return x }
         let r = x.remainder(dividingBy: 360)
         return r != -180 ? r : 180
     }
 
     /// The whole ellipsoid's area (m²).
-    public var totalArea: Double { 4 * Double.pi * g.c2 }
+    var totalArea: Double { 4 * Double.pi * g.c2 }
 
     /// Signed ring area (m², counter-clockwise positive) from its edges' area terms, equal to
     /// `ringArea(ring)`. `ring` is the ring without its closing point and with normalised
     /// longitudes; `edgeArea(i)` is the term of the edge from point i to point (i + 1) mod n.
-    public func ringArea(_ ring: [Point], edgeArea: (Int) -> Double) -> Double {
+    func ringArea(_ ring: [Point], edgeArea: (Int) -> Double) -> Double {
         let n = ring.count
         guard n >= 3 else { return 0 }
         var sum = GeodesicAccumulator()

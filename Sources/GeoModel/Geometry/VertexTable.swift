@@ -13,10 +13,8 @@ public struct VertexTable: Sendable {
     @usableFromInline var stored: [Point] = []
 
     @inlinable public init(capacity: Int) {
-        var size = 16
-        while size < capacity * 2 { size <<= 1 }
-        slots = [Int32](repeating: -1, count: size)
-        mask = size - 1
+        slots = openAddressingSlots(capacity: capacity)
+        mask = slots.count - 1
         stored.reserveCapacity(capacity)
     }
 
@@ -65,4 +63,12 @@ public struct VertexTable: Sendable {
             i = (i + 1) & mask
         }
     }
+}
+
+/// Empty slots (−1) of an open-addressing table for `capacity` entries: a power of two, at
+/// least 16 and twice the capacity, so that lookups stay short (VertexTable, PointPairTable).
+@inlinable func openAddressingSlots(capacity: Int) -> [Int32] {
+    var size = 16
+    while size < capacity * 2 { size <<= 1 }
+    return [Int32](repeating: -1, count: size)
 }

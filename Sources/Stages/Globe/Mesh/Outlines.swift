@@ -43,13 +43,6 @@ public enum Outlines {
         return tb * lonBands + lb
     }
 
-    struct SegmentKey {
-        var ax: Double, ay: Double, bx: Double, by: Double
-        init(_ a: Point, _ b: Point) {
-            if (a.x, a.y) < (b.x, b.y) { ax = a.x; ay = a.y; bx = b.x; by = b.y } else { ax = b.x; ay = b.y; bx = a.x; by = a.y }
-        }
-    }
-
     /// A segment that draws nothing real: the antimeridian cut (both ends on the same ±180
     /// meridian, either sign), the pole line (both ends at, or within `PolarCap.poleTolerance` of, the same
     /// pole: Natural Earth's 1:50m pole line is at −89.998926), or a segment whose two ends are
@@ -83,8 +76,8 @@ public enum Outlines {
     /// `threads` threads and appended to the sectors in country order, so the result does not
     /// depend on the thread count.
     public static func build(_ meshes: [CountryMesh], threads: Int = 1) -> [OutlineSector] {
-        // Segments drawn so far, by their ends in a fixed order (zero-normalised: 0.0 and −0.0
-        // are one point, as for Double equality).
+        // Segments drawn so far, either way round (0.0 and −0.0 are one point, as for Double
+        // equality).
         var seen = PointPairTable(capacity: meshes.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } })
         // Per country: runs as (ring, first index, last index, closed).
         var runs: [[(ring: Int, from: Int, to: Int, closed: Bool)]] = []
@@ -99,9 +92,8 @@ public enum Outlines {
                 var allNew = true
                 for i in 0..<n {
                     let a = ring[i], b = ring[i + 1]
-                    let key = SegmentKey(a, b)
-                    if isArtificial(a, b)
-                        || !seen.insert(PointPairTable.zeroNormalized(Point(key.ax, key.ay)), PointPairTable.zeroNormalized(Point(key.bx, key.by))).inserted {
+                    let key = PointPairTable.undirected(a, b)
+                    if isArtificial(a, b) || !seen.insert(key.0, key.1).inserted {
                         allNew = false
                         if start >= 0 && i - start >= 1 { mine.append((ri, start, i, false)) }
                         start = -1

@@ -282,15 +282,14 @@ public struct CutPoints: Sendable {
             if (a.x, a.y) < (b.x, b.y) { ax = a.x; ay = a.y; bx = b.x; by = b.y } else { ax = b.x; ay = b.y; bx = a.x; by = a.y }
         }
     }
-    /// Per edge, its cut points ordered from the edge's lexicographically smaller end.
-    var byEdge: [EdgeKey: [Point]] = [:]
-    /// `byEdge` for the lookup of every ring edge (`insert`), where almost every edge misses:
-    /// its keys (ends zero-normalised) and values by id.
-    var table = PointPairTable(capacity: 0)
-    var tableValues: [[Point]] = []
+    /// The edges that have cut points (`PointPairTable.undirected` keys): a table rather than
+    /// a Dictionary, for the lookup of every ring edge (`insert`), where almost every edge misses.
+    var edges = PointPairTable(capacity: 0)
+    /// Per edge id, its cut points ordered from the edge's lexicographically smaller end.
+    var pointsByEdge: [[Point]] = []
     public init() {}
-    public var isEmpty: Bool { byEdge.isEmpty }
-    public var count: Int { byEdge.values.reduce(0) { $0 + $1.count } }
+    public var isEmpty: Bool { pointsByEdge.isEmpty }
+    public var count: Int { pointsByEdge.reduce(0) { $0 + $1.count } }
 
     public init(_ plans: [TilePlan?]) {
         var all: [EdgeKey: [Point]] = [:]
@@ -303,25 +302,25 @@ public struct CutPoints: Sendable {
             sorted.removeAll { $0 == Point(k.ax, k.ay) || $0 == Point(k.bx, k.by) }
             all[k] = sorted
         }
-        byEdge = all
-        table = PointPairTable(capacity: all.count)
+        edges = PointPairTable(capacity: all.count)
         for (k, v) in all {
-            _ = table.insert(PointPairTable.zeroNormalized(Point(k.ax, k.ay)), PointPairTable.zeroNormalized(Point(k.bx, k.by)))
-            tableValues.append(v)
+            let key = PointPairTable.undirected(Point(k.ax, k.ay), Point(k.bx, k.by))
+            _ = edges.insert(key.0, key.1)
+            pointsByEdge.append(v)
         }
     }
 
     /// The ring with the cut points of its edges inserted.
     public func insert(into ring: Ring) -> Ring {
-        guard !byEdge.isEmpty, ring.count > 1 else { return ring }
+        guard !isEmpty, ring.count > 1 else { return ring }
         var out: [Point] = []
         var changed = false
         for i in 0..<(ring.count - 1) {
             let a = ring[i], b = ring[i + 1]
             out.append(a)
-            let key = EdgeKey(a, b)
-            if let id = table.find(PointPairTable.zeroNormalized(Point(key.ax, key.ay)), PointPairTable.zeroNormalized(Point(key.bx, key.by))) {
-                let pts = tableValues[Int(id)]
+            let key = PointPairTable.undirected(a, b)
+            if let id = edges.find(key.0, key.1) {
+                let pts = pointsByEdge[Int(id)]
                 if !changed { out.reserveCapacity(ring.count + 16); changed = true }
                 if (a.x, a.y) < (b.x, b.y) { out += pts } else { out += pts.reversed() }
             }
@@ -332,7 +331,7 @@ public struct CutPoints: Sendable {
     }
 
     public func insert(into polygon: Polygon) -> Polygon {
-        guard !byEdge.isEmpty else { return polygon }
+        guard !isEmpty else { return polygon }
         return Polygon(rings: polygon.rings.map { insert(into: $0) })
     }
 }

@@ -6,7 +6,6 @@ extension GlobeStage {
     /// triangles checked in float32. A country left with no triangle is an error naming it.
     static func fills(_ o: Options, _ countries: Countries, _ meshes: [CountryMesh], log: StageLog) throws -> [FillNodeGeometry] {
         let (features, polygonal) = (countries.features, countries.polygonal)
-        // What is written: float32 positions relative to each node's centre, triangles checked in float32.
         let fills = meshes.map { FillNodeGeometry($0, radius: o.fillRadius) }
         for (ci, m) in meshes.enumerated() where m.triangleCount == 0 || fills[ci].triangleCount == 0 {
             let c = polygonal[ci]

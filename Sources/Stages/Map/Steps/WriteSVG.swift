@@ -9,13 +9,9 @@ extension MapStage {
         let k = (o.width - 2 * o.margin) / frame.width
         let height = (frame.height * k + 2 * o.margin).rounded(.up)
         let toPixels = { (p: Point) in Point(o.margin + (p.x - frame.minX) * k, o.margin + (frame.maxY - p.y) * k) }
-        let ocean: String
-        if let outline {
-            ocean = SVGPathData.encode([SVGPathData.quantize(outline.map(toPixels), decimals: o.svgDecimals)], decimals: o.svgDecimals)
-        } else {
-            let r = [Point(frame.minX, frame.minY), Point(frame.maxX, frame.minY), Point(frame.maxX, frame.maxY), Point(frame.minX, frame.maxY), Point(frame.minX, frame.minY)]
-            ocean = SVGPathData.encode([SVGPathData.quantize(r.map(toPixels), decimals: o.svgDecimals)], decimals: o.svgDecimals)
-        }
+        let oceanRing = outline ?? [Point(frame.minX, frame.minY), Point(frame.maxX, frame.minY), Point(frame.maxX, frame.maxY),
+                                    Point(frame.minX, frame.maxY), Point(frame.minX, frame.minY)]
+        let ocean = SVGPathData.encode([SVGPathData.quantize(oceanRing.map(toPixels), decimals: o.svgDecimals)], decimals: o.svgDecimals)
         var countries: [SVGDocuments.MapCountry] = []
         for (i, f) in projected.enumerated() {
             let name = f.string("name") ?? ids[i]

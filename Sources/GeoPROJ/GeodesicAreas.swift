@@ -1,12 +1,12 @@
 import Foundation
 import GeoModel
 import Geodesy
-import GeoPROJ
 
-/// The countries' areas on the WGS84 ellipsoid (the manifest's `geodesicAreaKm2`), equal bit
-/// for bit to PROJ's `geod_polygonarea` of each ring (outer minus holes, summed over the
-/// polygons in order, as `Geodesic.area`), with each edge's geodesic solved once: a border
-/// two countries share is one inverse problem, not two (a quarter of the world's edges).
+/// Areas on the WGS84 ellipsoid of many countries at once (the globe manifest's
+/// `geodesicAreaKm2`), equal bit for bit to PROJ's `geod_polygonarea` of each ring (outer
+/// minus holes, summed over the polygons in order, as `Geodesic.area`), with each edge's
+/// geodesic solved once: a border two countries share is one inverse problem, not two (a
+/// quarter of the world's edges).
 public enum GeodesicAreas {
     /// Area in m² of each country (its polygons), with `threads` solving the edges.
     public static func countries(_ countries: [[Polygon]], threads: Int) -> [Double] {

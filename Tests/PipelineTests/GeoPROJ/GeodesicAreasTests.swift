@@ -3,9 +3,8 @@ import Testing
 import GeoModel
 import Geodesy
 import GeoPROJ
-@testable import GlobeStage
 
-/// The globe's geodesic areas (edges solved once, shared borders once) against PROJ's
+/// The countries' geodesic areas (edges solved once, shared borders once) against PROJ's
 /// `geod_polygonarea` ring by ring (`Geodesic.area`): equal to the last bit.
 @Suite struct GeodesicAreasTests {
     @Test func everyMapUnitOf1To10mEqualsPROJ() throws {
