@@ -65,6 +65,9 @@ public struct ScheduleRules: Sendable, Equatable {
     /// countries never follow each other.
     public var smallAreaKm2: Double = 20_000
 
+    /// The areas a country's area is compared with (`countries(from:file:exactNear:)`).
+    public var areaThresholdsKm2: [Double] { [minSilhouetteAreaKm2, smallAreaKm2] }
+
     public init() {}
 }
 

@@ -21,7 +21,8 @@ struct QuizNight: AppNight {
     func apply(_ db: PostgresConnection, dryRun: Bool, log: StageLog) throws -> String {
         let table = DailyChallenges.table
         let features = try log.step("quiz: read \(world)") { try GeoJSON.read(path: world) }
-        let countries = try DailyChallenges.countries(from: features, file: world)
+        // The night plans with the default rules: areas exact only near their thresholds, as geo-challenges.
+        let countries = try DailyChallenges.countries(from: features, file: world, exactNear: ScheduleRules().areaThresholdsKm2)
         // The live rows first, with the CSV export's reader: two rows on one date, a row without
         // exactly one type or with an answer outside the country set is refused, rows named.
         var existing: [ExistingDay] = []
