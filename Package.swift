@@ -11,6 +11,8 @@ import PackageDescription
 //   GeoSQLite                     the only code that imports CSQLite (the focus app's content database)
 //   GeoPostgres                   the only code that imports CLibPQ (the apps' live PostgreSQL, `make nightly`)
 //   GeoDigest                     the only code that imports CCrypto (SHA-256 of releases and nights)
+//   Parallelism                   pure Swift (Dispatch): Parallel.map, Background, Locked, the one
+//                                 home of the concurrency helpers (GeoModel, GeoLookup, stages)
 //   Geodesy                       pure Swift, depends on nothing: Point, Vec3, the Earth's radii,
 //                                 great-circle and ellipsoidal distance (GeoModel, H3, GeoLookup use it)
 //   GeoLookup                     pure Swift (no C, no GeoModel): the offline lookup the apps embed
@@ -40,24 +42,24 @@ struct StageTarget {
 }
 
 let stages: [StageTarget] = [
-    .init(name: "Ingest", front: "geo-ingest", uses: ["GeoModel", "GeoGEOS", "Geodesy"]),                              // Natural Earth → build/ingest/countries.geojson
-    .init(name: "World", front: "geo-world", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "Geodesy"]),                     // repair + coverage simplification → dist/world.geojson
-    .init(name: "Globe", front: "geo-globe", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]),       // world.geojson → dist/globe.glb (+ manifest)
-    .init(name: "Preview", front: "geo-preview", uses: ["GeoModel", "GeoFormats", "Geodesy"]),                         // globe.glb → dist/preview/*.png
+    .init(name: "Ingest", front: "geo-ingest", uses: ["Parallelism", "GeoModel", "GeoGEOS", "Geodesy"]),                              // Natural Earth → build/ingest/countries.geojson
+    .init(name: "World", front: "geo-world", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "Geodesy"]),                     // repair + coverage simplification → dist/world.geojson
+    .init(name: "Globe", front: "geo-globe", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]),       // world.geojson → dist/globe.glb (+ manifest)
+    .init(name: "Preview", front: "geo-preview", uses: ["Parallelism", "GeoModel", "GeoFormats", "Geodesy"]),                         // globe.glb → dist/preview/*.png
     .init(name: "Map", front: "geo-map", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]),           // world.geojson → dist/map/ (PROJ flat maps)
-    .init(name: "Silhouettes", front: "geo-silhouettes", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]), // → dist/silhouettes/<ISO>.svg
-    .init(name: "Highlights", front: "geo-highlights", uses: ["GeoModel", "GeoGEOS"]),                      // curated highlights → dist/country_highlights.json
+    .init(name: "Silhouettes", front: "geo-silhouettes", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]), // → dist/silhouettes/<ISO>.svg
+    .init(name: "Highlights", front: "geo-highlights", uses: ["Parallelism", "GeoModel", "GeoGEOS"]),                      // curated highlights → dist/country_highlights.json
     .init(name: "Challenges", front: "geo-challenges", uses: ["GeoModel", "DailyChallenges"], frontUses: ["DailyChallenges"]), // world.geojson → dist/supabase/
-    .init(name: "Lookup", front: "geo-lookup", uses: ["GeoModel", "GeoLookup"]),                            // countries.geojson + places → dist/lookup/lookup.bin
+    .init(name: "Lookup", front: "geo-lookup", uses: ["Parallelism", "GeoModel", "GeoLookup"]),                            // countries.geojson + places → dist/lookup/lookup.bin
     .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite", "Geodesy"]),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
     .init(name: "Cities", front: "geo-cities", uses: ["GeoModel", "GeoGEOS", "GeoFormats", "CitiesSchema", "Geodesy"], frontUses: ["CitiesSchema"]), // GeoNames cities + world.geojson → dist/supabase/cities/
-    .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules", "TerritoryGame"], frontUses: ["TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
+    .init(name: "Territory", front: "geo-territory", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules", "TerritoryGame"], frontUses: ["TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
     // The night against the apps' live PostgreSQL (issue #21): the quiz's, the game's and the
     // cities' libraries (not their stages), loaded through GeoPostgres.
-    .init(name: "Nightly", front: "geo-nightly", uses: ["GeoModel", "GeoPostgres", "GeoDigest", "LiveNight", "DailyChallenges", "TerritoryGame", "TerritoryPostgres", "CitiesSchema"]),
+    .init(name: "Nightly", front: "geo-nightly", uses: ["Parallelism", "GeoModel", "GeoPostgres", "GeoDigest", "LiveNight", "DailyChallenges", "TerritoryGame", "TerritoryPostgres", "CitiesSchema"]),
     // The game's runs judged as they are submitted (issue #32): the night's code, through GeoPostgres.
-    .init(name: "TerritoryFollow", front: "geo-territory-follow", uses: ["GeoModel", "GeoPostgres", "TerritoryGame", "TerritoryPostgres"]),
-    .init(name: "Release", front: "geo-release", uses: ["GeoModel", "GeoPROJ", "GeoFormats", "GeoLookup", "GeoDigest", "Geodesy"]),  // products → a release dir (manifest, changes) + the inspect page
+    .init(name: "TerritoryFollow", front: "geo-territory-follow", uses: ["Parallelism", "GeoModel", "GeoPostgres", "TerritoryGame", "TerritoryPostgres"]),
+    .init(name: "Release", front: "geo-release", uses: ["Parallelism", "GeoModel", "GeoPROJ", "GeoFormats", "GeoLookup", "GeoDigest", "Geodesy"]),  // products → a release dir (manifest, changes) + the inspect page
 ]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -91,9 +93,12 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/System/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "Geodesy"),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"]),
-        .target(name: "GeoModel", dependencies: ["Geodesy"]),
-        .target(name: "GeoGEOS", dependencies: ["GeoModel", "Geodesy", "CGEOS"]),
-        .target(name: "GeoPROJ", dependencies: ["GeoModel", "Geodesy", "CPROJ"]),
+        // Parallel.map, Background, Locked: the one home of the package's concurrency helpers
+        // (pure Swift, Foundation's Dispatch), for the pipeline and GeoLookup alike.
+        .target(name: "Parallelism"),
+        .target(name: "GeoModel", dependencies: ["Geodesy", "Parallelism"]),
+        .target(name: "GeoGEOS", dependencies: ["GeoModel", "Geodesy", "Parallelism", "CGEOS"]),
+        .target(name: "GeoPROJ", dependencies: ["GeoModel", "Geodesy", "Parallelism", "CPROJ"]),
         .target(name: "GeoCompression", dependencies: ["CZlib"]),
         .target(name: "GeoSQLite", dependencies: ["CSQLite"]),
         .target(name: "GeoPostgres", dependencies: ["CLibPQ"]),
@@ -109,16 +114,16 @@ let package = Package(
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "GeoDigest", "StageCommand", "Geodesy", "TerritoryRules",
+                    dependencies: ["GeoModel", "Parallelism", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "GeoDigest", "StageCommand", "Geodesy", "TerritoryRules",
                                    "TerritoryGame", "LiveNight", "TerritoryPostgres", "DailyChallenges", "CitiesSchema"]
                         + stages.map { .target(name: $0.name + "Stage") }),
-        .target(name: "GeoLookup", dependencies: ["Geodesy"]),
+        .target(name: "GeoLookup", dependencies: ["Geodesy", "Parallelism"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "Geodesy"]),
         // The running game's rules for the night and the app alike: Swift, Foundation, H3, Geodesy.
         .target(name: "TerritoryRules", dependencies: ["H3", "Geodesy"]),
         // What two users share sits here, below the stages (no stage imports a stage):
         // the game's territory on the server (geo-territory, the night, the follower) …
-        .target(name: "TerritoryGame", dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules"]),
+        .target(name: "TerritoryGame", dependencies: ["GeoModel", "Parallelism", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules"]),
         // … an app's night in its live database (the AppNight frame, recorded migrations) …
         .target(name: "LiveNight", dependencies: ["GeoModel", "GeoPostgres", "GeoDigest"]),
         // … the territory night's database side (the night and the follower) …

@@ -20,7 +20,7 @@ struct NightRunner {
         let started = Date()
         let db = try log.step("\(app): connect") { try PostgresConnection(url) }
         log.info("\(app): connected to \(db.target)")
-        let digest = try InputsDigest(night.inputs)
+        let digest = try inputsDigest(night.inputs)
         do {
             let line: String = try db.transaction(commit: !options.dryRun) {
                 try db.query("set local timezone = 'UTC'")
@@ -33,7 +33,7 @@ struct NightRunner {
                     return "\(app): dry run on \(db.target): \(summary); nothing changed"
                 }
                 try NightsTable.record(db, app: app, started: started, status: "ok", summary: summary,
-                                       inputs: try digest.wait(), commit: options.pipelineCommit)
+                                       inputs: try digest.value(), commit: options.pipelineCommit)
                 return "\(app): ok on \(db.target): \(summary)"
             }
             return line
@@ -44,7 +44,7 @@ struct NightRunner {
                     try db.advisoryXactLock(lockKey, wait: options.wait)   // geodata.nights is written behind the lock too
                     try db.execute(NightsTable.schema, name: "geodata.nights")
                     try NightsTable.record(db, app: app, started: started, status: "failed", summary: db.target.scrub("\(error)"),
-                                           inputs: (try? digest.wait()) ?? "unknown", commit: options.pipelineCommit)
+                                           inputs: (try? digest.value()) ?? "unknown", commit: options.pipelineCommit)
                 }
             }
             throw error
