@@ -60,26 +60,8 @@ enum NightsTable {
     /// concurrently updated").
     /// The first nights of two apps in a fresh database would both create the schema: the one
     /// that finds geodata's tables missing takes `Geodata.creationLock` (until it commits) before looking.
-    static let schema = """
-        do $geodata$ begin
-          if to_regclass('geodata.nights') is null or to_regclass('geodata.migrations') is null then
-            perform pg_advisory_xact_lock(\(Geodata.creationLock));
-          end if;
-          if to_regnamespace('geodata') is null then
-            create schema geodata;
-            revoke all on schema geodata from public;
-          end if;
-        end $geodata$;
-        create table if not exists geodata.nights (
-          app text not null,
-          started_at timestamptz not null,
-          finished_at timestamptz not null,
-          status text not null,
-          summary text not null,
-          inputs_sha256 text not null,
-          pipeline_commit text not null
-        );
-        """
+    /// (SQL/geodata_nights.sql; the number it locks is `Geodata.creationLock`, a test holds them equal.)
+    static let schema = EmbeddedFiles.geodata_nights_sql
 
     static func record(_ db: PostgresConnection, app: String, started: Date, status: String, summary: String,
                        inputs: String, commit: String) throws {
