@@ -26,7 +26,7 @@ WORLD=${WORLD_OUT:-dist/world.geojson}
 RUNS=${TERRITORY_RUNS:-data/territory/runs.geojson}
 SEED=${CITIES_SEED:-dist/supabase/cities/seed.sql}
 TERRITORY_OUT=${TERRITORY_DIR:-dist/territory}
-GAME_MIGRATION=${GAME_MIGRATION:-dist/supabase/game/migrations/20261125120000_territory_viewport.sql}
+GAME_MIGRATION=${GAME_MIGRATION:-dist/supabase/game/migrations/$(basename Sources/TerritoryGame/Migrations/*_territory_viewport.sql)}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PY=${PYTHON:-python3}
 
