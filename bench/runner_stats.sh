@@ -7,7 +7,7 @@
 #
 # A territory of CELLS H3 resolution-9 cells (h3-py: disks around 20 cities, each cell's owner one of
 # RUNNERS) and RUNS runs, loaded with the game's migrations before the totals (BEFORE_MIGRATIONS,
-# default the migrations on git's main) and, in another database, with this checkout's
+# default those of commit 076962d, main when the SQL moved to files) and, in another database, with this checkout's
 # (AFTER_MIGRATIONS); one runner's stats read 20 times in each; every runner's stats compared; then
 # the writes of the night (RUNS new runs of 1,000 fixes each, as the night's in one statement, CELLS new cells in one insert, half of them stolen
 # in one update) and of a follower's batch (100 runs judged, 500 cells changing hands), each timed
@@ -24,7 +24,7 @@ AFTER=${AFTER_MIGRATIONS:-Sources/TerritoryGame/Migrations}
 BEFORE=${BEFORE_MIGRATIONS:-}
 if [ -z "$BEFORE" ]; then
   BEFORE=$TMP/before; mkdir -p "$BEFORE"
-  for f in $(git ls-tree --name-only main "$AFTER/" | grep '\.sql$'); do git show "main:$f" >"$BEFORE/$(basename "$f")"; done
+  for f in $(git ls-tree --name-only 076962d "$AFTER/" | grep '\.sql$'); do git show "076962d:$f" >"$BEFORE/$(basename "$f")"; done
 fi
 ls "$BEFORE"/*.sql "$AFTER"/*.sql >/dev/null
 
