@@ -215,30 +215,28 @@ begin
   return changed;
 end $$;
 
-drop trigger if exists territory_runner_totals_insert on public.runs;
-drop trigger if exists territory_runner_totals_update on public.runs;
-drop trigger if exists territory_runner_totals_delete on public.runs;
-drop trigger if exists territory_runner_totals_truncate on public.runs;
-create trigger territory_runner_totals_insert after insert on public.runs referencing new table as runs_new
-  for each statement execute function public.territory_runner_totals_after_runs();
-create trigger territory_runner_totals_update after update on public.runs referencing old table as runs_old new table as runs_new
-  for each statement execute function public.territory_runner_totals_after_runs();
-create trigger territory_runner_totals_delete after delete on public.runs referencing old table as runs_old
-  for each statement execute function public.territory_runner_totals_after_runs();
-create trigger territory_runner_totals_truncate after truncate on public.runs
-  for each statement execute function public.territory_runner_totals_after_truncate();
-drop trigger if exists territory_runner_totals_insert on public.territory_hex;
-drop trigger if exists territory_runner_totals_update on public.territory_hex;
-drop trigger if exists territory_runner_totals_delete on public.territory_hex;
-drop trigger if exists territory_runner_totals_truncate on public.territory_hex;
-create trigger territory_runner_totals_insert after insert on public.territory_hex referencing new table as hex_new
-  for each statement execute function public.territory_runner_totals_after_hex();
-create trigger territory_runner_totals_update after update on public.territory_hex referencing old table as hex_old new table as hex_new
-  for each statement execute function public.territory_runner_totals_after_hex();
-create trigger territory_runner_totals_delete after delete on public.territory_hex referencing old table as hex_old
-  for each statement execute function public.territory_runner_totals_after_hex();
-create trigger territory_runner_totals_truncate after truncate on public.territory_hex
-  for each statement execute function public.territory_runner_totals_after_truncate();
+-- The triggers, on runs (transition tables runs_old, runs_new) and territory_hex (hex_old, hex_new).
+do $$
+declare t record;
+begin
+  for t in select * from (values ('runs', 'runs', 'territory_runner_totals_after_runs'),
+                                 ('territory_hex', 'hex', 'territory_runner_totals_after_hex')) v(tab, rows, fn) loop
+    execute format($t$
+      drop trigger if exists territory_runner_totals_insert on public.%1$I;
+      drop trigger if exists territory_runner_totals_update on public.%1$I;
+      drop trigger if exists territory_runner_totals_delete on public.%1$I;
+      drop trigger if exists territory_runner_totals_truncate on public.%1$I;
+      create trigger territory_runner_totals_insert after insert on public.%1$I referencing new table as %2$I
+        for each statement execute function public.%4$I();
+      create trigger territory_runner_totals_update after update on public.%1$I referencing old table as %3$I new table as %2$I
+        for each statement execute function public.%4$I();
+      create trigger territory_runner_totals_delete after delete on public.%1$I referencing old table as %3$I
+        for each statement execute function public.%4$I();
+      create trigger territory_runner_totals_truncate after truncate on public.%1$I
+        for each statement execute function public.territory_runner_totals_after_truncate();
+      $t$, t.tab, t.rows || '_new', t.rows || '_old', t.fn);
+  end loop;
+end $$;
 
 -- The profile tab, as before (the same columns), from the totals: one row per runner, read as the caller.
 create or replace view public.territory_runner_stats with (security_invoker = true) as
