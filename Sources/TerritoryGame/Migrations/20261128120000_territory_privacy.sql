@@ -95,7 +95,7 @@ create or replace function public.territory_hex_sheet(hex_id text)
     from public.territory_hex t
     left join public.users u on u.id = t.owner_user_id
     left join public.runs r on r.id = t.last_run_id
-   where t.hex_id = territory_hex_sheet.hex_id and (select auth.uid()) is not null
+   where t.hex_id = territory_hex_sheet.hex_id
 $$;
 
 -- Runner totals, kept by the writers.
