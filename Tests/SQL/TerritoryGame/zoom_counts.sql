@@ -6,7 +6,7 @@
 -- whose cell intersects the box (ST_Intersects); when not, the finest coarser resolution that
 -- fits, each coarse cell with its claimed cells, majority owner and that owner's cells.
 begin;
-select plan(17);
+select plan(18);
 
 insert into users (id, username) values
   ('00000000-0000-4000-8000-00000000000a', 'pgtap-a'), ('00000000-0000-4000-8000-00000000000b', 'pgtap-b');
@@ -39,17 +39,26 @@ select set_eq($$select territory_h3_hex(c) from unnest(territory_h3_children(ter
   array['89195da4ba3ffff', '89195da4ba7ffff', '89195da4babffff', '89195da4bafffff', '89195da4bb3ffff', '89195da4bb7ffff', '89195da4bbbffff'],
   'territory_h3_children: the 7 children');
 
+-- The boxes, and the rows whose cell intersects each (read here, as the table's owner).
+create temp table boxes (what text, x0 float8, y0 float8, x1 float8, y1 float8);
+insert into boxes values ('every cell', -0.19, 51.50, -0.15, 51.52), ('the box''s west half', -0.19, 51.50, -0.17, 51.52),
+  ('a band across both parents', -0.178, 51.506, -0.160, 51.507), ('inside one cell', -0.1640, 51.5050, -0.1639, 51.5051),
+  ('one shared edge''s corner', -0.16013, 51.50535, -0.16011, 51.50537), ('next to the territory', -0.15, 51.50, -0.14, 51.52);
+create temp table intersecting as
+  select b.what, t.hex_id, (t.owner_user_id is not null)::integer as claimed from boxes b join territory_hex t
+      on t.hex_id like '89195da4%' and st_intersects(t.cell, st_makeenvelope(b.x0, b.y0, b.x1, b.y1, 4326));
+grant select on boxes, intersecting to authenticated;
+select results_eq('select what, count(i.hex_id)::integer from boxes b left join intersecting i using (what) group by what order by what',
+  $$values ('a band across both parents', 8), ('every cell', 11), ('inside one cell', 1), ('next to the territory', 0),
+           ('one shared edge''s corner', 3), ('the box''s west half', 4)$$, 'the boxes meet 8, 11, 1, 0, 3 and 4 cells');
+
 set local role authenticated;
 select set_config('request.jwt.claims', '{"sub": "00000000-0000-4000-8000-00000000000a", "role": "authenticated"}', true);
 -- Resolution 9: exactly ST_Intersects, for boxes over all, a part, one cell's inside, a corner, nothing.
 select set_eq(format('select hex_id, resolution, cells, owner_cells from territory_in_viewport(%s, %s, %s, %s)', x0, y0, x1, y1),
-              format('select hex_id, 9 as r, (owner_user_id is not null)::integer as c, (owner_user_id is not null)::integer as o from territory_hex
-                       where hex_id like %L and st_intersects(cell, st_makeenvelope(%s, %s, %s, %s, 4326))', '89195da4%', x0, y0, x1, y1),
+              format('select hex_id, 9 as r, claimed as c, claimed as o from intersecting where what = %L', what),
               format('resolution 9 = ST_Intersects: %s', what))
-  from (values ('every cell', -0.19, 51.50, -0.15, 51.52), ('the box''s west half', -0.19, 51.50, -0.17, 51.52),
-               ('a band across both parents', -0.178, 51.506, -0.160, 51.507), ('inside one cell', -0.1640, 51.5050, -0.1639, 51.5051),
-               ('one shared edge''s corner', -0.16013, 51.50535, -0.16011, 51.50537), ('next to the territory', -0.15, 51.50, -0.14, 51.52))
-       b(what, x0, y0, x1, y1);
+  from boxes;
 select is((select count(*) from territory_in_viewport(-0.19, 51.50, -0.15, 51.52)), 11::bigint, 'every cell, the one without an owner too');
 select is((select count(*) from territory_in_viewport(-0.19, 51.50, -0.15, 51.52, 11)), 11::bigint, 'max_cells = the count: still resolution 9');
 
