@@ -45,9 +45,7 @@ fi
 source scripts/checks/lib/pg.sh
 pg_start check_challenges
 PG=("${PSQL[@]}" -d postgres)
-sql() { pg_sql postgres "$1"; }
 fail=0
-expect() { pg_expect postgres "$@"; }  # expect NAME EXPECTED QUERY
 
 echo "PostgreSQL $(sql 'show server_version') on $SOCK"
 "${PG[@]}" -f "$SCHEMA"

@@ -51,11 +51,7 @@ LOCALE=C; locale -a 2>/dev/null | grep -qx 'C.utf8' && LOCALE=C.UTF-8
 source scripts/checks/lib/pg.sh
 pg_start check_cities "$LOCALE"
 PG=("${PSQL[@]}" -d postgres)
-sql() { pg_sql postgres "$1"; }
 fail=0
-ok() { echo "  ok   $1"; }
-bad() { echo "  FAIL $1"; fail=1; }
-expect() { pg_expect postgres "$@"; }  # expect NAME EXPECTED QUERY
 now_ms() { date +%s%3N; }
 
 echo "PostgreSQL $(sql 'show server_version') on $SOCK"

@@ -39,10 +39,6 @@ source scripts/checks/lib/pg.sh
 # Passwords on TCP, trust on the socket (the test's own psql).
 pg_start_tcp check_nightly timezone=UTC
 fail=0
-sql() { pg_sql "$@"; }
-expect() { pg_expect "$@"; }
-ok() { echo "  ok   $1"; }
-bad() { echo "  FAIL $1"; fail=1; }
 SOCKURL() { echo "host=$SOCK port=$PORT user=postgres dbname=$1"; }
 TODAY=2026-11-25
 night() {  # night DB [geo-nightly args…] (stdout+stderr to $TMP/out, status returned)

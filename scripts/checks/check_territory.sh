@@ -39,8 +39,6 @@ fi
 source scripts/checks/lib/pg.sh
 pg_start check_territory C timezone=UTC
 fail=0
-sql() { pg_sql "$@"; }        # sql DB QUERY
-expect() { pg_expect "$@"; }  # expect DB NAME EXPECTED QUERY
 # The game's migration (CONTRACTS §8a), as make territory wrote it; applied after the schema.
 MIGRATION=$(ls dist/supabase/game/migrations/*_territory_viewport.sql 2>/dev/null | tail -1)
 [ -n "$MIGRATION" ] || { echo "check_territory: dist/supabase/game/migrations/*_territory_viewport.sql is missing (run make territory)"; exit 1; }
