@@ -85,12 +85,7 @@ expect "reload with nothing changed rewrites no city (xmin unchanged)" "$c_befor
 expect "reload with nothing changed rewrites no country (xmin unchanged)" "$k_before" "$snapshot public.countries"
 
 # The country set, read from world.geojson by Python's json (an independent reader).
-"$PY" - "$WORLD" >"$TMP/world.tsv" <<'EOF'
-import json, sys
-for f in json.load(open(sys.argv[1], encoding="utf-8"))["features"]:
-    p = f["properties"]
-    print(f"{f['id']}\t{p['name']}\t{p.get('capital') or ''}\t{p['continent']}")
-EOF
+"$PY" scripts/checks/lib/world_table.py "$WORLD" id name capital continent >"$TMP/world.tsv"
 nworld=$(wc -l <"$TMP/world.tsv")
 sql "create table world (code text primary key, name text, capital text, continent text)"
 "${PG[@]}" -c "\\copy world from '$TMP/world.tsv'"
