@@ -20,6 +20,11 @@ if [ "${1:-}" = "--test" ]; then
   for p in libxml2-utils postgresql postgresql-contrib postgresql-15-postgis-3 postgresql-15-plpgsql-check sqlite3 python3-pip chromium; do have_pkg "$p" || need_apt+=("$p"); done
 fi
 
+# pgTAP and its runner pg_prove (check_pgtap.sh: what the migrations promise, as pgTAP tests).
+if [ "${1:-}" = "--test" ]; then
+  for p in postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl; do have_pkg "$p" || need_apt+=("$p"); done
+fi
+
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -54,10 +54,6 @@ source scripts/checks/lib/pg.sh
 pg_start_tcp check_follow timezone=UTC
 source scripts/checks/lib/game_runs.sh
 fail=0
-sql() { pg_sql "$@"; }
-expect() { pg_expect "$@"; }
-ok() { echo "  ok   $1"; }
-bad() { echo "  FAIL $1"; fail=1; }
 
 # ----------------------------------------------------------------------------------------------
 # The game's database as on Supabase: roles, the game's tables (CONTRACTS §8), auth.uid(), then

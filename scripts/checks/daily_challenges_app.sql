@@ -1,4 +1,7 @@
--- The quiz app's own table, as it made it by hand before the pipeline's migration (CONTRACTS §6).
+-- The quiz app's own table, as it made it by hand before the pipeline's migration (CONTRACTS §6):
+-- the migration's columns, without its constraints (no unique date, no one-type check). Used by
+-- check_challenges.sh, check_nightly.sh, check_advisor.sh and check_pgtap.sh to apply the
+-- migration over it.
 create table public.daily_challenges (
   id uuid primary key default gen_random_uuid(),
   date date not null,
