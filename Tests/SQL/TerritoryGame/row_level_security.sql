@@ -1,9 +1,10 @@
 -- Who reads and writes the game's tables (20261125120000_territory_viewport.sql,
--- 20261126120000_submit_run.sql, 20261126130000_territory_at_every_zoom.sql), per role: anon
--- nothing; authenticated every run's figures (never path nor submission), its own runs whole
--- through my_runs, the territory, and writes nothing; service_role everything.
+-- 20261126120000_submit_run.sql, 20261126130000_territory_at_every_zoom.sql,
+-- 20261128120000_territory_privacy.sql), per role: anon nothing; authenticated its own runs whole
+-- (runs, my_runs) and nothing of another's but the hex sheet, the territory without the claims'
+-- time, and writes nothing; service_role everything.
 begin;
-select plan(27);
+select plan(29);
 
 insert into users (id, username) values
   ('00000000-0000-4000-8000-00000000000a', 'pgtap-a'), ('00000000-0000-4000-8000-00000000000b', 'pgtap-b');
@@ -34,13 +35,15 @@ reset role;
 -- authenticated, as runner a.
 set local role authenticated;
 select set_config('request.jwt.claims', '{"sub": "00000000-0000-4000-8000-00000000000a", "role": "authenticated"}', true);
-select is((select count(*) from runs), (select runs from counts), 'authenticated reads every run''s figures');
+select is((select count(*) from runs), 1::bigint, 'authenticated reads its own runs only');
 select results_eq($$select id, distance_m, valid_loop, judged_at is null from runs where id::text like '20000000-%' order by id$$,
-  $$values ('20000000-0000-4000-8000-00000000000a'::uuid, 5000::double precision, true, false),
-           ('20000000-0000-4000-8000-00000000000b'::uuid, 6000::double precision, true, true)$$,
-  'authenticated reads another runner''s figures and whether a run is judged');
-select throws_ok('select path from runs', '42501', null, 'authenticated reads no run''s path from runs');
-select throws_ok('select submission from runs', '42501', null, 'authenticated reads no run''s submission from runs');
+  $$values ('20000000-0000-4000-8000-00000000000a'::uuid, 5000::double precision, true, false)$$,
+  'authenticated reads none of another runner''s runs');
+select is((select count(*) from runs where path is not null and submission is not null), 1::bigint, 'authenticated reads its own run whole in runs');
+select is_empty($$select * from runs where user_id <> '00000000-0000-4000-8000-00000000000a'$$, 'authenticated reads no other runner''s path, submission or times');
+select throws_ok('select claimed_at from territory_hex', '42501', null, 'authenticated reads no claim''s time of day');
+select results_eq($$select hex_id, owner_username, claimed_on, run_distance_m from territory_hex_sheet('89195da4ba7ffff')$$,
+  $$values ('89195da4ba7ffff', 'pgtap-b', '2026-11-21'::date, 6000::double precision)$$, 'the hex sheet of another runner''s cell');
 select results_eq($$select id, st_npoints(path), submission is not null from my_runs$$,
   $$values ('20000000-0000-4000-8000-00000000000a'::uuid, 4, true)$$, 'my_runs: runner a''s own runs only, whole (path, submission)');
 select is((select count(*) from territory_hex), (select cells from counts), 'authenticated reads the territory');
