@@ -40,13 +40,16 @@ fi
 source scripts/checks/lib/pg.sh
 pg_start check_territory C timezone=UTC
 fail=0
-# The game's migration (CONTRACTS §8a), as make territory wrote it; applied after the schema.
+# The game's migration (CONTRACTS §8a), as make territory wrote it; applied after the schema; then
+# (but for the speed table) the privacy migration (CONTRACTS §8c: who reads what, the runner stats).
 MIGRATION=$(ls dist/supabase/game/migrations/*_territory_viewport.sql 2>/dev/null | tail -1)
-[ -n "$MIGRATION" ] || { echo "check_territory: dist/supabase/game/migrations/*_territory_viewport.sql is missing (run make territory)"; exit 1; }
-newdb() {
+PRIVACY=$(ls dist/supabase/game/migrations/*_territory_privacy.sql 2>/dev/null | tail -1)
+[ -n "$MIGRATION" ] && [ -n "$PRIVACY" ] || { echo "check_territory: dist/supabase/game/migrations/*_territory_{viewport,privacy}.sql is missing (run make territory)"; exit 1; }
+newdb() {  # newdb NAME [viewport]: the schema, the viewport migration, and the privacy one unless told
   sql postgres "create database $1"
-  "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql
+  "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql -f scripts/checks/supabase_auth.sql
   "${PSQL[@]}" -d "$1" -f "$MIGRATION"
+  [ "${2:-}" = viewport ] || "${PSQL[@]}" -d "$1" -f "$PRIVACY"
 }
 # The roles a Supabase database has (cluster-wide): clients sign in as anon or authenticated;
 # the service role (the night, the app's functions) bypasses row-level security.
@@ -68,8 +71,8 @@ schema_snap="select md5(string_agg(concat_ws('|', table_name, column_name, data_
   union all select md5(string_agg(concat_ws('|', tablename, policyname, cmd, roles::text), ',' order by policyname)) from pg_policies
   union all select md5(string_agg(indexname, ',' order by indexname)) from pg_indexes where schemaname = 'public'"
 schema_once=$(sql game "$schema_snap")
-"${PSQL[@]}" -d game -f "$MIGRATION"
-expect game "the game's migration applied twice = once (columns, policies, indexes)" "$schema_once" "$schema_snap"
+"${PSQL[@]}" -d game -f "$MIGRATION" -f "$PRIVACY"
+expect game "the game's migrations applied twice = once (columns, policies, indexes)" "$schema_once" "$schema_snap"
 "${PSQL[@]}" -d game -f "$OUT/territory_hex.sql"
 snap="select md5(string_agg(concat_ws('|', hex_id, owner_user_id, last_run_id, claimed_at), ',' order by hex_id)) from territory_hex
       union all select md5(string_agg(concat_ws('|', id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, md5(st_asewkb(path)::text), md5(st_asewkb(loop_polygon)::text)), ',' order by id)) from runs"
@@ -172,10 +175,10 @@ expect game "territory_in_viewport returns at most max_cells" "3" "select count(
 expect game "cell_geojson is the cell as GeoJSON (9 decimals)" "0" \
   "select count(*) from territory_in_viewport(-180, -90, 180, 90) v join territory_hex t using (hex_id) where st_hausdorffdistance(st_geomfromgeojson(v.cell_geojson), t.cell) > 1e-8"
 # Row-level security and grants.
-expect game "authenticated reads territory_hex, runs' figures and the stats view" "$(sql game 'select count(*) from territory_hex') $(sql game 'select count(*) from runs') $(sql game 'select count(*) from users')" \
-  "set role authenticated; select (select count(*) from territory_hex) || ' ' || (select count(*) from runs where distance_m >= 0) || ' ' || (select count(*) from territory_runner_stats)"
+expect game "authenticated reads territory_hex and the stats view; of runs a runner's own only (none without one signed in)" "$(sql game 'select count(*) from territory_hex') 0 $(sql game 'select count(*) from users')" \
+  "set role authenticated; select (select count(*) from territory_hex) || ' ' || (select count(*) from runs) || ' ' || (select count(*) from territory_runner_stats)"
 for stmt in "insert into territory_hex (hex_id) values ('89194ad16c3fff0')" "update territory_hex set owner_user_id = null" \
-            "delete from territory_hex" "update runs set valid_loop = true" "select path from runs limit 1"; do
+            "delete from territory_hex" "update runs set valid_loop = true" "select claimed_at from territory_hex limit 1"; do
   got=$(sql game "set role authenticated; $stmt" 2>&1 || true)
   case "$got" in *"permission denied"*|*"row-level security"*) echo "  ok   authenticated is refused: ${stmt:0:40}";;
     *) echo "  FAIL authenticated could: $stmt ($got)"; fail=1;; esac
@@ -194,7 +197,7 @@ else echo "  FAIL territory_runner_stats differs from users.tsv"; diff "$TMP/use
 
 # Speed: a 300,000-cell table: the 30,301 real H3 cells within 100 rings of central London,
 # and the same set moved to 9 other places (their hex_id suffixed), loaded and indexed.
-newdb big
+newdb big viewport
 "$PY" scripts/checks/lib/territory_big_cells.py "$TMP/big.csv"
 "${PSQL[@]}" -d big -c "insert into users (id, username) select ('00000000-0000-4000-8000-' || lpad(i::text, 12, '0'))::uuid, 'u' || i from generate_series(0, 499) i" \
   -c "insert into runs (id, user_id, started_at, ended_at) values ('00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000000', now(), now())" \

@@ -40,7 +40,7 @@ drop policy if exists territory_hex_read on territory_hex;
 create policy territory_hex_read on territory_hex for select to authenticated using (true);
 drop policy if exists runs_read on runs;
 revoke all on territory_hex, runs from anon, authenticated;
-grant select (hex_id, owner_user_id, last_run_id, cell) on territory_hex to authenticated;
+grant select on territory_hex to authenticated;
 revoke all on function territory_in_viewport(double precision, double precision, double precision,
   double precision, integer) from public, anon;
 grant execute on function territory_in_viewport(double precision, double precision, double precision,
