@@ -74,25 +74,12 @@ else
   fi
 fi
 "${PSQL[@]}" -d big -c "vacuum analyze" >/dev/null
-# The reference: territory_in_viewport as the game's first migration made it, before the zoom levels.
-"${PSQL[@]}" -d big >/dev/null <<'SQL'
-create or replace function bench_viewport_before(min_lon double precision, min_lat double precision,
-    max_lon double precision, max_lat double precision, max_cells integer default 5000)
-  returns table (hex_id text, owner_user_id uuid, last_run_id uuid, claimed_at timestamptz, cell_geojson text)
-  language sql stable parallel safe as $$
-  select t.hex_id, t.owner_user_id, t.last_run_id, t.claimed_at, st_asgeojson(t.cell)
-  from territory_hex t
-  where st_intersects(t.cell, st_makeenvelope(min_lon, min_lat,
-          case when min_lon > max_lon then max_lon + 360 else max_lon end, max_lat, 4326))
-     or st_intersects(t.cell, st_makeenvelope(min_lon - 360, min_lat,
-          case when min_lon > max_lon then max_lon else max_lon - 360 end, max_lat, 4326))
-     or st_intersects(t.cell, st_makeenvelope(min_lon + 360, min_lat,
-          case when min_lon > max_lon then max_lon + 720 else max_lon + 360 end, max_lat, 4326))
-  order by t.hex_id
-  limit greatest(max_cells, 0)
-$$;
-grant execute on function bench_viewport_before(double precision, double precision, double precision, double precision, integer) to authenticated;
-SQL
+# The reference: territory_in_viewport as the game's first migration makes it, before the zoom
+# levels (its text, taken from the migration), as bench_viewport_before.
+{ sed -n '/^create function territory_in_viewport(/,/^\$\$;/p' Sources/TerritoryGame/Migrations/*_territory_viewport.sql \
+    | sed 's/^create function territory_in_viewport(/create or replace function bench_viewport_before(/'
+  echo "grant execute on function bench_viewport_before(double precision, double precision, double precision, double precision, integer) to authenticated;"
+} | "${PSQL[@]}" -d big >/dev/null
 
 # call FN BOX: the SQL of one call, every column of every row made and printed as text (a count
 # alone would let the planner skip the before function's GeoJSON); since: with the number a
