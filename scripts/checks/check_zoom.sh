@@ -41,8 +41,6 @@ if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postg
 source scripts/checks/lib/pg.sh
 pg_start check_zoom C timezone=UTC
 fail=0
-sql() { pg_sql "$@"; }
-expect() { pg_expect "$@"; }
 sql postgres "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls" >/dev/null
 newdb() { sql postgres "create database $1" >/dev/null; "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql -f scripts/checks/supabase_auth.sql >/dev/null; }
 
