@@ -3,11 +3,12 @@
 # runs it for 30 s. Seeds: the bad-input corpus's JSON. A crash leaves its input in build/fuzz/
 # (crash-*) and fails.
 FUZZ_SECONDS ?= 180
-# The tokenizer lives in GeoModel, which imports no C library and depends on Geodesy only: the
-# fuzz target is Geodesy compiled as its own module, then the fuzz entry point with the whole
+# The tokenizer lives in GeoModel, which imports no C library and depends on Geodesy and
+# Parallelism only: the fuzz target is those two compiled as modules of their own, then the fuzz entry point with the whole
 # GeoModel target (a few minutes of one core, instead of the package under the sanitizers).
 FUZZ_FLAGS := -O -sanitize=fuzzer,address -parse-as-library
 GEODESY_SOURCES := $(filter Sources/Geodesy/%.swift,$(SOURCE_FILES))
+PARALLELISM_SOURCES := $(filter Sources/Parallelism/%.swift,$(SOURCE_FILES))
 FUZZ_SOURCES := $(wildcard Tests/Fuzz/*.swift) $(filter Sources/GeoModel/%.swift,$(SOURCE_FILES))
 
 $(BUILD)/fuzz/Geodesy.o: $(GEODESY_SOURCES) | $(SETUP_STAMP)
@@ -15,8 +16,14 @@ $(BUILD)/fuzz/Geodesy.o: $(GEODESY_SOURCES) | $(SETUP_STAMP)
 	swiftc $(FUZZ_FLAGS) -wmo -module-name Geodesy -emit-module -emit-module-path $(@D)/Geodesy.swiftmodule \
 	  -c $(GEODESY_SOURCES) -o $@
 
-$(BUILD)/fuzz/fuzz-json: $(FUZZ_SOURCES) $(BUILD)/fuzz/Geodesy.o
-	swiftc $(FUZZ_FLAGS) -module-name FuzzJSON -I $(@D) $(FUZZ_SOURCES) $(@D)/Geodesy.o -o $@ 2> $@.log \
+# GeoModel's own dependency, Parallelism, as a module of its own too.
+$(BUILD)/fuzz/Parallelism.o: $(PARALLELISM_SOURCES) | $(SETUP_STAMP)
+	@mkdir -p $(@D)
+	swiftc $(FUZZ_FLAGS) -wmo -module-name Parallelism -emit-module -emit-module-path $(@D)/Parallelism.swiftmodule \
+	  -c $(PARALLELISM_SOURCES) -o $@
+
+$(BUILD)/fuzz/fuzz-json: $(FUZZ_SOURCES) $(BUILD)/fuzz/Geodesy.o $(BUILD)/fuzz/Parallelism.o
+	swiftc $(FUZZ_FLAGS) -module-name FuzzJSON -I $(@D) $(FUZZ_SOURCES) $(@D)/Geodesy.o $(@D)/Parallelism.o -o $@ 2> $@.log \
 	  || { grep -v 'Cannot export local symbol' $@.log; exit 1; }
 
 .PHONY: fuzz
