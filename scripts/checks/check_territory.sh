@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# run-all: alone (it times the city box; see run-all.sh)
 # Consumer check for dist/territory/territory_hex.sql and preview.svg, with REAL PostgreSQL 15
 # + PostGIS on a throwaway unix-socket server (as check_challenges.sh), over the game's schema
 # (scripts/checks/territory_schema.sql = CONTRACTS §8):
