@@ -143,7 +143,8 @@ public struct TerritoryNight: AppNight {
 
     /// What ZoomMigration makes, as the catalogs say: its tables and index, the four triggers on
     /// territory_hex enabled, the viewport function with the zoom's columns (GameMigration
-    /// applied again makes the old one), row-level security with its read policy.
+    /// applied again makes the old one), the cells-only function and the change numbers,
+    /// row-level security with its read policy.
     static let zoomMigrationPresent = """
         select coalesce(to_regclass('territory_zoom_owner') is not null and to_regclass('territory_zoom_shape') is not null
            and to_regclass('idx_territory_zoom_cell') is not null
@@ -152,7 +153,9 @@ public struct TerritoryNight: AppNight {
            and (select count(*) from pg_trigger where tgrelid = to_regclass('territory_hex') and tgenabled = 'O'
                   and tgname in ('territory_zoom_insert', 'territory_zoom_update', 'territory_zoom_delete', 'territory_zoom_truncate')) = 4
            and pg_get_function_result(to_regprocedure('territory_in_viewport(double precision, double precision, double precision, double precision, integer)'))
-                 like '%owner_cells integer%', false)
+                 like '%owner_cells integer%'
+           and to_regprocedure('territory_cells_in_viewport(double precision, double precision, double precision, double precision, integer, bigint)') is not null
+           and exists (select 1 from pg_attribute where attrelid = to_regclass('territory_zoom') and attname = 'change' and not attisdropped), false)
         """
 
     /// Writes the boundary of every coarse cell the won cells fall in (and, with `standIns`, of
