@@ -1,10 +1,11 @@
 -- Who reads and writes the game's tables (20261125120000_territory_viewport.sql,
 -- 20261126120000_submit_run.sql, 20261126130000_territory_at_every_zoom.sql,
--- 20261128120000_territory_privacy.sql), per role: anon nothing; authenticated its own runs whole
--- (runs, my_runs) and nothing of another's but the hex sheet, the territory without the claims'
--- time, and writes nothing; service_role everything.
+-- 20261128120000_territory_privacy.sql), per role: anon nothing; authenticated its own runs
+-- whole (runs, my_runs) and nothing of another runner's run but the hex sheet, every cell of the
+-- territory without the claim's time, every profile, and writes only its own profile;
+-- service_role everything.
 begin;
-select plan(29);
+select plan(31);
 
 insert into users (id, username) values
   ('00000000-0000-4000-8000-00000000000a', 'pgtap-a'), ('00000000-0000-4000-8000-00000000000b', 'pgtap-b');
@@ -27,6 +28,7 @@ select throws_ok('select count(*) from runs', '42501', null, 'anon reads no runs
 select throws_ok('select count(*) from territory_hex', '42501', null, 'anon reads no territory_hex');
 select throws_ok('select count(*) from my_runs', '42501', null, 'anon reads no my_runs');
 select throws_ok('select count(*) from territory_zoom', '42501', null, 'anon reads no territory_zoom');
+select throws_ok('select count(*) from users', '42501', null, 'anon reads no profile');
 select throws_ok('select count(*) from territory_in_viewport(-1, 51, 1, 52)', '42501', null, 'anon may not call territory_in_viewport');
 select throws_ok($$insert into runs (id, user_id, started_at, ended_at) values (gen_random_uuid(), '00000000-0000-4000-8000-00000000000a', now(), now())$$,
   '42501', null, 'anon writes no runs');
@@ -35,18 +37,22 @@ reset role;
 -- authenticated, as runner a.
 set local role authenticated;
 select set_config('request.jwt.claims', '{"sub": "00000000-0000-4000-8000-00000000000a", "role": "authenticated"}', true);
-select is((select count(*) from runs), 1::bigint, 'authenticated reads its own runs only');
-select results_eq($$select id, distance_m, valid_loop, judged_at is null from runs where id::text like '20000000-%' order by id$$,
-  $$values ('20000000-0000-4000-8000-00000000000a'::uuid, 5000::double precision, true, false)$$,
-  'authenticated reads none of another runner''s runs');
-select is((select count(*) from runs where path is not null and submission is not null), 1::bigint, 'authenticated reads its own run whole in runs');
-select is_empty($$select * from runs where user_id <> '00000000-0000-4000-8000-00000000000a'$$, 'authenticated reads no other runner''s path, submission or times');
-select throws_ok('select claimed_at from territory_hex', '42501', null, 'authenticated reads no claim''s time of day');
-select results_eq($$select hex_id, owner_username, claimed_on, run_distance_m from territory_hex_sheet('89195da4ba7ffff')$$,
-  $$values ('89195da4ba7ffff', 'pgtap-b', '2026-11-21'::date, 6000::double precision)$$, 'the hex sheet of another runner''s cell');
+select results_eq($$select id, st_npoints(path), submission is not null from runs where id::text like '20000000-%'$$,
+  $$values ('20000000-0000-4000-8000-00000000000a'::uuid, 4, true)$$, 'runs: runner a reads its own run only, whole (path, submission)');
+select is_empty($$select * from runs where user_id = '00000000-0000-4000-8000-00000000000b'$$,
+  'runs: nothing of another runner''s run, not even its figures');
+select results_eq($$select owner_username, claimed_on, run_distance_m from territory_hex_sheet('89195da4ba7ffff')$$,
+  $$values ('pgtap-b', date '2026-11-21', 6000::double precision)$$,
+  'the hex sheet: another runner''s cell gives its owner''s name, the claim''s day and the run''s distance');
+select throws_ok('select claimed_at from territory_hex', '42501', null, 'territory_hex: no claim''s time of day');
 select results_eq($$select id, st_npoints(path), submission is not null from my_runs$$,
   $$values ('20000000-0000-4000-8000-00000000000a'::uuid, 4, true)$$, 'my_runs: runner a''s own runs only, whole (path, submission)');
 select is((select count(*) from territory_hex), (select cells from counts), 'authenticated reads the territory');
+select is((select count(*) from users where username like 'pgtap-%'), 2::bigint, 'authenticated reads every profile');
+select throws_ok($$insert into users (id, username) values ('00000000-0000-4000-8000-0000000000cc', 'pgtap-c')$$, '42501', null,
+  'authenticated makes no profile but its own');
+select is_empty($$update users set username = 'pgtap-x' where id = '00000000-0000-4000-8000-00000000000b' returning 1$$,
+  'authenticated changes no other runner''s profile');
 select throws_ok($$insert into runs (id, user_id, started_at, ended_at) values (gen_random_uuid(), '00000000-0000-4000-8000-00000000000a', now(), now())$$,
   '42501', null, 'authenticated inserts no run (submit_run is the way)');
 select throws_ok($$update runs set valid_loop = true where user_id = '00000000-0000-4000-8000-00000000000a'$$,
