@@ -13,7 +13,10 @@ extension TerritoryStage {
 
     /// Yesterday's claims and tonight's valid runs folded through the one ownership order.
     static func claimCells(existing: [Claim], runs records: [RunRecord]) -> Claims {
-        let territory = TerritoryGame.territory(existing: existing, valid: records.lazy.filter(\.verdict.valid).map { ($0.cells, $0.userID, $0.id, $0.endedAt) })
+        let base = TerritoryGame.arrivalBase(existing)
+        let territory = TerritoryGame.territory(existing: existing, valid: records.lazy.filter(\.verdict.valid).map {
+            ($0.cells, $0.userID, $0.id, $0.endedAt, TerritoryGame.arrival(base, index: $0.index))
+        })
         let owned = territory.sorted
         let tonight = Set(records.map(\.id))
         return Claims(owned: owned, won: owned.filter { tonight.contains($0.run) }, runs: tonight.count,

@@ -26,7 +26,7 @@ import TerritoryRules
     }
 
     /// The later run owns the cells, whatever order the runs come in; at the same end time
-    /// the larger run id wins.
+    /// the later arrival (file order) wins, never the larger run id (CONTRACTS §8c).
     @Test func twoRunsOnTheSameCellsResolveByEndTime() throws {
         let early = lap(id: 1, user: 1, end: 600_000_000), late = lap(id: 2, user: 2, end: 900_000_000)
         for order in [[early, late], [late, early]] {
@@ -35,8 +35,10 @@ import TerritoryRules
             #expect(t.cells.values.allSatisfy { $0.owner == Self.uuid(102) && $0.run == Self.uuid(2) })
         }
         let tie = lap(id: 3, user: 3, end: 900_000_000)
-        let t = TerritoryGame.territory(existing: [], judged: try judge([tie, late]))
-        #expect(t.cells.values.allSatisfy { $0.run == Self.uuid(3) })
+        for (order, winner) in [([tie, late], 2), ([late, tie], 3)] {
+            let t = TerritoryGame.territory(existing: [], judged: try judge(order))
+            #expect(t.cells.values.allSatisfy { $0.run == Self.uuid(winner) })
+        }
     }
 
     /// Yesterday's table (as the stage wrote it) plus tonight's runs = all runs at once.
