@@ -9,8 +9,9 @@ public struct Claim: Sendable, Equatable {
     public var owner: String
     public var run: String
     public var claimedAt: Int64
-    /// The run's place in the arrival order (`runs.arrival`; a file's runs: their order in the
-    /// file, after every stored claim); 0: unknown (a run stored before runs had the column).
+    /// The run's place in the server's arrival order (`runs.arrival`; a night's file loaded into
+    /// the database: after every stored claim, in file order); 0: none (geo-territory's file
+    /// runs, a run stored before runs had the column).
     public var arrival: Int64
     public init(cell: UInt64, owner: String, run: String, claimedAt: Int64, arrival: Int64 = 0) {
         self.cell = cell; self.owner = owner; self.run = run; self.claimedAt = claimedAt; self.arrival = arrival
@@ -18,7 +19,7 @@ public struct Claim: Sendable, Equatable {
 
     /// The ownership order (CONTRACTS §8c, fair time): the later claim wins, and at the same
     /// instant the later arrival, never a client-chosen id; the run id (lower-case UUID text,
-    /// PostgreSQL's uuid order) only between runs of unknown arrival. A total order on
+    /// PostgreSQL's uuid order) only between runs without one (geo-territory's file). A total order on
     /// (claimed_at, arrival, run id), so folding claims in any order, in any grouping —
     /// yesterday's table plus tonight's runs, or all runs at once, or shard by shard — gives
     /// the same owner. `TerritoryGame.cellsConflict` is the same order in SQL.

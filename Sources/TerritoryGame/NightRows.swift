@@ -124,18 +124,16 @@ extension TerritoryGame {
     /// their judged columns updated (`runsConflict`), a cell taken only by a claim that beats the
     /// stored one (`TerritoryGame.cellsConflict`) — so shards and reruns, in any order,
     /// converge. Returns runs and cells written.
-    public static let nightMerge = """
-        with r as (
-          insert into runs (\(nightRunColumns)) select \(nightRunColumns) from night_runs
-          \(TerritoryGame.runsConflict.trimmingCharacters(in: .whitespacesAndNewlines).dropLast())
-          returning 1),
-        h as (
-          insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell)
-          select hex_id, owner_user_id, last_run_id, claimed_at, cell from night_cells
-          \(TerritoryGame.cellsConflict)
-          returning 1)
-        select (select count(*) from r), (select count(*) from h)
-        """
+    /// Two statements, the runs first: the cells' rule looks up the arrival of their runs, which
+    /// a statement's own earlier part (a CTE) would not see.
+    public static let nightMerge = ["""
+        insert into runs (\(nightRunColumns)) select \(nightRunColumns) from night_runs
+        \(TerritoryGame.runsConflict.trimmingCharacters(in: .whitespacesAndNewlines).dropLast())
+        """, """
+        insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell)
+        select hex_id, owner_user_id, last_run_id, claimed_at, cell from night_cells
+        \(TerritoryGame.cellsConflict)
+        """]
 
     /// One run's row of `night_runs` (binary COPY): the same values as its row of the runs insert
     /// in territory_hex.sql (distance and duration as that file rounds them), geometries as

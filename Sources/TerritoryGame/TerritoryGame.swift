@@ -50,13 +50,12 @@ public enum TerritoryGame {
         }
     }
 
-    /// Full recompute or incremental night: yesterday's claims (if any) and tonight's valid
-    /// runs folded through the one ownership order (`Claim.beats`); tonight's runs arrive after
-    /// every stored claim, in file order (`arrival`).
+    /// Full recompute or incremental night of a file (geo-territory): yesterday's claims (if
+    /// any) and tonight's valid runs folded through the one ownership order (`Claim.beats`); a
+    /// file's runs have no arrival (0: ties by run id, as territory_hex.sql's rule).
     public static func territory(existing: [Claim], judged: [Judged]) -> Territory {
-        let base = arrivalBase(existing)
-        return territory(existing: existing, valid: judged.lazy.filter(\.verdict.valid).map {
-            ($0.cells, $0.run.userID, $0.run.id, $0.run.endedAt, arrival(base, index: $0.run.index))
+        territory(existing: existing, valid: judged.lazy.filter(\.verdict.valid).map {
+            ($0.cells, $0.run.userID, $0.run.id, $0.run.endedAt, 0)
         })
     }
 

@@ -21,13 +21,16 @@ public enum PendingRuns {
     /// The channel `submit_run` notifies with each run's id after it stores it.
     public static let channel = "territory_runs"
 
-    /// One claimed run: its row's id and runner, its submission as stored (JSON text), and
-    /// how long ago it was submitted (seconds, by the server's clock).
+    /// One claimed run: its row's id and runner, its submission as stored (JSON text), how
+    /// long ago it was submitted (seconds, by the server's clock), when the server received it
+    /// (created_at, µs) and its arrival (CONTRACTS §8c: its claims' time and order).
     public struct Claimed: Sendable {
         public var id: String
         public var userID: String
         public var submission: String
         public var age: Double
+        public var received: Int64?
+        public var arrival: Int64
     }
 
     /// A batch, judged and written (the runs' judged columns and judged_at), its cells not yet.
@@ -50,7 +53,8 @@ public enum PendingRuns {
 
     /// The oldest pending runs first (the partial index on `created_at` where pending finds them).
     static let claimSQL = """
-        select id::text, user_id::text, submission::text, extract(epoch from clock_timestamp() - created_at)::float8
+        select id::text, user_id::text, submission::text, extract(epoch from clock_timestamp() - created_at)::float8,
+               (extract(epoch from created_at) * 1000000)::bigint, coalesce(arrival, 0)
           from runs where judged_at is null and submission is not null
          order by created_at
          limit $1
@@ -59,7 +63,8 @@ public enum PendingRuns {
 
     /// One pending run by its id, claimed as `claimSQL` claims (none: judged meanwhile, or held).
     static let claimOneSQL = """
-        select id::text, user_id::text, submission::text, extract(epoch from clock_timestamp() - created_at)::float8
+        select id::text, user_id::text, submission::text, extract(epoch from clock_timestamp() - created_at)::float8,
+               (extract(epoch from created_at) * 1000000)::bigint, coalesce(arrival, 0)
           from runs where id = $1::uuid and judged_at is null and submission is not null
            for no key update skip locked
         """
@@ -126,7 +131,8 @@ public enum PendingRuns {
     /// The claimed rows of `sql` (claimSQL, claimOneSQL).
     static func claim(_ db: PostgresConnection, _ sql: String, _ params: [String]) throws -> [Claimed] {
         try db.query(sql, params).rows.map {
-            Claimed(id: $0[0] ?? "", userID: $0[1] ?? "", submission: $0[2] ?? "null", age: Double($0[3] ?? "") ?? 0)
+            Claimed(id: $0[0] ?? "", userID: $0[1] ?? "", submission: $0[2] ?? "null", age: Double($0[3] ?? "") ?? 0,
+                    received: $0[4].flatMap { Int64($0) }, arrival: Int64($0[5] ?? "") ?? 0)
         }
     }
 
@@ -194,6 +200,10 @@ public enum PendingRuns {
             } else if run.userID != row.userID {
                 batch.quarantined.append((row.id, "properties.user_id \(run.userID) is not the run's runner \(row.userID)"))
             } else {
+                // Fair time: its claims at its end capped at its submission, in arrival order.
+                var run = run
+                run.claimedAt = TerritoryGame.claimTime(endedAt: run.endedAt, received: row.received)
+                run.arrival = row.arrival
                 batch.runs.append(run)
             }
         }
@@ -250,9 +260,9 @@ public enum PendingRuns {
     }
 
     /// Upserts `won` (sorted by cell) into territory_hex with the night's rule: a cell changes
-    /// hands only to a claim that beats the stored one by (claimed_at, last_run_id), so a run
-    /// submitted late after days offline never takes a cell from a later run, and workers in
-    /// any order converge. The rows go in hex_id order: two workers lock shared cells in the
+    /// hands only to a claim that beats the stored one by (claimed_at, the run's arrival), so a
+    /// run submitted late after days offline never takes a cell from a later run, and workers
+    /// in any order converge. The rows go in hex_id order: two workers lock shared cells in the
     /// same order and cannot deadlock on them. The boundaries of the coarse cells they fall in
     /// go first, as the night writes them, so that the zoom levels' trigger draws them exactly
     /// (ZoomMigration). Returns the rows written.

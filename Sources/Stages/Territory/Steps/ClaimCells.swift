@@ -13,9 +13,9 @@ extension TerritoryStage {
 
     /// Yesterday's claims and tonight's valid runs folded through the one ownership order.
     static func claimCells(existing: [Claim], runs records: [RunRecord]) -> Claims {
-        let base = TerritoryGame.arrivalBase(existing)
+        // A file's runs have no arrival (0): ties by run id, as territory_hex.sql's rule.
         let territory = TerritoryGame.territory(existing: existing, valid: records.lazy.filter(\.verdict.valid).map {
-            ($0.cells, $0.userID, $0.id, $0.endedAt, TerritoryGame.arrival(base, index: $0.index))
+            ($0.cells, $0.userID, $0.id, $0.endedAt, 0)
         })
         let owned = territory.sorted
         let tonight = Set(records.map(\.id))
