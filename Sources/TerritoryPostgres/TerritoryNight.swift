@@ -125,7 +125,7 @@ public struct TerritoryNight: AppNight {
     /// §8b: submit_run, pending runs; the map at every zoom), the texts make territory writes, inside the caller's
     /// transaction, each unless recorded and present.
     public static func applyMigrations(_ db: PostgresConnection, log: StageLog) throws {
-        let present = [migrationPresent, submitMigrationPresent, zoomMigrationPresent]
+        let present = [migrationPresent, submitMigrationPresent, zoomMigrationPresent, privacyMigrationPresent]
         precondition(present.count == GameMigration.all.count, "each of the game's migrations needs its present query")
         for (m, present) in zip(GameMigration.all, present) {
             try Migrations.apply(db, app: "territory", name: m.name,
@@ -134,19 +134,20 @@ public struct TerritoryNight: AppNight {
     }
 
     /// What the game's migration makes, as the catalogs say (no table lock): territory_hex.cell
-    /// and its index, the viewport function, the stats view, row-level security on with the
-    /// read policies. Missing (a table made again by hand, say), the recorded migration is applied again.
+    /// and its index, the viewport function, row-level security on with the read policy.
+    /// Missing (a table made again by hand, say), the recorded migration is applied again.
     public static let migrationPresent = """
-        select \(Migrations.readPoliciesPresent(["territory_hex": "territory_hex_read", "runs": "runs_read"]))
+        select \(Migrations.readPoliciesPresent(["territory_hex": "territory_hex_read"]))
+           and coalesce((select relrowsecurity from pg_class where oid = to_regclass('runs')), false)
            and exists (select 1 from pg_attribute where attrelid = to_regclass('territory_hex') and attname = 'cell' and not attisdropped)
            and to_regclass('idx_territory_hex_cell') is not null
-           and to_regclass('territory_runner_stats') is not null
            and to_regprocedure('territory_in_viewport(double precision, double precision, double precision, double precision, integer)') is not null
         """
 
     /// What ZoomMigration makes, as the catalogs say: its tables and index, the four triggers on
     /// territory_hex enabled, the viewport function with the zoom's columns (GameMigration
-    /// applied again makes the old one), row-level security with its read policy.
+    /// applied again makes the old one), the cells-only function and the change numbers,
+    /// row-level security with its read policy.
     static let zoomMigrationPresent = """
         select coalesce(to_regclass('territory_zoom_owner') is not null and to_regclass('territory_zoom_shape') is not null
            and to_regclass('idx_territory_zoom_cell') is not null
@@ -155,7 +156,9 @@ public struct TerritoryNight: AppNight {
            and (select count(*) from pg_trigger where tgrelid = to_regclass('territory_hex') and tgenabled = 'O'
                   and tgname in ('territory_zoom_insert', 'territory_zoom_update', 'territory_zoom_delete', 'territory_zoom_truncate')) = 4
            and pg_get_function_result(to_regprocedure('territory_in_viewport(double precision, double precision, double precision, double precision, integer)'))
-                 like '%owner_cells integer%', false)
+                 like '%owner_cells integer%'
+           and to_regprocedure('territory_cells_in_viewport(double precision, double precision, double precision, double precision, integer, bigint)') is not null
+           and exists (select 1 from pg_attribute where attrelid = to_regclass('territory_zoom') and attname = 'change' and not attisdropped), false)
         """
 
     /// Writes the boundary of every coarse cell the won cells fall in (and, with `standIns`, of
@@ -184,7 +187,9 @@ public struct TerritoryNight: AppNight {
     }
 
     /// What the submit_run migration makes: the pending runs' columns and index, submit_run and
-    /// my_runs, and the grants the app relies on (the first migration, applied again, revokes them).
+    /// my_runs, and the grants the app relies on (the first migration, applied again, revokes them;
+    /// select on runs, which the privacy migration grants: then this one and those after it are
+    /// applied again).
     public static let submitMigrationPresent = """
         select (select count(*) from pg_attribute where attrelid = to_regclass('runs')
                  and attname in ('judged_at', 'submission') and not attisdropped) = 2
@@ -192,8 +197,27 @@ public struct TerritoryNight: AppNight {
            and to_regclass('my_runs') is not null
            and to_regprocedure('submit_run(jsonb)') is not null
            and has_function_privilege('authenticated', 'submit_run(jsonb)', 'execute')
-           and has_column_privilege('authenticated', 'runs', 'judged_at', 'select')
            and has_table_privilege('authenticated', 'my_runs', 'select')
+           and has_table_privilege('authenticated', 'runs', 'select')
+        """
+
+    /// What the privacy migration makes (CONTRACTS §8c): row-level security and the own-row
+    /// policies on users and runs, my_runs and territory_runner_stats read as their caller, the
+    /// hex sheet, territory_in_viewport with its owner's rights, claimed_at closed to the client
+    /// roles, and the runner totals with their eight triggers. An earlier migration applied again
+    /// (which grants and revokes on the same tables) sends it again too.
+    static let privacyMigrationPresent = """
+        select coalesce(\(Migrations.readPoliciesPresent(["users": "users_read", "runs": "runs_own", "territory_runner_totals": "territory_runner_totals_read"]))
+           and (select count(*) from pg_policy where polrelid = to_regclass('users') and polname in ('users_insert_own', 'users_update_own')) = 2
+           and (select count(*) from pg_class where oid in (to_regclass('my_runs'), to_regclass('territory_runner_stats'))
+                  and reloptions @> array['security_invoker=true']) = 2
+           and to_regprocedure('territory_hex_sheet(text)') is not null
+           and (select bool_and(prosecdef) from pg_proc where oid = to_regprocedure('territory_in_viewport(double precision, double precision, double precision, double precision, integer)'))
+           and has_table_privilege('authenticated', 'runs', 'select') and has_table_privilege('authenticated', 'my_runs', 'select')
+           and not has_column_privilege('authenticated', 'territory_hex', 'claimed_at', 'select')
+           and not has_column_privilege('authenticated', 'territory_zoom', 'claimed_at', 'select')
+           and (select count(*) from pg_trigger where tgenabled = 'O' and tgname like 'territory_runner_totals_%'
+                  and tgrelid in (to_regclass('runs'), to_regclass('territory_hex'))) = 8, false)
         """
 
     /// Rows stored before the game's migration (or by a writer that left `cell` empty) get their

@@ -124,3 +124,44 @@ extension H3Index {
         return H3Index(v)
     }
 }
+
+/// H3.mapRing: the ring the game's app draws a cell with, from its id (expected vertices from
+/// h3-py 4.5.0's cell_to_boundary; scripts/checks/check_h3.py compares 20,000 more).
+@Suite struct H3MapRingTests {
+    func close(_ a: (lng: Double, lat: Double), _ lng: Double, _ lat: Double) -> Bool {
+        abs(a.lng - lng) < 1e-9 && abs(a.lat - lat) < 1e-9
+    }
+
+    @Test func aCellIsItsBoundaryClosed() throws {
+        let ring = try #require(H3.mapRing("89195da49b7ffff"))
+        #expect(ring.count == 7)
+        #expect(close(ring[0], -0.12614314524097162, 51.509588603579616))
+        #expect(close(ring[3], -0.12527582597826778, 51.50609438318915))
+        #expect(ring[6] == ring[0])
+    }
+
+    @Test func aCellAcross180HasContinuousLongitudes() throws {
+        let ring = try #require(H3.mapRing("857eb573fffffff"))
+        #expect(ring.count == 7)
+        #expect(close(ring[0], 179.9311699415158, 0.10178403682547113))
+        #expect(close(ring[3], -179.95943104153602 + 360, -0.019774497642392246))
+        #expect(close(ring[5], -179.99945740117042 + 360, 0.11752492772523762))
+        #expect(zip(ring, ring.dropFirst()).allSatisfy { abs($1.lng - $0.lng) < 180 })
+    }
+
+    @Test func aCellAroundAPoleIsClosedOverIt() throws {
+        let ring = try #require(H3.mapRing("8001fffffffffff"))
+        #expect(ring.count == 6 + 3 + 1)
+        #expect(close(ring[0], 31.831280499087395, 68.92995788193983))
+        #expect(close(ring[4], -34.75841798028467 + 360, 81.27137179020501))
+        #expect(close(ring[6], 31.831280499087395 + 360, 68.92995788193983))
+        #expect(ring[7].lat == 90 && ring[8].lat == 90 && ring[8].lng == ring[0].lng && ring[7].lng == ring[6].lng)
+        let south = try #require(H3.mapRing("80f3fffffffffff"))
+        #expect(south[7].lat == -90 && south[8].lat == -90)
+    }
+
+    @Test func notACell() {
+        #expect(H3.mapRing("xyz") == nil)
+        #expect(H3.mapRing("8e28308280f18f2") == nil)
+    }
+}

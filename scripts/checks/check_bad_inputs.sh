@@ -12,15 +12,7 @@ generate() {  # GENERATED inputs are too big to commit
   case "$1" in
     huge-unclosed-ring.geojson)
       # A 200 MB coordinate array: one ring of ~9.5 M positions that never closes.
-      ${PYTHON:-python3} - "$tmp/$1" <<'PY'
-import sys
-with open(sys.argv[1], "w") as f:
-    f.write('{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"NAME":"Atlantis","SU_A3":"ATL","SOV_A3":"ATL","ISO_A2_EH":"AD","CONTINENT":"Europe"},"geometry":{"type":"Polygon","coordinates":[[')
-    chunk = ",".join(f"[{10 + i * 1e-6:.6f},{20 + i * 1e-6:.6f}]" for i in range(100000))
-    for _ in range(95):
-        f.write(chunk); f.write(",")
-    f.write("[0,0]]]}}]}")
-PY
+      ${PYTHON:-python3} scripts/checks/lib/bad_inputs_huge_ring.py "$tmp/$1"
       echo "$tmp/$1" ;;
     # Inputs that are not what they claim: each must be refused at once, never read.
     fifo.geojson) [ -p "$tmp/$1" ] || mkfifo "$tmp/$1"; echo "$tmp/$1" ;;          # no writer: reading would block forever

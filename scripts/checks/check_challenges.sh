@@ -11,7 +11,7 @@
 #     capital, no silhouette question on a point country, the repeat window holds;
 #   - a country name with a quote, a backslash, a semicolon and a line break, fed through
 #     geo-challenges, cannot break the SQL;
-#   - the live table (issue #12): a table shaped like it (no unique constraint) with 365
+#   - the live table (issue #12): a table shaped like it (scripts/checks/daily_challenges_app.sql) with 365
 #     hand-written rows from 2026-02-17 (generated deterministically, with repeats within 30
 #     days) is exported with \copy, geo-challenges runs with --existing and a --from in the middle
 #     (a dry run first), the migration and the seed are loaded twice: no row that existed
@@ -45,9 +45,7 @@ fi
 source scripts/checks/lib/pg.sh
 pg_start check_challenges
 PG=("${PSQL[@]}" -d postgres)
-sql() { pg_sql postgres "$1"; }
 fail=0
-expect() { pg_expect postgres "$@"; }  # expect NAME EXPECTED QUERY
 
 echo "PostgreSQL $(sql 'show server_version') on $SOCK"
 "${PG[@]}" -f "$SCHEMA"
@@ -60,13 +58,7 @@ sleep 1                              # a second load that rewrote rows would cha
 expect "seed.sql loaded twice leaves identical rows" "$first" "$snapshot"
 
 # The country set, read from world.geojson by Python's json (an independent reader).
-"$PY" - "$WORLD" >"$TMP/world.tsv" <<'EOF'
-import json, sys
-for f in json.load(open(sys.argv[1], encoding="utf-8"))["features"]:
-    p = f["properties"]
-    point = f["geometry"]["type"] == "Point" or p.get("renderAs") == "point"
-    print(f"{f['id']}\t{'t' if p.get('capital') else 'f'}\t{'t' if point else 'f'}")
-EOF
+"$PY" scripts/checks/lib/world_table.py "$WORLD" id has_capital is_point >"$TMP/world.tsv"
 sql "create table world (id text primary key, has_capital boolean not null, is_point boolean not null)"
 "${PG[@]}" -c "\\copy world from '$TMP/world.tsv'"
 WINDOW=$(sed -n 's/.*repeat window \([0-9][0-9]*\) days.*/\1/p' "$SEED" | head -1)
@@ -87,13 +79,7 @@ expect "a row with two types is refused" "23514" "do \$\$ begin insert into publ
 
 # A hostile country name through the real stage: it only reaches comments and must not escape them.
 if [ -x "$BIN/geo-challenges" ]; then
-  "$PY" - "$WORLD" "$TMP/evil.geojson" <<'EOF'
-import json, sys
-w = json.load(open(sys.argv[1], encoding="utf-8"))
-for f in w["features"]:
-    f["properties"]["name"] = f["properties"]["name"] + "'); drop table public.daily_challenges; -- \\\n drop table world; select ('"
-json.dump(w, open(sys.argv[2], "w", encoding="utf-8"), ensure_ascii=False)
-EOF
+  "$PY" scripts/checks/lib/challenges_hostile_world.py "$WORLD" "$TMP/evil.geojson"
   "$BIN/geo-challenges" "$TMP/evil.geojson" --out-dir "$TMP/evil" --days "$DAYS" --from 2026-01-01 -q
   sql "create schema evil"
   sed 's/public\.daily_challenges/evil.daily_challenges/g' "$TMP"/evil/migrations/*.sql >"$TMP/evil/schema2.sql"
@@ -117,44 +103,8 @@ if [ -x "$BIN/geo-challenges" ]; then
   sql "create database live"
   # 365 hand-written rows from 2026-02-17: one type each, answers from world.geojson, with
   # repeats within 30 days (as the real one has), deterministic (a fixed LCG).
-  "$PY" - "$TMP/world.tsv" >"$TMP/handwritten.csv" <<'PYEOF'
-import datetime, sys
-rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
-pools = [sorted(r[0] for r in rows if r[2] == "f"), sorted(r[0] for r in rows if r[1] == "t"), sorted(r[0] for r in rows)]
-state = 20260217
-def rnd(n):
-    global state
-    state = (state * 6364136223846793005 + 1442695040888963407) % 2**64
-    return (state >> 33) % n
-print("date,is_guess_country,is_guess_capital,is_guess_flag,answer")
-recent, day, prev = [], datetime.date(2026, 2, 17), None
-for i in range(365):
-    t = rnd(3)
-    if t == prev:
-        t = (t + 1) % 3
-    prev = t
-    pool = pools[t]
-    cands = [a for a in recent[-25:] if a in pool]
-    if cands and rnd(10) == 0:   # the hand-written schedule repeats answers within 30 days
-        answer = cands[rnd(len(cands))]
-    else:
-        answer = pool[rnd(len(pool))]
-    recent.append(answer)
-    print(day.isoformat() + "," + ",".join("t" if t == k else "f" for k in range(3)) + "," + answer)
-    day += datetime.timedelta(days=1)
-PYEOF
-  "${LDB[@]}" <<'SQLEOF'
-create table public.daily_challenges (
-  id uuid primary key default gen_random_uuid(),
-  date date not null,
-  is_guess_country boolean default false,
-  is_guess_capital boolean default false,
-  is_guess_flag    boolean default false,
-  answer text not null,
-  created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
-);
-SQLEOF
+  "$PY" scripts/checks/lib/challenges_handwritten.py "$TMP/world.tsv" >"$TMP/handwritten.csv"
+  "${LDB[@]}" -f scripts/checks/daily_challenges_app.sql
   "${LDB[@]}" -c "\\copy public.daily_challenges (date, is_guess_country, is_guess_capital, is_guess_flag, answer) from '$TMP/handwritten.csv' csv header"
   lexpect "hand-written table: 365 rows 2026-02-17 … $LAST" "365|2026-02-17|$LAST" "select count(*), min(date), max(date) from public.daily_challenges"
   repeats=$(lsql "select count(*) from public.daily_challenges a join public.daily_challenges b on a.answer = b.answer and a.date < b.date and b.date - a.date < 30")
@@ -225,11 +175,8 @@ SQLEOF
   # A table with two rows on one date: the migration stops, names the dates, changes nothing.
   sql "create database dup"
   DDB=("${PSQL[@]}" -d dup)
+  "${DDB[@]}" -f scripts/checks/daily_challenges_app.sql
   "${DDB[@]}" <<'SQLEOF'
-create table public.daily_challenges (
-  id uuid primary key default gen_random_uuid(), date date not null,
-  is_guess_country boolean default false, is_guess_capital boolean default false, is_guess_flag boolean default false,
-  answer text not null, created_at timestamptz not null default now(), updated_at timestamptz not null default now());
 insert into public.daily_challenges (date, is_guess_flag, answer) values
   ('2026-02-17', true, 'FR'), ('2026-02-18', true, 'DE'), ('2026-02-18', true, 'IT'),
   ('2026-03-01', true, 'ES'), ('2026-03-01', true, 'PT'), ('2026-03-01', true, 'GR');

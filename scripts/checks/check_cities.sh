@@ -51,11 +51,7 @@ LOCALE=C; locale -a 2>/dev/null | grep -qx 'C.utf8' && LOCALE=C.UTF-8
 source scripts/checks/lib/pg.sh
 pg_start check_cities "$LOCALE"
 PG=("${PSQL[@]}" -d postgres)
-sql() { pg_sql postgres "$1"; }
 fail=0
-ok() { echo "  ok   $1"; }
-bad() { echo "  FAIL $1"; fail=1; }
-expect() { pg_expect postgres "$@"; }  # expect NAME EXPECTED QUERY
 now_ms() { date +%s%3N; }
 
 echo "PostgreSQL $(sql 'show server_version') on $SOCK"
@@ -89,12 +85,7 @@ expect "reload with nothing changed rewrites no city (xmin unchanged)" "$c_befor
 expect "reload with nothing changed rewrites no country (xmin unchanged)" "$k_before" "$snapshot public.countries"
 
 # The country set, read from world.geojson by Python's json (an independent reader).
-"$PY" - "$WORLD" >"$TMP/world.tsv" <<'EOF'
-import json, sys
-for f in json.load(open(sys.argv[1], encoding="utf-8"))["features"]:
-    p = f["properties"]
-    print(f"{f['id']}\t{p['name']}\t{p.get('capital') or ''}\t{p['continent']}")
-EOF
+"$PY" scripts/checks/lib/world_table.py "$WORLD" id name capital continent >"$TMP/world.tsv"
 nworld=$(wc -l <"$TMP/world.tsv")
 sql "create table world (code text primary key, name text, capital text, continent text)"
 "${PG[@]}" -c "\\copy world from '$TMP/world.tsv'"
@@ -220,21 +211,7 @@ expect "user_city made by the migration has row-level security" "t" "select relr
 
 # A city that leaves the source while a user references it.
 without() {  # without ID: the seed with the row of that id (city or country) and its id in the id lists removed
-  "$PY" - "$SEED" "$1" <<'EOF'
-import re, sys
-# A row is one line of a values list that starts with "(id, "; the ids of the source are listed
-# as '{…,id,…}'.
-lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
-key = sys.argv[2]
-out = []
-for line in lines:
-    if line.startswith(f"({key}, "):
-        if line.endswith(";") and out and out[-1].endswith(","):
-            out[-1] = out[-1][:-1] + ";"
-        continue
-    out.append(re.sub(r"([{,])" + key + r"(?=[,}])", lambda m: "" if m.group(1) == "," else "{", line).replace("{,", "{"))
-sys.stdout.write("\n".join(out))
-EOF
+  "$PY" scripts/checks/lib/cities_seed_without.py "$SEED" "$1"
 }
 sql "insert into public.user_city (user_id, city_id, visited, rating, notes) values ('00000000-0000-0000-0000-000000000001', $MUNICH, true, 4.5, 'beer')"
 sql "insert into public.user_city (user_id, city_id) values ('00000000-0000-0000-0000-000000000003', $DUP)"
@@ -266,17 +243,7 @@ expect "a user row on the entry of a place listed twice that the search does not
 
 # Hostile names through the real stage: quotes must be escaped, not rejected.
 if [ -x "$BIN/geo-cities" ]; then
-  "$PY" - data/geonames/cities15000.tsv "$TMP/evil.tsv" <<'EOF'
-import sys
-src, dst = sys.argv[1], sys.argv[2]
-with open(src, encoding="utf-8") as f, open(dst, "w", encoding="utf-8") as g:
-    for line in f:
-        if line.startswith("2867714\t"):
-            cols = line.rstrip("\n").split("\t")
-            cols[1] = "Mu'nich\\'); drop table public.cities; -- \"quoted\""
-            line = "\t".join(cols) + "\n"
-        g.write(line)
-EOF
+  "$PY" scripts/checks/lib/cities_hostile_names.py data/geonames/cities15000.tsv "$TMP/evil.tsv"
   "$BIN/geo-cities" --cities "$TMP/evil.tsv" --world "$WORLD" --out-dir "$TMP/evil" --report "$TMP/evil-report.tsv" -q
   "${PG[@]}" -f "$TMP/evil/seed.sql"
   expect "a name with quotes and backslashes is stored unchanged" "Mu'nich\\'); drop table public.cities; -- \"quoted\"" \

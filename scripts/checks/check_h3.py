@@ -17,7 +17,9 @@ and compares every answer with h3 from PyPI. Fails on the first difference and p
     a few km², and degenerate ones h3 refuses: identical sets (or both refuse);
   * the command-line front: cell / polyfill / disk equal h3, boundary GeoJSON read by shapely
     (valid, counter-clockwise, split at ±180°, closed over the poles), bad input refused.
-ONLY=points,cells,disk,poly,cli runs some sections while debugging.
+  * H3.mapRing (the ring the game's app draws from an id): h3's vertices, closed, longitudes
+    continuous across ±180°, closed over the pole for the cells that hold one.
+ONLY=points,cells,ring,disk,poly,cli runs some sections while debugging.
 
 Usage: check_h3.py [BINARY]   (default .build/release/geo-hexagons; SEED env var to vary)
 """
@@ -201,6 +203,50 @@ if want('cells'):
     progress(f"cellToLatLng/cellToBoundary/cellArea: {len(cells):,} cells ({n_special:,} base cells, pentagons, "
              f"centre children, polar cells) agree; max differences {max_ll:.2g} rad, {max_b:.2g} rad, {max_a:.2g} rel; "
              f"{exact:,} bit-identical")
+
+# ---------------------------------------------------------------------------------------------
+# H3.mapRing: a cell drawn on a map from its id (the game's map, issue 41)
+# ---------------------------------------------------------------------------------------------
+if want('ring'):
+    cells = list(h3.get_res0_cells())
+    for r in range(10):
+        cells += list(h3.get_pentagons(r))
+        cells += [c for la in (90.0, -90.0) for c in h3.grid_disk(h3.latlng_to_cell(la, 0.0, r), 1)]
+        cells += [h3.latlng_to_cell(la, lo, r) for la in (-70.0, -17.0, 0.0, 40.0, 65.0) for lo in (179.999, -179.999)]
+    rz = rng.uniform(-1, 1, 20_000)
+    cells += [h3.latlng_to_cell(float(a), float(b), int(r)) for a, b, r in
+              zip(np.degrees(np.arcsin(rz)), rng.uniform(-180, 180, 20_000), rng.integers(0, 10, 20_000))]
+    got = ask([f"r {c}" for c in cells])
+    across = polar = 0
+    for c, line in zip(cells, got):
+        v = [float(x) for x in line.split()[1:]]
+        ring = list(zip(v[0::2], v[1::2]))
+        eb = h3.cell_to_boundary(c)
+        walk = ring[:len(eb) + 1]  # h3's vertices and the first again (a turn on, around a pole)
+        if ring[0] != ring[-1] or any(abs(b[0] - a[0]) >= 180 for a, b in zip(walk, walk[1:])):
+            die(f"mapRing({c}): not closed, or a jump of 180° or more between vertices: {ring}")
+        for k, (la, lo) in enumerate(eb):
+            glo, gla = ring[k]
+            dlo = (glo - lo) % 360
+            dlo = min(dlo, 360 - dlo)
+            if abs(gla - la) * D2R > 1e-9 or dlo * D2R > 1e-9:
+                die(f"mapRing({c}) vertex {k}: h3 {(la, lo)}, Swift {(gla, glo)}")
+        extra = ring[len(eb):-1]
+        if extra:
+            pole = 90.0 if sum(la for la, _ in eb) > 0 else -90.0
+            if not (len(extra) == 3 and abs(abs(extra[0][0] - ring[0][0]) - 360) < 1e-9 and extra[0][1] == ring[0][1]
+                    and extra[1] == (extra[0][0], pole) and extra[2] == (ring[0][0], pole)):
+                die(f"mapRing({c}): the ring around the pole is not closed over it: {ring}")
+            holds = h3.latlng_to_cell(pole, 0.0, h3.get_resolution(c)) == c
+            if not holds:
+                die(f"mapRing({c}): closed over the pole, which h3 puts in another cell")
+            polar += 1
+        elif max(x for x, _ in ring) > 180 or min(x for x, _ in ring) < -180:
+            across += 1
+        elif any(h3.latlng_to_cell(p, 0.0, h3.get_resolution(c)) == c for p in (90.0, -90.0)):
+            die(f"mapRing({c}): holds a pole but is not closed over it")
+    progress(f"H3.mapRing: {len(cells):,} cells (base cells, pentagons, polar cells, cells across ±180°) = h3's boundary, "
+             f"closed, longitudes continuous ({across} past ±180°, {polar} closed over a pole)")
 
 # ---------------------------------------------------------------------------------------------
 # gridDisk, parents, children

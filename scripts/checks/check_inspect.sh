@@ -35,33 +35,6 @@ fi
 chrome --window-size=1400,800 --screenshot="$SHOT" "$URL" > /dev/null 2>&1 || fail "chromium --screenshot exited $?"
 [ -s "$SHOT" ] || fail "no screenshot at $SHOT"
 
-python3 - "$OUT/dom.html" "$WORLD" "$PAGE_DIR" <<'PY' || fails=$((fails + 1))
-import json, re, sys
-dom, world, page = sys.argv[1], sys.argv[2], sys.argv[3]
-html = open(dom, encoding="utf-8").read()
-ids = sorted(f["id"] for f in json.load(open(world))["features"])
-elements = re.findall(r'<(path|g|img|div)\b[^>]*\bdata-iso="([A-Z]{2})"[^>]*>', html)
-drawn = [iso for _, iso in elements]
-bad = []
-if sorted(set(drawn)) != ids:
-    bad.append(f"data-iso codes differ from world.geojson: missing {sorted(set(ids) - set(drawn))[:10]}, extra {sorted(set(drawn) - set(ids))[:10]}")
-if len(drawn) != len(ids):
-    bad.append(f"{len(drawn)} elements carry data-iso for {len(ids)} features (one each expected)")
-data = open(page + "/data.js", encoding="utf-8").read()
-start = data.index("window.INSPECT = ") + len("window.INSPECT = ")
-changes = json.loads(data[start:].rstrip().rstrip(";"))["changes"]
-changed = set((changes or {}).get("countries", {}))
-fills = {iso: re.search(r'fill="([^"]+)"', tag).group(1) for tag, iso in
-         ((m.group(0), m.group(1)) for m in re.finditer(r'<path\b[^>]*\bdata-iso="([A-Z]{2})"[^>]*>', html))
-         if re.search(r'fill="([^"]+)"', tag)}
-highlighted = {iso for iso, f in fills.items() if f.lower() == "#e4572e"}
-if highlighted != changed:
-    bad.append(f"highlighted {sorted(highlighted)} but changes.json lists {sorted(changed)}")
-for url in re.findall(r'(?:src|href)="(https?:[^"]+)"', open(page + "/index.html", encoding="utf-8").read()):
-    bad.append(f"the page loads {url} from the network")
-for b in bad: print("FAIL:", b)
-print(f"inspect: {len(set(drawn))} of {len(ids)} countries drawn with data-iso, {len(highlighted)} highlighted as changed")
-sys.exit(1 if bad else 0)
-PY
+python3 scripts/checks/lib/inspect_dom.py "$OUT/dom.html" "$WORLD" "$PAGE_DIR" || fails=$((fails + 1))
 [ $fails -eq 0 ] && echo "inspect page OK: $URL (screenshot $SHOT)"
 [ $fails -eq 0 ]

@@ -39,10 +39,6 @@ source scripts/checks/lib/pg.sh
 # Passwords on TCP, trust on the socket (the test's own psql).
 pg_start_tcp check_nightly timezone=UTC
 fail=0
-sql() { pg_sql "$@"; }
-expect() { pg_expect "$@"; }
-ok() { echo "  ok   $1"; }
-bad() { echo "  FAIL $1"; fail=1; }
 SOCKURL() { echo "host=$SOCK port=$PORT user=postgres dbname=$1"; }
 TODAY=2026-11-25
 night() {  # night DB [geo-nightly args…] (stdout+stderr to $TMP/out, status returned)
@@ -218,18 +214,19 @@ else bad "malformed runs within --max-rejects (exit $rc): $(grep -E '^territory'
 # A rerun finds every migration recorded and present, and applies none (no table lock). With
 # territory_hex.cell dropped (and the stats view with it), row-level security off on runs, the
 # quiz's one-row-per-date constraint and a cities policy dropped, the next night applies each again
-# (the game's three: the first, applied again, revokes the grants the second makes and makes its own
-# viewport function again, so the map at every zoom's migration, after them, is applied again too;
+# (the game's: the first, applied again, revokes the grants the later ones make and makes its own
+# viewport function again, so every game migration after it is applied again too;
 # the cities' two likewise: the first, applied again, puts back its own search_cities).
 sql postgres "create database undone template full_night"
+all_migrations=$(ls dist/supabase/migrations/*.sql dist/supabase/cities/migrations/*.sql dist/supabase/game/migrations/*.sql | wc -l)
 rc=0; night undone || rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c 'is applied (geodata.migrations)' "$TMP/out")" = 6 ] && ! grep -q 'apply the migration' "$TMP/out"; then
-  ok "a rerun applies no migration: all six recorded and present"
+if [ $rc -eq 0 ] && [ "$(grep -c 'is applied (geodata.migrations)' "$TMP/out")" = "$all_migrations" ] && ! grep -q 'apply the migration' "$TMP/out"; then
+  ok "a rerun applies no migration: all $all_migrations recorded and present"
 else bad "rerun's migrations (exit $rc): $(grep -E 'migration' "$TMP/out")"; fi
 sql undone "alter table territory_hex drop column cell cascade; alter table runs disable row level security;
   alter table daily_challenges drop constraint daily_challenges_date_key; drop policy cities_read on public.cities"
 rc=0; night undone || rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c 'recorded in geodata.migrations, but .* applying it again' "$TMP/out")" = 6 ] \
+if [ $rc -eq 0 ] && [ "$(grep -c 'recorded in geodata.migrations, but .* applying it again' "$TMP/out")" = "$all_migrations" ] \
    && [ "$(sql undone "select (select relrowsecurity from pg_class where oid = 'runs'::regclass) and to_regclass('territory_runner_stats') is not null
         and exists (select 1 from pg_constraint where conname = 'daily_challenges_date_key')
         and exists (select 1 from pg_policy where polname = 'cities_read')
@@ -240,10 +237,8 @@ else bad "undone migrations (exit $rc): $(grep -E 'migration' "$TMP/out")"; fi
 
 # --- a hand-written live schedule (repeats, gaps, rows past the horizon): only gaps are filled ----
 sql postgres "create database hand_quiz template base"
-sql hand_quiz "create table public.daily_challenges (id uuid primary key default gen_random_uuid(), date date not null,
-  is_guess_country boolean default false, is_guess_capital boolean default false, is_guess_flag boolean default false,
-  answer text not null, created_at timestamptz not null default now(), updated_at timestamptz not null default now());
-  insert into daily_challenges (date, is_guess_flag, answer) select d, true, 'FR' from generate_series(date '2026-11-20', date '2026-12-10', interval '1 day') d;
+"${PSQL[@]}" -d hand_quiz -f scripts/checks/daily_challenges_app.sql
+sql hand_quiz "insert into daily_challenges (date, is_guess_flag, answer) select d, true, 'FR' from generate_series(date '2026-11-20', date '2026-12-10', interval '1 day') d;
   insert into daily_challenges (date, is_guess_capital, answer) select d, true, 'DE' from generate_series(date '2027-01-01', date '2027-03-01', interval '1 day') d"
 hand="select md5(string_agg(concat_ws('|', id, date, is_guess_country, is_guess_capital, is_guess_flag, answer, xmin), ',' order by date)) from daily_challenges"
 b=$(sql hand_quiz "$hand")
@@ -267,10 +262,8 @@ else bad "city $city with a user row (exit $rc): $(cat "$TMP/out")"; fi
 
 # --- live tables that break the contract --------------------------------------------------------
 sql postgres "create database bad_quiz template base"
-sql bad_quiz "create table public.daily_challenges (id uuid primary key default gen_random_uuid(), date date not null,
-  is_guess_country boolean default false, is_guess_capital boolean default false, is_guess_flag boolean default false,
-  answer text not null, created_at timestamptz not null default now(), updated_at timestamptz not null default now());
-  insert into daily_challenges (date, is_guess_flag, answer) values ('2026-11-20', true, 'FR'), ('2026-11-21', true, 'DE'), ('2026-11-21', true, 'IT')"
+"${PSQL[@]}" -d bad_quiz -f scripts/checks/daily_challenges_app.sql
+sql bad_quiz "insert into daily_challenges (date, is_guess_flag, answer) values ('2026-11-20', true, 'FR'), ('2026-11-21', true, 'DE'), ('2026-11-21', true, 'IT')"
 b="$(sql bad_quiz "$snap_quiz") $(sql bad_quiz "$versions")"
 rc=0; night bad_quiz --apps quiz || rc=$?
 if [ $rc -ne 0 ] && grep -q '2026-11-21' "$TMP/out" && grep -q 'more than one row' "$TMP/out" && [ "$(sql bad_quiz "$snap_quiz") $(sql bad_quiz "$versions")" = "$b" ]; then

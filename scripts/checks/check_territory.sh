@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# run-all: alone (it times the city box; see run-all.sh)
 # Consumer check for dist/territory/territory_hex.sql and preview.svg, with REAL PostgreSQL 15
 # + PostGIS on a throwaway unix-socket server (as check_challenges.sh), over the game's schema
 # (scripts/checks/territory_schema.sql = CONTRACTS §8):
@@ -39,15 +40,16 @@ fi
 source scripts/checks/lib/pg.sh
 pg_start check_territory C timezone=UTC
 fail=0
-sql() { pg_sql "$@"; }        # sql DB QUERY
-expect() { pg_expect "$@"; }  # expect DB NAME EXPECTED QUERY
-# The game's migration (CONTRACTS §8a), as make territory wrote it; applied after the schema.
+# The game's migration (CONTRACTS §8a), as make territory wrote it; applied after the schema; then
+# (but for the speed table) the privacy migration (CONTRACTS §8c: who reads what, the runner stats).
 MIGRATION=$(ls dist/supabase/game/migrations/*_territory_viewport.sql 2>/dev/null | tail -1)
-[ -n "$MIGRATION" ] || { echo "check_territory: dist/supabase/game/migrations/*_territory_viewport.sql is missing (run make territory)"; exit 1; }
-newdb() {
+PRIVACY=$(ls dist/supabase/game/migrations/*_territory_privacy.sql 2>/dev/null | tail -1)
+[ -n "$MIGRATION" ] && [ -n "$PRIVACY" ] || { echo "check_territory: dist/supabase/game/migrations/*_territory_{viewport,privacy}.sql is missing (run make territory)"; exit 1; }
+newdb() {  # newdb NAME [viewport]: the schema, the viewport migration, and the privacy one unless told
   sql postgres "create database $1"
-  "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql
+  "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql -f scripts/checks/supabase_auth.sql
   "${PSQL[@]}" -d "$1" -f "$MIGRATION"
+  [ "${2:-}" = viewport ] || "${PSQL[@]}" -d "$1" -f "$PRIVACY"
 }
 # The roles a Supabase database has (cluster-wide): clients sign in as anon or authenticated;
 # the service role (the night, the app's functions) bypasses row-level security.
@@ -69,8 +71,8 @@ schema_snap="select md5(string_agg(concat_ws('|', table_name, column_name, data_
   union all select md5(string_agg(concat_ws('|', tablename, policyname, cmd, roles::text), ',' order by policyname)) from pg_policies
   union all select md5(string_agg(indexname, ',' order by indexname)) from pg_indexes where schemaname = 'public'"
 schema_once=$(sql game "$schema_snap")
-"${PSQL[@]}" -d game -f "$MIGRATION"
-expect game "the game's migration applied twice = once (columns, policies, indexes)" "$schema_once" "$schema_snap"
+"${PSQL[@]}" -d game -f "$MIGRATION" -f "$PRIVACY"
+expect game "the game's migrations applied twice = once (columns, policies, indexes)" "$schema_once" "$schema_snap"
 "${PSQL[@]}" -d game -f "$OUT/territory_hex.sql"
 snap="select md5(string_agg(concat_ws('|', hex_id, owner_user_id, last_run_id, claimed_at), ',' order by hex_id)) from territory_hex
       union all select md5(string_agg(concat_ws('|', id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, md5(st_asewkb(path)::text), md5(st_asewkb(loop_polygon)::text)), ',' order by id)) from runs"
@@ -100,14 +102,7 @@ expect game "every owned cell's last run is a valid loop" "0" \
   "select count(*) from territory_hex t join runs r on r.id = t.last_run_id where not r.valid_loop"
 
 # An incremental night through PostgreSQL itself.
-"$PY" - "$RUNS" "$TMP" <<'PYEOF'
-import json, sys
-fc = json.load(open(sys.argv[1], encoding="utf-8"))
-cut = "2026-11-19T00:00:00Z"
-for name, keep in (("night1", lambda t: t < cut), ("night2", lambda t: t >= cut)):
-    out = dict(fc, features=[f for f in fc["features"] if keep(f["properties"]["times"][-1])])
-    json.dump(out, open(f"{sys.argv[2]}/{name}.geojson", "w"))
-PYEOF
+"$PY" scripts/checks/lib/territory_split_nights.py "$RUNS" "$TMP"
 newdb night
 "$BIN/geo-territory" "$TMP/night1.geojson" --out-dir "$TMP/n1" -q
 "${PSQL[@]}" -d night -f "$TMP/n1/territory_hex.sql"
@@ -153,31 +148,7 @@ expect edges "loop_area_m2 (runs.tsv) within 1 % of the geodesic area of the pat
   "select count(*) from tsv t join runs r using (id) where t.parts = 1 and abs(t.area - $ref) > 0.01 * $ref" 2>/dev/null
 expect edges "ST_Area(loop_polygon::geography) within 1 % of the geodesic area of the path" "0" \
   "select count(*) from tsv t join runs r using (id) where t.parts = 1 and abs(st_area(r.loop_polygon::geography) - $ref) > 0.01 * $ref" 2>/dev/null
-"$PY" - "$TMP/edges/loops.geojson" <<'PYEOF' || fail=1
-import json, math, sys
-import h3
-from shapely.geometry import Point as P, Polygon
-bad = []
-for f in json.load(open(sys.argv[1]))["features"]:
-    g = f["geometry"]
-    polys = [g["coordinates"]] if g["type"] == "Polygon" else g["coordinates"]
-    cells = set()
-    for p in polys:
-        rings = [[(la, lo - 360 if lo > 180 else lo) for lo, la in r] for r in p]
-        pole = next((la for la, lo in rings[0] if abs(la) == 90), None)
-        if pole is None:
-            cells |= set(h3.polygon_to_cells(h3.LatLngPoly(rings[0], *rings[1:]), 9))
-            continue
-        # Around a pole: its azimuthal plane, colatitude as the radius.
-        def xy(la, lo): r = 90 - abs(la); return (r * math.sin(math.radians(lo)), r * math.cos(math.radians(lo)))
-        shape = Polygon([xy(la, lo) for la, lo in rings[0] if abs(la) < 90], [[xy(la, lo) for la, lo in h] for h in rings[1:]])
-        for c in h3.grid_disk(h3.latlng_to_cell(pole, 0, 9), 12):
-            if shape.contains(P(*xy(*h3.cell_to_latlng(c)))): cells.add(c)
-    if sorted(cells) != sorted(f["properties"]["cells"]) or not cells:
-        bad.append((f["id"], len(cells), len(f["properties"]["cells"])))
-print("  ok   the edge loops' cells equal h3-py's (5 loops; the pole lap by centre containment)" if not bad else f"  FAIL edge loops' cells differ from h3-py's: {bad}")
-sys.exit(1 if bad else 0)
-PYEOF
+"$PY" scripts/checks/lib/territory_edge_cells.py "$TMP/edges/loops.geojson" || fail=1
 
 # Served by viewport (CONTRACTS §8a).
 expect game "every territory_hex row has its cell, a valid polygon" "0" \
@@ -195,22 +166,7 @@ for db in game edges; do
     set -- $b
     echo "box $b: $(sql $db "set role authenticated; select string_agg(hex_id, ' ' order by hex_id) from territory_in_viewport($1, $2, $3, $4)")" >> "$TMP/vp_$db.txt"
   done
-  "$PY" - "$dir/territory.geojson" "$BOXES" > "$TMP/vp_ref_$db.txt" <<'PYEOF'
-import json, sys
-from shapely.geometry import Polygon, box
-feats = json.load(open(sys.argv[1]))["features"]
-cells = []
-for f in feats:
-    ring = f["geometry"]["coordinates"][0]
-    if max(x for x, y in ring) - min(x for x, y in ring) > 180:
-        ring = [(x + 360 if x < 0 else x, y) for x, y in ring]
-    cells.append((f["properties"]["hex_id"], Polygon(ring)))
-for b in sys.argv[2].split("|"):
-    lo, la, hi, ha = map(float, b.split())
-    if lo > hi: hi += 360
-    got = sorted(h for h, p in cells if any(p.intersects(box(lo + s, la, hi + s, ha)) for s in (-360, 0, 360)))
-    print(f"box {b}: {' '.join(got)}")
-PYEOF
+  "$PY" scripts/checks/lib/territory_viewport_ref.py "$dir/territory.geojson" "$BOXES" > "$TMP/vp_ref_$db.txt"
   if cmp -s "$TMP/vp_$db.txt" "$TMP/vp_ref_$db.txt"; then
     echo "  ok   territory_in_viewport as authenticated = the cells intersecting each of ${#boxes[@]} boxes ($db: $(tr ' ' '\n' < "$TMP/vp_$db.txt" | grep -c '^8[0-9a-f]\{14\}$') cells found; boxes across ±180°, at the poles, the world)"
   else echo "  FAIL territory_in_viewport differs from the reference ($db):"; diff "$TMP/vp_ref_$db.txt" "$TMP/vp_$db.txt" | head -6; fail=1; fi
@@ -219,10 +175,10 @@ expect game "territory_in_viewport returns at most max_cells" "3" "select count(
 expect game "cell_geojson is the cell as GeoJSON (9 decimals)" "0" \
   "select count(*) from territory_in_viewport(-180, -90, 180, 90) v join territory_hex t using (hex_id) where st_hausdorffdistance(st_geomfromgeojson(v.cell_geojson), t.cell) > 1e-8"
 # Row-level security and grants.
-expect game "authenticated reads territory_hex, runs' figures and the stats view" "$(sql game 'select count(*) from territory_hex') $(sql game 'select count(*) from runs') $(sql game 'select count(*) from users')" \
-  "set role authenticated; select (select count(*) from territory_hex) || ' ' || (select count(*) from runs where distance_m >= 0) || ' ' || (select count(*) from territory_runner_stats)"
+expect game "authenticated reads territory_hex and the stats view; of runs a runner's own only (none without one signed in)" "$(sql game 'select count(*) from territory_hex') 0 $(sql game 'select count(*) from users')" \
+  "set role authenticated; select (select count(*) from territory_hex) || ' ' || (select count(*) from runs) || ' ' || (select count(*) from territory_runner_stats)"
 for stmt in "insert into territory_hex (hex_id) values ('89194ad16c3fff0')" "update territory_hex set owner_user_id = null" \
-            "delete from territory_hex" "update runs set valid_loop = true" "select path from runs limit 1"; do
+            "delete from territory_hex" "update runs set valid_loop = true" "select claimed_at from territory_hex limit 1"; do
   got=$(sql game "set role authenticated; $stmt" 2>&1 || true)
   case "$got" in *"permission denied"*|*"row-level security"*) echo "  ok   authenticated is refused: ${stmt:0:40}";;
     *) echo "  FAIL authenticated could: $stmt ($got)"; fail=1;; esac
@@ -235,28 +191,14 @@ expect game "the service role writes" "1" \
 # cell areas against H3's).
 tail -n +2 "$OUT/users.tsv" | sort > "$TMP/users_tsv.txt"
 sql game "select user_id, runs, valid_runs, cells, km2_owned from territory_runner_stats order by user_id" | tr '|' '\t' | sort > "$TMP/users_db.txt"
-if "$PY" - "$TMP/users_tsv.txt" "$TMP/users_db.txt" <<'PYEOF'
-import sys
-a = {l.split("\t")[0]: l.split("\t") for l in open(sys.argv[1]).read().split("\n") if l}
-b = {l.split("\t")[0]: l.split("\t") for l in open(sys.argv[2]).read().split("\n") if l}
-ok = a.keys() == b.keys() and all(a[u][1:4] == b[u][1:4] and abs(float(a[u][4]) - float(b[u][4])) <= 0.005 * float(a[u][4]) + 1e-9 for u in a)
-sys.exit(0 if ok else 1)
-PYEOF
+if "$PY" scripts/checks/lib/territory_users_match.py "$TMP/users_tsv.txt" "$TMP/users_db.txt"
 then echo "  ok   territory_runner_stats = users.tsv (runs, valid runs, cells, km² owned) for $(wc -l < "$TMP/users_db.txt") runners"
 else echo "  FAIL territory_runner_stats differs from users.tsv"; diff "$TMP/users_tsv.txt" "$TMP/users_db.txt" | head -4; fail=1; fi
 
 # Speed: a 300,000-cell table: the 30,301 real H3 cells within 100 rings of central London,
 # and the same set moved to 9 other places (their hex_id suffixed), loaded and indexed.
-newdb big
-"$PY" - "$TMP/big.csv" <<'PYEOF'
-import sys, h3
-with open(sys.argv[1], "w") as f:
-    for i, c in enumerate(h3.grid_disk(h3.latlng_to_cell(51.51, -0.12, 9), 100)):
-        ring = [(lng, lat) for lat, lng in h3.cell_to_boundary(c)]
-        ring.append(ring[0])
-        wkt = "SRID=4326;POLYGON((" + ",".join(f"{x:.9f} {y:.9f}" for x, y in ring) + "))"
-        f.write(f"{c},00000000-0000-4000-8000-{i % 500:012d},00000000-0000-4000-8000-000000000001,2026-11-21 07:00:00+00,\"{wkt}\"\n")
-PYEOF
+newdb big viewport
+"$PY" scripts/checks/lib/territory_big_cells.py "$TMP/big.csv"
 "${PSQL[@]}" -d big -c "insert into users (id, username) select ('00000000-0000-4000-8000-' || lpad(i::text, 12, '0'))::uuid, 'u' || i from generate_series(0, 499) i" \
   -c "insert into runs (id, user_id, started_at, ended_at) values ('00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000000', now(), now())" \
   -c "\\copy territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell) from '$TMP/big.csv' with (format csv)" \
@@ -279,13 +221,7 @@ if [ -n "$med" ] && awk "BEGIN { exit !($med <= 30) }"; then echo "  ok   territ
 else echo "  FAIL territory_in_viewport city box: ${ms:-no timing} (limit 30 ms)"; fail=1; fi
 
 # Quarantine: a night with malformed runs among good ones goes on and lists them.
-"$PY" - "$RUNS" "$TMP/quarantine.geojson" <<'PYEOF'
-import json, sys
-fc = json.load(open(sys.argv[1], encoding="utf-8"))
-fc["features"][3]["properties"]["times"] = fc["features"][3]["properties"]["times"][:-1]
-fc["features"][7]["properties"]["user_id"] = "not-a-uuid"
-json.dump(fc, open(sys.argv[2], "w"))
-PYEOF
+"$PY" scripts/checks/lib/territory_quarantine_runs.py "$RUNS" "$TMP/quarantine.geojson"
 "$BIN/geo-territory" "$TMP/quarantine.geojson" --out-dir "$TMP/quarantine" -q
 if [ "$(cut -f1 "$TMP/quarantine/rejects.tsv" | tail -n +2 | tr '\n' ' ')" = "3 7 " ] \
    && [ "$(tail -n +2 "$TMP/quarantine/runs.tsv" | wc -l)" -eq "$(( $(tail -n +2 "$OUT/runs.tsv" | wc -l) - 2 ))" ]; then
@@ -295,35 +231,7 @@ else echo "  FAIL quarantine: rejects.tsv says $(tail -n +2 "$TMP/quarantine/rej
 # The picture.
 if xmllint --noout "$OUT/preview.svg" 2>"$TMP/xmllint.txt"; then echo "  ok   preview.svg is well-formed XML"; else echo "  FAIL preview.svg: $(head -3 "$TMP/xmllint.txt")"; fail=1; fi
 "$RSVG" -o "$TMP/preview.png" "$OUT/preview.svg"
-"$PY" - "$TMP/preview.png" "$OUT/preview.svg" <<'PYEOF' || fail=1
-import re, struct, sys, zlib
-png = open(sys.argv[1], "rb").read()
-assert png[:8] == b"\x89PNG\r\n\x1a\n"
-w, h, depth, ctype = struct.unpack(">IIBB", png[16:26])
-idat = b"".join(png[i + 8:i + 8 + struct.unpack(">I", png[i:i + 4])[0]] for i in [m.start() - 4 for m in re.finditer(b"IDAT", png)])
-raw = zlib.decompress(idat)
-bpp = {6: 4, 2: 3}[ctype]
-stride = w * bpp
-rows, prev = [], bytearray(stride)
-pos = 0
-for y in range(h):
-    f = raw[pos]; line = bytearray(raw[pos + 1:pos + 1 + stride]); pos += 1 + stride
-    for x in range(stride):
-        a = line[x - bpp] if x >= bpp else 0; b = prev[x]; c = prev[x - bpp] if x >= bpp else 0
-        if f == 1: line[x] = (line[x] + a) & 255
-        elif f == 2: line[x] = (line[x] + b) & 255
-        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    rows.append(bytes(line)); prev = line
-colours = {tuple(r[x:x + 3]) for r in rows for x in range(0, stride, bpp)}
-fills = set(re.findall(r'<path id="h[0-9a-f]+" fill="#([0-9A-F]{6})"', open(sys.argv[2]).read()))
-# cells are drawn at 60 % over the background: at least as many distinct tints as owners in view
-print(f"  ok   preview.svg renders with rsvg-convert ({w}×{h} px, {len(colours)} colours, {len(fills)} owners' fills)" if w > 300 and h > 100 and len(fills) >= 2 and len(colours) > len(fills)
-      else f"  FAIL preview.png {w}×{h}, {len(fills)} owners")
-sys.exit(0 if w > 300 and h > 100 and len(fills) >= 2 else 1)
-PYEOF
+"$PY" scripts/checks/lib/territory_preview_png.py "$TMP/preview.png" "$OUT/preview.svg" || fail=1
 
 [ $fail -eq 0 ] && echo "check_territory.sh: all checks passed" || echo "check_territory.sh: FAILED"
 exit $fail

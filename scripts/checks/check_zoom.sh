@@ -16,7 +16,13 @@
 #     area's coarse cells drawn as stand-ins) and the next night writes their boundaries;
 #   - 4 writers upserting overlapping cells at once (sorted, as the followers do): none fails,
 #     the coarse cells equal the recount; a night repairs coarse cells changed behind the trigger;
-#   - max_cells <= 0, an absurd box, anon and authenticated's rights.
+#   - max_cells <= 0, an absurd box, anon and authenticated's rights;
+#   - territory_cells_in_viewport (issue 41): the same cells, resolutions, owners and counts as
+#     territory_in_viewport for every box above, after every kind of write; and its changes since a
+#     number, applied as a client applies them (scripts/checks/zoom_since.py), give the whole answer
+#     after each kind of write: the nights, an ownerless row, rows by hand (a new area, a steal), a
+#     delete, the followers' concurrent upserts, the night's repair; a box where nothing changed gets
+#     its number back and no rows.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -35,8 +41,6 @@ if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postg
 source scripts/checks/lib/pg.sh
 pg_start check_zoom C timezone=UTC
 fail=0
-sql() { pg_sql "$@"; }
-expect() { pg_expect "$@"; }
 sql postgres "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls" >/dev/null
 newdb() { sql postgres "create database $1" >/dev/null; "${PSQL[@]}" -d "$1" -f scripts/checks/territory_schema.sql -f scripts/checks/supabase_auth.sql >/dev/null; }
 
@@ -59,8 +63,32 @@ night() {  # night RUNS: geo-nightly's territory night into game
     || { echo "  FAIL the night on $1:"; cat "$TMP/night.log"; exit 1; }
   grep '^territory: ok' "$TMP/night.log" | sed 's/^/       /'
 }
+# Changes since (territory_cells_in_viewport's `since`), box: lo la hi ha max_cells.
+SINCE_BOXES="-0.20 51.49 -0.14 51.52 5000|-0.20 51.49 -0.14 51.52 12|-180 -90 180 90 40|-180 -90 180 90 5000|179.9 -17 -179.9 -16.6 5000"
+SINCE_BOXES="$SINCE_BOXES|179.9 -17 -179.9 -16.6 3|170 -30 -170 70 10|-180 89.9 180 90 5000|-23 63 -20 65 5000|-23 63 -20 65 4"
+cells_csv() {  # cells_csv OUT [TOKENS]: every since box's cells-only answer (since the box's number in TOKENS)
+  local out=$1 tokens=${2:-} since
+  : > "$out"
+  IFS='|' read -ra bs <<< "$SINCE_BOXES"
+  for i in "${!bs[@]}"; do
+    since=null; [ -n "$tokens" ] && since=$(awk -v i="$i" '$1 == i { print $2 }' "$tokens")
+    set -- ${bs[$i]}
+    "${PSQL[@]}" -d game -At -F, -c "set role authenticated" -c "select $i, kind, resolution, owner_user_id, array_to_string(hex_ids, ' '),
+      array_to_string(cells, ' '), array_to_string(owner_cells, ' '), next from territory_cells_in_viewport($1, $2, $3, $4, $5, $since)" >> "$out"
+  done
+}
+since_take() { cells_csv "$TMP/all.csv"; "$PY" scripts/checks/zoom_since.py take "$TMP/drawn.json" "$TMP/all.csv"; }
+since_check() {  # since_check LABEL: the changes since each box's number, applied, = the whole answer
+  "$PY" scripts/checks/zoom_since.py tokens "$TMP/drawn.json" > "$TMP/tokens.txt"
+  cells_csv "$TMP/since.csv" "$TMP/tokens.txt"
+  cells_csv "$TMP/all.csv"
+  echo "  -- changes since, $1"
+  "$PY" scripts/checks/zoom_since.py apply "$TMP/drawn.json" "$TMP/since.csv" "$TMP/all.csv" "$1" || fail=1
+}
 night "$RUNS"
+since_take
 night "$EDGES"
+since_check "after a night (±180°, the poles)"
 expect game "every coarse cell has the pipeline's boundary (territory_zoom.exact), a valid polygon" "0" \
   "select count(*) from territory_zoom where not exact or cell is null or not st_isvalid(cell)"
 
@@ -79,11 +107,28 @@ viewport() {  # viewport DB OUT: every box's answer as CSV
   done
 }
 cellwkt() { "$PY" -c 'import sys, h3; r = [(x, y) for y, x in h3.cell_to_boundary(sys.argv[1])]; r.append(r[0]); print("SRID=4326;POLYGON((" + ",".join(f"{x} {y}" for x, y in r) + "))")' "$1"; }
+# The cells-only answer against the GeoJSON one, box by box: the boxes whose rows differ.
+cells_vs_geojson() {
+  local db=$1 differ=""
+  IFS='|' read -ra bs <<< "$BOXES"
+  for i in "${!bs[@]}"; do
+    set -- ${bs[$i]}
+    n=$("${PSQL[@]}" -d "$db" -At -c "set role authenticated" -c "
+      with a as (select hex_id, resolution, cells, owner_user_id, owner_cells from territory_in_viewport($1, $2, $3, $4, $5)),
+           b as (select u.h, c.resolution, u.n, c.owner_user_id, u.o from territory_cells_in_viewport($1, $2, $3, $4, $5) c,
+                        unnest(c.hex_ids, c.cells, c.owner_cells) u(h, n, o) where c.kind = 'cells')
+      select count(*) from ((table a except all table b) union all (table b except all table a)) d")
+    [ "$n" = 0 ] || differ="$differ $i"
+  done
+  if [ -z "$differ" ]; then echo "  ok   territory_cells_in_viewport = territory_in_viewport (cells, resolutions, owners, counts) for all ${#bs[@]} boxes"
+  else echo "  FAIL territory_cells_in_viewport differs from territory_in_viewport for boxes$differ"; fail=1; fi
+}
 recount() {  # recount LABEL
   sql game "copy (select hex_id, owner_user_id, last_run_id, to_char(claimed_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') from territory_hex) to stdout with (format csv)" > "$TMP/hex.csv"
   viewport game "$TMP/vp.csv"
   echo "  -- $1"
   "$PY" scripts/checks/zoom_reference.py "$TMP/hex.csv" "$TMP/vp.csv" "$BOXES" || fail=1
+  cells_vs_geojson game
 }
 # A row without an owner (the schema allows it; the night reads it as unclaimed), written by hand
 # in the city box: at resolution 9 the answer is every territory_hex row meeting the box, as
@@ -93,6 +138,7 @@ OWNERLESS=$("$PY" -c 'import sys, h3
 have = set(open(sys.argv[1]).read().split())
 print(min(set(h3.geo_to_cells({"type": "Polygon", "coordinates": [[(-0.19, 51.5), (-0.15, 51.5), (-0.15, 51.51), (-0.19, 51.51), (-0.19, 51.5)]]}, 9)) - have))' "$TMP/ids.txt")
 sql game "set role service_role; insert into territory_hex (hex_id, cell) values ('$OWNERLESS', '$(cellwkt "$OWNERLESS")')" >/dev/null
+since_check "after an ownerless row written by hand"
 # A box where a coarse count exceeds max_cells and a finer one fits (found by h3-py near the
 # territory's edge): the answer is at the finest resolution that fits, not the one before the
 # first count over max_cells.
@@ -125,11 +171,19 @@ NEW1=$(sed -n 1p "$TMP/new.txt"); NEW2=$(sed -n 2p "$TMP/new.txt")
 sql game "set role service_role; insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell)
   values ('$NEW1', '$U1', '$R1', '2026-11-26 12:00:00+00', '$(cellwkt "$NEW1")'), ('$NEW2', '$U2', '$R1', '2026-11-26 12:00:01+00', '$(cellwkt "$NEW2")')" >/dev/null
 sql game "set role service_role; update territory_hex set owner_user_id = '$U2', claimed_at = '2026-11-26 13:00:00+00' where hex_id = (select min(hex_id) from territory_hex where owner_user_id <> '$U2')" >/dev/null
+since_check "after rows written by hand (a new area, a steal)"
 sql game "set role service_role; delete from territory_hex where hex_id = (select max(hex_id) from territory_hex where hex_id not in ('$NEW1', '$NEW2'))" >/dev/null
+since_check "after a delete"
+REYKJAVIK=$("$PY" scripts/checks/zoom_since.py tokens "$TMP/drawn.json" | awk '$1 == 8 { print $2 }')
+sql game "set role service_role; delete from territory_hex where hex_id = (select min(hex_id) from territory_hex where hex_id like '89195%')" >/dev/null
+expect game "a box where nothing changed (Reykjavik, after a delete in London): a number, no rows" "1 since 9 0" \
+  "set role authenticated; select count(*) || ' ' || min(kind) || ' ' || min(resolution) || ' ' || coalesce(sum(cardinality(hex_ids)), 0)
+   from territory_cells_in_viewport(-23, 63, -20, 65, 5000, $REYKJAVIK) where next >= $REYKJAVIK or next is null"
 expect game "the hand-written new area is at every coarse resolution at commit, drawn as a stand-in" "9 9" \
   "select count(*) filter (where not exact) || ' ' || count(*) filter (where cells = 2) from territory_zoom where h3 in (select territory_h3_parent(territory_h3('$NEW1'), r) from generate_series(0, 8) r)"
 recount "after rows written by hand (a new area, a steal, a delete)"
 night "$EDGES"
+since_check "after the next night (the new area's boundaries)"
 expect game "the next night wrote the new area's coarse boundaries" "0" "select count(*) from territory_zoom where not exact or not st_isvalid(cell)"
 
 # Four writers at once, each 20 transactions upserting 12 cells (sorted, overlapping) as theirs.
@@ -154,6 +208,7 @@ for w in 0 1 2 3; do "${PSQL[@]}" -d game -f "$TMP/writer$w.sql" > "$TMP/writer$
 wfail=0; for p in "${pids[@]}"; do wait "$p" || wfail=1; done
 if [ $wfail -eq 0 ]; then echo "  ok   4 concurrent writers, 80 transactions upserting overlapping cells: none failed (no deadlock reached a writer)"
 else echo "  FAIL a concurrent writer failed: $(cat "$TMP"/writer*.log | head -3)"; fail=1; fi
+since_check "after the followers' upserts (4 writers at once)"
 recount "after 4 concurrent writers"
 
 # Changed behind the trigger's back (disabled): the night finds it and rebuilds.
@@ -161,6 +216,7 @@ sql game "alter table territory_hex disable trigger territory_zoom_update; updat
           alter table territory_hex enable trigger territory_zoom_update" >/dev/null
 night "$EDGES"
 grep -q 'disagreed with territory_hex' "$TMP/night.log" && echo "  ok   the night found the coarse cells wrong and rebuilt them" || { echo "  FAIL the night did not see the coarse cells wrong"; fail=1; }
+since_check "after the night's repair"
 recount "after the night's repair"
 
 # Limits and rights.

@@ -10,8 +10,9 @@ last_run_id, claimed_at). For each box (lo la hi ha max_cells) the answer is rec
 the parents of every claimed cell, the cells whose boundary (shapely) meets the box, the
 resolution the contract picks (9 when the box's territory_hex rows number at most max_cells, else
 the finest coarser one whose claimed cells fit), and each coarse cell's majority owner, counts
-and latest claim; their order too where one is promised (no resolution fits: most cells first). Prints one line
-per box; exit 1 on any difference.
+and latest claim (its UTC day: the answer gives no time of day); their order too where one is promised (no
+resolution fits: most cells first); max_cells clamped to the maximum (MAX_CELLS). Prints one line per box;
+exit 1 on any difference.
 
 --non-monotone finds, near the territory's edge, a small box and a max_cells for which a count
 exceeds max_cells while a finer resolution's fits (so stopping at the first count over max_cells
@@ -21,6 +22,12 @@ import collections, csv, math, sys
 import h3
 from shapely.geometry import Polygon, box as shbox
 from shapely.strtree import STRtree
+
+MAX_CELLS = 10000  # the migration's maximum max_cells (larger values are clamped)
+
+def day(at):
+    """A claim's time as the answer gives it: its UTC day (to_char's text, midnight)."""
+    return at[:10] + " 00:00:00.000000" if at else at
 
 def load(path):
     rows = [r for r in csv.reader(open(path))]
@@ -92,7 +99,7 @@ def compare(hexcsv, vpcsv, boxspec):
 
     bad = 0
     for i, (lo, la, hi, ha, mx) in enumerate(boxes):
-        wins, mx = windows(float(lo), float(la), float(hi), float(ha)), int(mx)
+        wins, mx = windows(float(lo), float(la), float(hi), float(ha)), min(int(mx), MAX_CELLS)
         expect, fit = [], None
         if mx > 0:
             found = {r: levels.inside(r, wins) for r in range(10)}
@@ -101,12 +108,12 @@ def compare(hexcsv, vpcsv, boxspec):
                 for c in found[9]:
                     _, owner, run, at = stored[c]
                     n = "1" if owner else "0"
-                    expect.append([c, "9", n, owner, n, run, at])
+                    expect.append([c, "9", n, owner, n, run, day(at)])
             else:
                 want = found[fit] if fit >= 0 else sorted(found[0], key=lambda c: (-sum(len(v) for v in per[c].values()), c))[:mx]
                 for c in want:
                     s = summary(c)
-                    expect.append([c, str(max(fit, 0)), s[2], s[0], s[1], s[3], s[4]])
+                    expect.append([c, str(max(fit, 0)), s[2], s[0], s[1], s[3], day(s[4])])
         res = sorted({e[1] for e in expect})
         # the no-fit answer most cells first, then by hex_id; any other in no order
         if (sorted(got[i]) if fit is not None and fit >= 0 else got[i]) == expect:

@@ -4,6 +4,9 @@
 -- breaks one (two rows on one date, a row without exactly one type, an answer that is not
 -- an ISO code) is refused with the dates listed, and nothing is changed. No begin/commit:
 -- the Supabase CLI runs a migration file in a transaction; each statement here is atomic.
+-- Row-level security: every role may read the quiz (the app's anon and signed-in users:
+-- Supabase's default privileges grant them everything on a new table, so their writes are
+-- revoked too); no client role writes it: only the table's owner (the night) does.
 
 create table if not exists public.daily_challenges (
   id uuid primary key default gen_random_uuid(),
@@ -52,6 +55,18 @@ begin
         using hint = 'Fix those answers, then apply this migration again. Nothing was changed.';
     end if;
     alter table public.daily_challenges add constraint daily_challenges_answer_iso check (answer ~ '^[A-Z]{2}$');
+  end if;
+end
+$geo$;
+
+alter table public.daily_challenges enable row level security;
+drop policy if exists daily_challenges_read on public.daily_challenges;
+create policy daily_challenges_read on public.daily_challenges for select using (true);
+do $geo$
+begin
+  if exists (select from pg_roles where rolname = 'anon') and exists (select from pg_roles where rolname = 'authenticated') then
+    revoke insert, update, delete, truncate, references, trigger on public.daily_challenges from anon, authenticated;
+    grant select on public.daily_challenges to anon, authenticated;
   end if;
 end
 $geo$;

@@ -12,10 +12,12 @@ struct QuizNight: AppNight {
     var inputs: [String] { [world] }
 
     /// What the quiz's migration makes (the catalogs, no table lock): the table with its three
-    /// constraints, which the night's `on conflict (date)` and the contract rely on.
+    /// constraints, which the night's `on conflict (date)` and the contract rely on, and its
+    /// row-level security with the read policy (clients read, only the owner writes).
     static let migrationPresent = """
         select (select count(*) from pg_constraint where conrelid = to_regclass('\(DailyChallenges.table)')
                   and conname in ('daily_challenges_date_key', 'daily_challenges_one_type', 'daily_challenges_answer_iso')) = 3
+           and \(Migrations.readPoliciesPresent(["\(DailyChallenges.table)": "daily_challenges_read"]))
         """
 
     func apply(_ db: PostgresConnection, dryRun: Bool, log: StageLog) throws -> String {

@@ -31,35 +31,19 @@ create function territory_in_viewport(min_lon double precision, min_lat double p
   limit greatest(max_cells, 0)
 $$;
 
--- The profile tab: per runner, runs, valid runs, km run, cells and km² owned.
-create or replace view territory_runner_stats as
-  select u.id as user_id,
-         coalesce(r.runs, 0) as runs, coalesce(r.valid_runs, 0) as valid_runs,
-         coalesce(r.km_run, 0) as km_run,
-         coalesce(t.cells, 0) as cells, coalesce(t.km2_owned, 0) as km2_owned
-  from users u
-  left join (select user_id, count(*) as runs, count(*) filter (where valid_loop) as valid_runs,
-                    sum(distance_m) / 1000 as km_run
-             from runs group by user_id) r on r.user_id = u.id
-  left join (select owner_user_id, count(*) as cells, sum(st_area(cell::geography)) / 1e6 as km2_owned
-             from territory_hex group by owner_user_id) t on t.owner_user_id = u.id;
-
--- Row-level security: the app's signed-in users read the territory, their runs' figures
--- (not the raw path) and the stats; only the service role (the night, submitRun) writes.
+-- Row-level security: the app's signed-in users read the territory; only the service role (the
+-- night, the followers) writes. Who reads what of runs, users and the runner stats:
+-- the territory_privacy migration (after this one).
 alter table territory_hex enable row level security;
 alter table runs enable row level security;
 drop policy if exists territory_hex_read on territory_hex;
 create policy territory_hex_read on territory_hex for select to authenticated using (true);
 drop policy if exists runs_read on runs;
-create policy runs_read on runs for select to authenticated using (true);
-revoke all on territory_hex, runs, territory_runner_stats from anon, authenticated;
-grant select on territory_hex, territory_runner_stats to authenticated;
-grant select (id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, loop_polygon, created_at)
-  on runs to authenticated;
+revoke all on territory_hex, runs from anon, authenticated;
+grant select on territory_hex to authenticated;
 revoke all on function territory_in_viewport(double precision, double precision, double precision,
   double precision, integer) from public, anon;
 grant execute on function territory_in_viewport(double precision, double precision, double precision,
   double precision, integer) to authenticated, service_role;
 grant select, insert, update, delete on territory_hex, runs to service_role;
-grant select on territory_runner_stats to service_role;
 commit;

@@ -453,7 +453,7 @@ end $$;
 -- the one way to them: it reads runs with its owner's rights (the tables' owner, who passes
 -- row-level security), filtered on auth.uid(); security_barrier, so that no function in a
 -- caller's condition sees a row before that filter does.
-create or replace view my_runs with (security_barrier) as
+create or replace view my_runs with (security_invoker = true, security_barrier = true) as
   select id, user_id, started_at, ended_at, distance_m, duration_s, valid_loop, path, loop_polygon,
          created_at, judged_at, submission
   from runs where user_id = auth.uid();
@@ -476,9 +476,5 @@ revoke all on function submit_run(jsonb) from public, anon;
 grant execute on function submit_run(jsonb) to authenticated;
 revoke all on my_runs from public, anon, authenticated;
 grant select on my_runs to authenticated;
--- runs: today's figures for every runner, and now whether a run is judged; never path nor
--- submission (the territory_viewport migration revoked the rest).
-revoke select (path, submission) on runs from anon, authenticated;
-grant select (judged_at) on runs to authenticated;
 grant select, insert, update, delete on runs to service_role;
 commit;

@@ -4,7 +4,8 @@
 -- territory_in_viewport(min_lon, min_lat, max_lon, max_lat, max_cells default 5000) returns
 --   (hex_id text, owner_user_id uuid, last_run_id uuid, claimed_at timestamptz, cell_geojson text,
 --    resolution integer, cells integer, owner_cells integer)
--- - max_cells <= 0 (or null): no rows.
+-- - max_cells <= 0 (or null): no rows. Its maximum is 10,000 (twice the default; an answer of about
+--   5 MB as GeoJSON): a larger max_cells is taken as 10,000.
 -- - The box: min_lon > max_lon crosses ±180° (as before); longitudes are taken modulo 360 and a
 --   box 360° wide or more is the whole world; latitudes are clamped to -90…90. A null, NaN or
 --   infinite bound, or min_lat > max_lat, is refused (SQLSTATE 22023, the box named).
@@ -28,6 +29,36 @@
 --   = how many, last_run_id and claimed_at = that runner's latest claim there. When even resolution 0
 --   does not fit: the max_cells resolution-0 cells holding the most cells (most first, then by
 --   hex_id).
+-- - claimed_at, at every resolution: the UTC day of the claim (midnight UTC), never its time of day
+--   (what a runner reads of another's run; the order of claims still uses the exact time).
+--
+-- territory_cells_in_viewport(min_lon, min_lat, max_lon, max_lat, max_cells default 5000, since bigint
+--   default null) returns (kind text, resolution integer, owner_user_id uuid, hex_ids text[],
+--   cells integer[], owner_cells integer[], next bigint): GET /territoryCellsInViewport, the app's map.
+-- - The same cells as territory_in_viewport for the same box and max_cells (same resolution, owners
+--   and counts), without geometry (the app draws a cell from its id with the H3 library: H3.mapRing)
+--   and grouped by owner: about 20 bytes a cell as JSON against about 470.
+-- - First row (kind 'all' or 'since'): the answer's resolution and `next`, the number to send as
+--   `since` next time for the same box and max_cells. Then one row per owner (kind 'cells'; owner
+--   null: resolution-9 rows without one): hex_ids with their cells and owner_cells, in the same order.
+-- - since null (or a number this function did not give, or one from before territory_hex was
+--   truncated): kind 'all', the whole answer; the client draws it instead of what it had.
+-- - since = the `next` of an earlier call: kind 'since', only what changed since that call, removals
+--   included: the client drops what it drew under the first row's hex_ids (at resolution 9, every
+--   cell whose resolution-8 parent is one of them; coarser, those cells), then draws the rows. When
+--   the answer's resolution is no longer the one the number was given for, kind 'all' (the whole
+--   answer). Nothing changed in the box: the first row alone, hex_ids null (about 0.3 ms of the
+--   server: a look at the coarse cells changed since, from resolution 0 down, near the box).
+-- - The change number: each coarse cell (territory_zoom.change) holds the transaction id (xid8) of the
+--   last writer of territory_hex that changed anything under it (an owner, a claim, a row added or
+--   deleted, an ownerless row too, a boundary written), set by the trigger at every resolution 0–8 in
+--   the writer's statement; a resolution-9 cell's number is its resolution-8 parent's. `next` is
+--   built from the oldest transaction still running when the call read (pg_snapshot_xmin): every
+--   writer below it had ended and was read; one still running gets a number at or above it, so the
+--   next call sees it, whatever order writers commit in (a sequence would let a later number commit
+--   first and an earlier one be missed). A long transaction holds `next` back: calls meanwhile send
+--   again what changed since (never less). Not followed: a territory_hex row whose hex_id is not a
+--   resolution-9 cell as the pipeline writes it (whole answers show it).
 -- - Never stale: a trigger on territory_hex (any writer: the night, the followers, a row written
 --   by hand) brings the coarse cells (territory_zoom, territory_zoom_owner) up to date in the
 --   writer's own statement, so at commit they are right. Counted: rows with an owner whose
@@ -47,8 +78,11 @@
 --   other commits. An upsert fires the insert and then the update trigger (two passes), and a
 --   transaction may write in several statements: a deadlock between two writers makes the
 --   victim give up its pass's locks and try again (up to 5 times), never reaching the writer.
--- - Reading: authenticated and service_role may call territory_in_viewport and read
---   territory_zoom; anon may not. Only the service role (and the trigger) writes.
+-- - Reading: authenticated and service_role may call territory_in_viewport and
+--   territory_cells_in_viewport and read territory_zoom; anon may not. Only the service role (and
+--   the trigger) writes.
+-- - The functions' search_path is fixed at apply time: the schema PostGIS is in, then pg_temp; the
+--   game's objects are written public.x in them (they run as their owner where security definer).
 begin;
 do $$ begin perform pg_advisory_xact_lock(hashtext('game migration territory_at_every_zoom')); end $$;
 create extension if not exists postgis;
@@ -88,40 +122,50 @@ create table if not exists territory_zoom (h3 bigint primary key, hex_id text no
   exact boolean not null default false) with (fillfactor = 70);
 alter table territory_zoom set (fillfactor = 70);
 alter table territory_zoom add column if not exists grandchildren integer not null default 0;
+-- change: the number of the last transaction that changed anything under the cell (its xid; see
+-- the header); territory_zoom_epoch.reset: numbers below it are out of date (territory_hex was
+-- truncated).
+alter table territory_zoom add column if not exists change bigint not null default 0;
+create table if not exists territory_zoom_epoch (one boolean primary key default true check (one), reset bigint not null default 0);
+insert into territory_zoom_epoch (one) values (true) on conflict do nothing;
 create index if not exists idx_territory_zoom_cell on territory_zoom using gist (resolution, cell);
 
 -- Each owner's cells and latest claim in each coarse cell `a` at resolution r, from the finer
 -- level (r = 8: territory_hex; bulk: many cells, one pass over territory_hex).
 create or replace function territory_zoom_gather(a bigint[], r integer, bulk boolean)
   returns table (h3 bigint, owner_user_id uuid, cells integer, last_run_id uuid, claimed_at timestamptz)
-  language sql stable set search_path = public, extensions, pg_temp as $$
+  language sql stable set max_parallel_workers_per_gather = 0 set search_path = public, extensions, pg_temp as $$
   select f.h3, f.owner_user_id, sum(f.cells)::integer,
          (array_agg(f.last_run_id order by f.claimed_at desc nulls last, f.last_run_id desc nulls last))[1], max(f.claimed_at)
   from (
     select x as h3, t.owner_user_id, 1 as cells, t.last_run_id, t.claimed_at
-      from unnest(a) x join territory_hex t on t.hex_id = any(array(select territory_h3_hex(c) from unnest(territory_h3_children(x)) c))
+      from unnest(a) x join public.territory_hex t on t.hex_id = any(array(select public.territory_h3_hex(c) from unnest(public.territory_h3_children(x)) c))
      where r = 8 and not bulk and t.owner_user_id is not null
     union all
     select x, t.owner_user_id, 1, t.last_run_id, t.claimed_at
-      from territory_hex t join unnest(a) x on territory_h3_parent(territory_h3(t.hex_id), 8) = x
+      from public.territory_hex t join unnest(a) x on public.territory_h3_parent(public.territory_h3(t.hex_id), 8) = x
      where r = 8 and bulk and t.owner_user_id is not null
     union all
     select x, o.owner_user_id, o.cells, o.last_run_id, o.claimed_at
-      from unnest(a) x join territory_zoom_owner o on o.h3 = any(territory_h3_children(x))
+      from unnest(a) x join public.territory_zoom_owner o on o.h3 = any(public.territory_h3_children(x))
      where r < 8) f
   group by f.h3, f.owner_user_id $$;
 
 -- Brings the coarse cells over the resolution-8 cells `a` (and every coarser cell above them) up
 -- to date with territory_hex, finest first. everything: also every coarse cell stored (the
 -- night's repair). Returns the coarse cells made or changed.
+-- No parallel workers: a writer's statements are small, and a plan with a Gather starts its workers
+-- even where a one-time filter then skips it (the bulk branch of territory_zoom_gather): tens of ms
+-- a statement on a busy machine, more than the writer's whole pass.
 create or replace function territory_zoom_refresh_pass(a bigint[], everything boolean) returns integer
-  language plpgsql security definer set search_path = public, extensions, pg_temp as $$
+  language plpgsql security definer set max_parallel_workers_per_gather = 0 set search_path = public, extensions, pg_temp as $$
 declare
   r integer; n integer; changed integer := 0; bulk boolean; fresh bigint[]; held bigint[]; drawn bigint[];
+  stamp bigint := pg_current_xact_id()::text::bigint;
 begin
   for r in reverse 8..0 loop
     if everything then
-      a := array(select x from unnest(a) x union select z.h3 from territory_zoom z where z.resolution = r);
+      a := array(select x from unnest(a) x union select z.h3 from public.territory_zoom z where z.resolution = r);
     end if;
     a := array(select distinct x from unnest(a) x where x is not null order by x);
     if cardinality(a) = 0 then return changed; end if;
@@ -129,80 +173,83 @@ begin
     -- Cells new to territory_zoom: made, in H3 order, with their owners as this statement sees
     -- the finer level (another writer making the same cell waits for this one's commit, then
     -- finds it made and brings it up to date below).
-    with g as materialized (select * from territory_zoom_gather(a, r, bulk)),
+    with g as materialized (select * from public.territory_zoom_gather(a, r, bulk)),
     m as (
       select distinct on (g.h3) g.h3, g.owner_user_id, g.cells, g.last_run_id, g.claimed_at, sum(g.cells) over (partition by g.h3) as total
         from g order by g.h3, g.cells desc, g.claimed_at desc nulls last, g.last_run_id desc nulls last, g.owner_user_id),
     made as (
-      insert into territory_zoom (h3, hex_id, resolution, cells, owner_user_id, owner_cells, last_run_id, claimed_at, cell, cell_geojson, exact,
-                                  children, grandchildren)
-        select x, territory_h3_hex(x), r, coalesce(m.total, 0), m.owner_user_id, coalesce(m.cells, 0), m.last_run_id, m.claimed_at,
-               s.cell, st_asgeojson(s.cell), s.cell is not null, coalesce(k.n, m.total, 0), coalesce(k.g, 0)
-          from unnest(a) x left join m on m.h3 = x left join territory_zoom_shape s on s.h3 = x
-          left join lateral (select count(*)::integer as n, coalesce(sum(c.children), 0)::integer as g from territory_zoom c
-                              where r < 8 and c.h3 = any(territory_h3_children(x)) and c.cells > 0) k on r < 8
+      insert into public.territory_zoom (h3, hex_id, resolution, cells, owner_user_id, owner_cells, last_run_id, claimed_at, cell, cell_geojson, exact,
+                                  children, grandchildren, change)
+        select x, public.territory_h3_hex(x), r, coalesce(m.total, 0), m.owner_user_id, coalesce(m.cells, 0), m.last_run_id, m.claimed_at,
+               s.cell, st_asgeojson(s.cell), s.cell is not null, coalesce(k.n, m.total, 0), coalesce(k.g, 0), stamp
+          from unnest(a) x left join m on m.h3 = x left join public.territory_zoom_shape s on s.h3 = x
+          left join lateral (select count(*)::integer as n, coalesce(sum(c.children), 0)::integer as g from public.territory_zoom c
+                              where r < 8 and c.h3 = any(public.territory_h3_children(x)) and c.cells > 0) k on r < 8
          order by x
         on conflict do nothing
         returning territory_zoom.h3),
-    gone as (delete from territory_zoom_owner o where o.h3 in (select made.h3 from made)
+    gone as (delete from public.territory_zoom_owner o where o.h3 in (select made.h3 from made)
                and not exists (select 1 from g where g.h3 = o.h3 and g.owner_user_id = o.owner_user_id)),
-    owners as (insert into territory_zoom_owner as o select g.* from g where g.h3 in (select made.h3 from made) order by g.h3, g.owner_user_id
+    owners as (insert into public.territory_zoom_owner as o select g.* from g where g.h3 in (select made.h3 from made) order by g.h3, g.owner_user_id
                  on conflict (h3, owner_user_id) do update set cells = excluded.cells, last_run_id = excluded.last_run_id, claimed_at = excluded.claimed_at)
     select array(select made.h3 from made order by 1) into fresh;
     changed := changed + cardinality(fresh);
-    -- Cells already there: locked in H3 order (one deleted meanwhile is made again), then
-    -- brought up to date from the finer level as it is once they are held.
+    -- Cells already there: locked in H3 order and given this writer's change number (one deleted
+    -- meanwhile is made again), then brought up to date from the finer level as it is once they
+    -- are held.
     held := array(select x from unnest(a) x except select y from unnest(fresh) y order by 1);
     if cardinality(held) > 0 then
       loop
-        select count(*) into n from (select 1 from territory_zoom z where z.h3 = any(held) order by z.h3 for update) l;
+        with l as (select z.h3 from public.territory_zoom z where z.h3 = any(held) order by z.h3 for update),
+        u as (update public.territory_zoom z set change = stamp from l where z.h3 = l.h3 and z.change <> stamp returning 1)
+        select count(*) into n from l;
         exit when n = cardinality(held);
-        insert into territory_zoom (h3, hex_id, resolution, cell, cell_geojson, exact)
-          select x, territory_h3_hex(x), r, s.cell, st_asgeojson(s.cell), s.cell is not null
-          from unnest(held) x left join territory_zoom_shape s on s.h3 = x order by x
+        insert into public.territory_zoom (h3, hex_id, resolution, cell, cell_geojson, exact, change)
+          select x, public.territory_h3_hex(x), r, s.cell, st_asgeojson(s.cell), s.cell is not null, stamp
+          from unnest(held) x left join public.territory_zoom_shape s on s.h3 = x order by x
           on conflict do nothing;
       end loop;
       -- Pipeline boundaries written since a cell got its stand-in.
-      update territory_zoom z set cell = s.cell, cell_geojson = st_asgeojson(s.cell), exact = true
-        from territory_zoom_shape s where z.h3 = any(held) and not z.exact and s.h3 = z.h3;
-      with g as materialized (select * from territory_zoom_gather(held, r, r = 8 and cardinality(held) > 20000)),
+      update public.territory_zoom z set cell = s.cell, cell_geojson = st_asgeojson(s.cell), exact = true
+        from public.territory_zoom_shape s where z.h3 = any(held) and not z.exact and s.h3 = z.h3;
+      with g as materialized (select * from public.territory_zoom_gather(held, r, r = 8 and cardinality(held) > 20000)),
       u as (
-        insert into territory_zoom_owner as o select * from g order by h3, owner_user_id
+        insert into public.territory_zoom_owner as o select * from g order by h3, owner_user_id
           on conflict (h3, owner_user_id) do update set cells = excluded.cells, last_run_id = excluded.last_run_id, claimed_at = excluded.claimed_at
           where (o.cells, o.last_run_id, o.claimed_at) is distinct from (excluded.cells, excluded.last_run_id, excluded.claimed_at)
         returning 1)
-      delete from territory_zoom_owner o where o.h3 = any(held)
+      delete from public.territory_zoom_owner o where o.h3 = any(held)
         and not exists (select 1 from g where g.h3 = o.h3 and g.owner_user_id = o.owner_user_id);
       -- Each cell's majority owner (a tie: the latest claim) and counts; no owner: nothing claimed.
-      update territory_zoom z set cells = coalesce(m.total, 0), owner_user_id = m.owner_user_id, owner_cells = coalesce(m.cells, 0),
+      update public.territory_zoom z set cells = coalesce(m.total, 0), owner_user_id = m.owner_user_id, owner_cells = coalesce(m.cells, 0),
              last_run_id = m.last_run_id, claimed_at = m.claimed_at, children = coalesce(k.n, m.total, 0), grandchildren = coalesce(k.g, 0)
         from unnest(held) x left join lateral (
           select o.owner_user_id, o.cells, o.last_run_id, o.claimed_at, sum(o.cells) over () as total
-          from territory_zoom_owner o where o.h3 = x
+          from public.territory_zoom_owner o where o.h3 = x
           order by o.cells desc, o.claimed_at desc nulls last, o.last_run_id desc nulls last, o.owner_user_id limit 1) m on true
         left join lateral (
-          select count(*)::integer as n, coalesce(sum(c.children), 0)::integer as g from territory_zoom c
-           where r < 8 and c.h3 = any(territory_h3_children(x)) and c.cells > 0) k on r < 8
+          select count(*)::integer as n, coalesce(sum(c.children), 0)::integer as g from public.territory_zoom c
+           where r < 8 and c.h3 = any(public.territory_h3_children(x)) and c.cells > 0) k on r < 8
         where z.h3 = x and (z.cells, z.owner_user_id, z.owner_cells, z.last_run_id, z.claimed_at, z.children, z.grandchildren)
                    is distinct from (coalesce(m.total, 0), m.owner_user_id, coalesce(m.cells, 0), m.last_run_id, m.claimed_at, coalesce(k.n, m.total, 0), coalesce(k.g, 0));
       get diagnostics n = row_count;
       changed := changed + n;
     end if;
     -- Cells without the pipeline's boundary: the hull of their finer cells until the night.
-    drawn := array(select z.h3 from territory_zoom z where z.h3 = any(a) and not z.exact order by 1);
+    drawn := array(select z.h3 from public.territory_zoom z where z.h3 = any(a) and not z.exact order by 1);
     if cardinality(drawn) > 0 then
-      update territory_zoom z set cell = h.cell, cell_geojson = st_asgeojson(h.cell)
+      update public.territory_zoom z set cell = h.cell, cell_geojson = st_asgeojson(h.cell)
         from (select x, (select case when geometrytype(g) = 'POLYGON' then g end
                          from (select case when st_xmax(c) - st_xmin(c) > 180 then st_convexhull(st_shiftlongitude(c)) else st_convexhull(c) end g
                                from (select st_collect(f.cell) c from (
-                                       select t.cell from territory_hex t where r = 8
-                                          and t.hex_id = any(array(select territory_h3_hex(c) from unnest(territory_h3_children(x)) c))
+                                       select t.cell from public.territory_hex t where r = 8
+                                          and t.hex_id = any(array(select public.territory_h3_hex(c) from unnest(public.territory_h3_children(x)) c))
                                        union all
-                                       select k.cell from territory_zoom k where r < 8 and k.h3 = any(territory_h3_children(x)) and k.cells > 0) f) u) v) as cell
+                                       select k.cell from public.territory_zoom k where r < 8 and k.h3 = any(public.territory_h3_children(x)) and k.cells > 0) f) u) v) as cell
               from unnest(drawn) x) h
         where z.h3 = h.x and z.cell is distinct from h.cell;
     end if;
-    a := array(select territory_h3_parent(x, r - 1) from unnest(a) x where r > 0);
+    a := array(select public.territory_h3_parent(x, r - 1) from unnest(a) x where r > 0);
   end loop;
   return changed;
 end $$;
@@ -217,7 +264,7 @@ declare tries integer := 0;
 begin
   loop
     begin
-      return territory_zoom_refresh_pass(a, everything);
+      return public.territory_zoom_refresh_pass(a, everything);
     exception when deadlock_detected then
       tries := tries + 1;
       if tries >= 5 then raise; end if;
@@ -231,26 +278,27 @@ create or replace function territory_zoom_after_write() returns trigger
 declare a bigint[];
 begin
   if tg_op = 'INSERT' then
-    a := array(select territory_h3_parent(h, 8) from (select territory_h3(n.hex_id) h from zoom_new n where n.owner_user_id is not null) s
+    a := array(select public.territory_h3_parent(h, 8) from (select public.territory_h3(n.hex_id) h from zoom_new n) s
                where (h >> 52) & 15 = 9);
   elsif tg_op = 'DELETE' then
-    a := array(select territory_h3_parent(h, 8) from (select territory_h3(o.hex_id) h from zoom_old o where o.owner_user_id is not null) s
+    a := array(select public.territory_h3_parent(h, 8) from (select public.territory_h3(o.hex_id) h from zoom_old o) s
                where (h >> 52) & 15 = 9);
   else
-    a := array(select territory_h3_parent(h, 8) from (
-                 select territory_h3(coalesce(n.hex_id, o.hex_id)) h from zoom_new n full join zoom_old o on o.hex_id = n.hex_id
-                  where (n.hex_id, n.owner_user_id, n.last_run_id, n.claimed_at) is distinct from (o.hex_id, o.owner_user_id, o.last_run_id, o.claimed_at)
-) s
+    a := array(select public.territory_h3_parent(h, 8) from (
+                 select public.territory_h3(coalesce(n.hex_id, o.hex_id)) h from zoom_new n full join zoom_old o on o.hex_id = n.hex_id
+                  where (n.hex_id, n.owner_user_id, n.last_run_id, n.claimed_at, n.cell is null) is distinct from (o.hex_id, o.owner_user_id, o.last_run_id, o.claimed_at, o.cell is null)) s
                where (h >> 52) & 15 = 9);
   end if;
-  perform territory_zoom_refresh(a);
+  perform public.territory_zoom_refresh(a);
   return null;
 end $$;
 create or replace function territory_zoom_after_truncate() returns trigger
   language plpgsql security definer set search_path = public, extensions, pg_temp as $$
 begin
-  delete from territory_zoom_owner;
-  delete from territory_zoom;
+  delete from public.territory_zoom_owner;
+  delete from public.territory_zoom;
+  -- The cells removed carry no change number: every number given before is out of date.
+  update public.territory_zoom_epoch set reset = pg_current_xact_id()::text::bigint + 1;
   return null;
 end $$;
 drop trigger if exists territory_zoom_insert on territory_hex;
@@ -275,16 +323,16 @@ create or replace function territory_zoom_repair() returns text
   language plpgsql security definer set search_path = public, extensions, pg_temp as $$
 declare shaped integer; wrong integer; rebuilt integer;
 begin
-  with l as (select z.h3 from territory_zoom z join territory_zoom_shape s on s.h3 = z.h3 where not z.exact order by z.h3 for update of z)
-  update territory_zoom z set cell = s.cell, cell_geojson = st_asgeojson(s.cell), exact = true
-    from territory_zoom_shape s where s.h3 = z.h3 and z.h3 in (select h3 from l);
+  with l as (select z.h3 from public.territory_zoom z join public.territory_zoom_shape s on s.h3 = z.h3 where not z.exact order by z.h3 for update of z)
+  update public.territory_zoom z set cell = s.cell, cell_geojson = st_asgeojson(s.cell), exact = true, change = pg_current_xact_id()::text::bigint
+    from public.territory_zoom_shape s where s.h3 = z.h3 and z.h3 in (select h3 from l);
   get diagnostics shaped = row_count;
   with want as (
-    select t.owner_user_id, count(*)::bigint as cells, max(t.claimed_at) as claimed_at from territory_hex t
-     where t.owner_user_id is not null and (territory_h3(t.hex_id) >> 52) & 15 = 9 group by t.owner_user_id),
+    select t.owner_user_id, count(*)::bigint as cells, max(t.claimed_at) as claimed_at from public.territory_hex t
+     where t.owner_user_id is not null and (public.territory_h3(t.hex_id) >> 52) & 15 = 9 group by t.owner_user_id),
   have as (
     select (o.h3 >> 52) & 15 as r, o.owner_user_id, sum(o.cells)::bigint as cells, max(o.claimed_at) as claimed_at
-      from territory_zoom_owner o group by 1, 2),
+      from public.territory_zoom_owner o group by 1, 2),
   per_owner as (
     select r, w.owner_user_id from generate_series(0, 8) r cross join want w
      where not exists (select 1 from have h where h.r = r and h.owner_user_id = w.owner_user_id
@@ -292,15 +340,15 @@ begin
     union all
     select h.r, h.owner_user_id from have h where not exists (select 1 from want w where w.owner_user_id = h.owner_user_id)),
   per_cell as (
-    select z.h3 from territory_zoom z left join (select o.h3, sum(o.cells) as cells from territory_zoom_owner o group by o.h3) o on o.h3 = z.h3
+    select z.h3 from public.territory_zoom z left join (select o.h3, sum(o.cells) as cells from public.territory_zoom_owner o group by o.h3) o on o.h3 = z.h3
      where z.cells <> coalesce(o.cells, 0)
     union all
-    select o.h3 from territory_zoom_owner o where not exists (select 1 from territory_zoom z where z.h3 = o.h3)
+    select o.h3 from public.territory_zoom_owner o where not exists (select 1 from public.territory_zoom z where z.h3 = o.h3)
     union all
     -- children and grandchildren, territory_in_viewport's bounds, against the finer cells
-    select p.h3 from territory_zoom p left join (
-        select territory_h3_parent(c.h3, c.resolution - 1) as h3, count(*) as n, sum(c.children) as g
-          from territory_zoom c where c.resolution > 0 and c.cells > 0 group by 1) k on k.h3 = p.h3
+    select p.h3 from public.territory_zoom p left join (
+        select public.territory_h3_parent(c.h3, c.resolution - 1) as h3, count(*) as n, sum(c.children) as g
+          from public.territory_zoom c where c.resolution > 0 and c.cells > 0 group by 1) k on k.h3 = p.h3
      where (p.children, p.grandchildren) <> (case when p.resolution = 8 then p.cells else coalesce(k.n, 0) end,
                                              case when p.resolution = 8 then 0 else coalesce(k.g, 0) end))
   select (select count(*) from per_owner) + (select count(*) from per_cell) into wrong;
@@ -308,9 +356,9 @@ begin
     return format('the map at every zoom agrees with territory_hex%s',
                   case when shaped > 0 then format(' (%s cells'' boundaries filled)', shaped) else '' end);
   end if;
-  lock table territory_hex in share row exclusive mode;
-  rebuilt := territory_zoom_refresh(array(select distinct territory_h3_parent(territory_h3(t.hex_id), 8) from territory_hex t
-                                          where (territory_h3(t.hex_id) >> 52) & 15 = 9), true);
+  lock table public.territory_hex in share row exclusive mode;
+  rebuilt := public.territory_zoom_refresh(array(select distinct public.territory_h3_parent(public.territory_h3(t.hex_id), 8) from public.territory_hex t
+                                          where (public.territory_h3(t.hex_id) >> 52) & 15 = 9), true);
   return format('the map at every zoom disagreed with territory_hex (%s differences): rebuilt, %s coarse cells changed', wrong, rebuilt);
 end $$;
 
@@ -320,39 +368,59 @@ end $$;
 create index if not exists idx_territory_hex_uncounted on territory_hex using gist (cell)
   where owner_user_id is null or hex_id !~ '^89[0-9a-f]{13}$';
 
--- GET /territoryInViewport at every zoom (see the header).
-drop function if exists territory_in_viewport(double precision, double precision, double precision, double precision, integer);
-create function territory_in_viewport(min_lon double precision, min_lat double precision,
-    max_lon double precision, max_lat double precision, max_cells integer default 5000)
-  returns table (hex_id text, owner_user_id uuid, last_run_id uuid, claimed_at timestamptz, cell_geojson text,
-                 resolution integer, cells integer, owner_cells integer)
+-- The box as the viewport functions read it (see the header): min_lon > max_lon crosses ±180°,
+-- longitudes are taken modulo 360 (360° wide or more: the whole world, -180…180), latitudes
+-- clamped to -90…90; null when the bounds are not a box (territory_zoom_pick refuses them). One
+-- expression (no FROM), so that PostgreSQL inlines it.
+create or replace function territory_zoom_box(min_lon double precision, min_lat double precision,
+    max_lon double precision, max_lat double precision) returns geometry
+  language sql immutable parallel safe as $$
+  select case when min_lon between -1e6 and 1e6 and max_lon between -1e6 and 1e6 and min_lat between -1e6 and 1e6
+                   and max_lat between -1e6 and 1e6 and min_lat <= max_lat then
+    st_makeenvelope(l, greatest(min_lat, -90), l + least(w, 360), least(max_lat, 90), 4326) end
+  from (select case when w >= 360 then -180 else min_lon - 360 * floor((min_lon + 180) / 360) end as l, w
+          from (select case when min_lon > max_lon then max_lon + 360 - min_lon else max_lon - min_lon end as w) a) b $$;
+
+-- The box and the resolution of a viewport's answer (see the header), for territory_in_viewport and
+-- territory_cells_in_viewport alike: cap = max_cells clamped to the maximum; b1, b2, b3 = the box where
+-- it lies and a turn west and east (cells across ±180° are stored past 180); best = 9, a coarser
+-- resolution, or -1 (none fits: the cap resolution-0 cells holding the most). fn names the caller in
+-- the error for a bound that is not a box.
+drop function if exists territory_zoom_pick(text, double precision, double precision, double precision, double precision, integer, boolean);
+create or replace function territory_zoom_pick(fn text, min_lon double precision, min_lat double precision,
+    max_lon double precision, max_lat double precision, max_cells integer,
+    out best integer, out cap integer, out b1 geometry, out b2 geometry, out b3 geometry)
   -- No JIT or parallel workers for a query of milliseconds; bitmap scans (each heap page read
-  -- once) except where a count stops at max_cells + 1 (see `capped`). Parallel unsafe (the
-  -- default): set_config cannot run in a parallel query.
+  -- once) except where a count stops at max_cells + 1 (see `capped`); generic plans (planning
+  -- each statement again for its box cost a street box's call more than running it). Parallel
+  -- unsafe (the default): set_config cannot run in a parallel query.
   language plpgsql stable
-  set enable_bitmapscan = on set jit = off set max_parallel_workers_per_gather = 0 as $$
-#variable_conflict use_column
+  set enable_bitmapscan = on set jit = off set max_parallel_workers_per_gather = 0 set plan_cache_mode = force_generic_plan
+  set search_path = public, extensions, pg_temp as $$
 declare
   lo double precision; w double precision; la double precision; ha double precision; far double precision;
-  b1 geometry; b2 geometry; b3 geometry; n1 geometry; n2 geometry; n3 geometry; w1 geometry; w2 geometry; w3 geometry;
+  n1 geometry; n2 geometry; n3 geometry; w1 geometry; w2 geometry; w3 geometry;
   my double precision; mx double precision;
-  lim bigint := max_cells::bigint + 1; r integer := 0; n bigint; best integer := -1; up bigint; finer bigint; finer2 bigint; capped boolean := false;
+  lim bigint; r integer := 0; n bigint; up bigint; finer bigint; finer2 bigint; capped boolean := false;
 begin
-  if coalesce(max_cells, 0) <= 0 then return; end if;
-  if not coalesce(min_lon between -1e6 and 1e6 and max_lon between -1e6 and 1e6
-                  and min_lat between -1e6 and 1e6 and max_lat between -1e6 and 1e6, false) or min_lat > max_lat then
+  best := -1;
+  b1 := public.territory_zoom_box(min_lon, min_lat, max_lon, max_lat);
+  if b1 is null then
     raise exception using errcode = '22023',
-      message = format('territory_in_viewport: (%s, %s, %s, %s) is not a box (finite degrees, min_lat <= max_lat)',
-                       min_lon, min_lat, max_lon, max_lat);
+      message = format('%s: (%s, %s, %s, %s) is not a box (finite degrees, min_lat <= max_lat)',
+                       fn, min_lon, min_lat, max_lon, max_lat);
   end if;
-  la := greatest(min_lat, -90); ha := least(max_lat, 90);
-  w := case when min_lon > max_lon then max_lon + 360 - min_lon else max_lon - min_lon end;
-  if w >= 360 then lo := -180; w := 360;
-  else lo := min_lon - 360 * floor((min_lon + 180) / 360); end if;
-  -- The box where it lies and a turn east and west: cells across ±180° are stored past 180.
-  b1 := st_makeenvelope(lo, la, lo + w, ha, 4326);
-  b2 := st_makeenvelope(lo - 360, la, lo + w - 360, ha, 4326);
-  b3 := st_makeenvelope(lo + 360, la, lo + w + 360, ha, 4326);
+  cap := least(max_cells, 10000);
+  max_cells := cap; lim := cap::bigint + 1;
+  lo := st_xmin(b1); w := st_xmax(b1) - lo; la := st_ymin(b1); ha := st_ymax(b1);
+  b2 := st_translate(b1, -360, 0); b3 := st_translate(b1, 360, 0);
+  -- Up close (a box too small to hold 4 × max_cells resolution-9 cells of average size): when the
+  -- rows whose bounds meet the box number at most max_cells, so do the rows meeting it, and the
+  -- answer is at resolution 9 without the walk.
+  if w * (ha - la) * 12392 * (case when la <= 0 and ha >= 0 then 1 else cosd(least(abs(la), abs(ha))) end) <= 4 * 0.1053 * max_cells then
+    select count(*) into n from (select 1 from public.territory_hex t where t.cell && b1 or t.cell && b2 or t.cell && b3 limit lim) s;
+    if n <= max_cells then best := 9; return; end if;
+  end if;
   -- The walk, resolution 0 up: count(r) = the box's claimed cells at r (at 9: its territory_hex
   -- rows); `best`, the finest r so far with count(r) <= max_cells. Each resolution's query also
   -- gives bounds for the finer ones from H3's hierarchy. The margin: three average edges of
@@ -379,11 +447,11 @@ begin
       -- The box's territory_hex rows, as the function before this migration returned them.
       if capped then
         select count(*) into n from (
-          (select t.hex_id from territory_hex t where t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1)) limit lim)
-          union (select t.hex_id from territory_hex t where t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2)) limit lim)
-          union (select t.hex_id from territory_hex t where t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3)) limit lim)) s;
+          (select t.hex_id from public.territory_hex t where t.cell && b1 and (t.cell @ b1 or st_intersects(t.cell, b1)) limit lim)
+          union (select t.hex_id from public.territory_hex t where t.cell && b2 and (t.cell @ b2 or st_intersects(t.cell, b2)) limit lim)
+          union (select t.hex_id from public.territory_hex t where t.cell && b3 and (t.cell @ b3 or st_intersects(t.cell, b3)) limit lim)) s;
       else
-        select count(*) into n from (select t.cell from territory_hex t where t.cell && b1 or t.cell && b2 or t.cell && b3 offset 0) t
+        select count(*) into n from (select t.cell from public.territory_hex t where t.cell && b1 or t.cell && b2 or t.cell && b3 offset 0) t
          where t.cell @ b1 or t.cell @ b2 or t.cell @ b3 or st_intersects(t.cell, b1) or st_intersects(t.cell, b2) or st_intersects(t.cell, b3);
       end if;
       if n <= max_cells then best := 9; end if;
@@ -406,22 +474,22 @@ begin
              coalesce(sum(z.children), 0), coalesce(sum(z.children) filter (where (z.cell @ n1 or z.cell @ n2 or z.cell @ n3)), 0),
              coalesce(sum(z.grandchildren) filter (where (z.cell @ n1 or z.cell @ n2 or z.cell @ n3)), 0)
         into n, up, finer, finer2
-        from territory_zoom z where z.resolution = r::smallint and z.cells > 0
+        from public.territory_zoom z where z.resolution = r::smallint and z.cells > 0
          and (z.cell && w1 or z.cell && w2 or z.cell && w3);
     else
       select count(*), coalesce(sum(s.k), 0), coalesce(sum(s.g), 0), null into n, finer, finer2, up from (
         (select z.h3, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.children else 0 end as k, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.grandchildren else 0 end as g
-           from territory_zoom z where z.resolution = r::smallint and (z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) and z.cells > 0 limit lim)
+           from public.territory_zoom z where z.resolution = r::smallint and (z.cell && b1 and (z.cell @ b1 or st_intersects(z.cell, b1))) and z.cells > 0 limit lim)
         union (select z.h3, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.children else 0 end, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.grandchildren else 0 end
-           from territory_zoom z where z.resolution = r::smallint and (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2))) and z.cells > 0 limit lim)
+           from public.territory_zoom z where z.resolution = r::smallint and (z.cell && b2 and (z.cell @ b2 or st_intersects(z.cell, b2))) and z.cells > 0 limit lim)
         union (select z.h3, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.children else 0 end, case when (z.cell @ n1 or z.cell @ n2 or z.cell @ n3) then z.grandchildren else 0 end
-           from territory_zoom z where z.resolution = r::smallint and (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))) and z.cells > 0 limit lim)) s;
+           from public.territory_zoom z where z.resolution = r::smallint and (z.cell && b3 and (z.cell @ b3 or st_intersects(z.cell, b3))) and z.cells > 0 limit lim)) s;
     end if;
     if n <= max_cells then best := r; end if;
     exit when finer > max_cells;
     if r = 8 and up is not null then
       -- The rows the coarse cells do not count, near the box.
-      up := up + (select count(*) from territory_hex t where (t.owner_user_id is null or t.hex_id !~ '^89[0-9a-f]{13}$')
+      up := up + (select count(*) from public.territory_hex t where (t.owner_user_id is null or t.hex_id !~ '^89[0-9a-f]{13}$')
                     and (t.cell && w1 or t.cell && w2 or t.cell && w3));
     end if;
     if up <= max_cells and (r = 8 or finer2 > max_cells) then best := r + 1; exit; end if;
@@ -431,30 +499,140 @@ begin
     end if;
     r := r + 1;
   end loop;
-  -- The answer: at most max_cells rows known to be there, read by one bitmap scan on the boxes'
-  -- bounds (the subquery keeps the planner from a second index scan for st_intersects). Rows
-  -- come as the scan finds them: sorting them (wide rows: a cell_geojson or a cell each) would
-  -- be a quarter of a zoomed-out call and an eighth of a city's.
-  perform set_config('enable_bitmapscan', 'on', true);
-  if best = 9 then
-    return query select t.hex_id, t.owner_user_id, t.last_run_id, t.claimed_at, st_asgeojson(t.cell), 9,
+end $$;
+
+-- GET /territoryInViewport at every zoom (see the header).
+drop function if exists territory_in_viewport(double precision, double precision, double precision, double precision, integer);
+create function territory_in_viewport(min_lon double precision, min_lat double precision,
+    max_lon double precision, max_lat double precision, max_cells integer default 5000)
+  returns table (hex_id text, owner_user_id uuid, last_run_id uuid, claimed_at timestamptz, cell_geojson text,
+                 resolution integer, cells integer, owner_cells integer)
+  language plpgsql stable
+  set enable_bitmapscan = on set jit = off set max_parallel_workers_per_gather = 0 set plan_cache_mode = force_generic_plan
+  set search_path = public, extensions, pg_temp as $$
+#variable_conflict use_column
+declare p record;
+begin
+  if coalesce(max_cells, 0) <= 0 then return; end if;
+  select * into p from public.territory_zoom_pick('territory_in_viewport', min_lon, min_lat, max_lon, max_lat, max_cells);
+  -- The answer: at most cap rows known to be there, read by one bitmap scan on the boxes' bounds
+  -- (the subquery keeps the planner from a second index scan for st_intersects). Rows come as the
+  -- scan finds them: sorting them (wide rows: a cell_geojson or a cell each) would be a quarter of
+  -- a zoomed-out call and an eighth of a city's. claimed_at: the UTC day.
+  if p.best = 9 then
+    return query select t.hex_id, t.owner_user_id, t.last_run_id, (t.claimed_at at time zone 'UTC')::date::timestamp at time zone 'UTC', st_asgeojson(t.cell), 9,
                         (t.owner_user_id is not null)::integer, (t.owner_user_id is not null)::integer
-      from (select * from territory_hex t where t.cell && b1 or t.cell && b2 or t.cell && b3 offset 0) t
-      where t.cell @ b1 or t.cell @ b2 or t.cell @ b3 or st_intersects(t.cell, b1) or st_intersects(t.cell, b2) or st_intersects(t.cell, b3)
-      limit max_cells;
-  elsif best >= 0 then
-    return query select z.hex_id, z.owner_user_id, z.last_run_id, z.claimed_at, z.cell_geojson, best, z.cells, z.owner_cells
-      from (select * from territory_zoom z where z.resolution = best::smallint and z.cells > 0
-              and (z.cell && b1 or z.cell && b2 or z.cell && b3) offset 0) z
-      where z.cell @ b1 or z.cell @ b2 or z.cell @ b3 or st_intersects(z.cell, b1) or st_intersects(z.cell, b2) or st_intersects(z.cell, b3)
-      limit max_cells;
+      from (select * from public.territory_hex t where t.cell && p.b1 or t.cell && p.b2 or t.cell && p.b3 offset 0) t
+      where t.cell @ p.b1 or t.cell @ p.b2 or t.cell @ p.b3 or st_intersects(t.cell, p.b1) or st_intersects(t.cell, p.b2) or st_intersects(t.cell, p.b3)
+      limit p.cap;
+  elsif p.best >= 0 then
+    return query select z.hex_id, z.owner_user_id, z.last_run_id, (z.claimed_at at time zone 'UTC')::date::timestamp at time zone 'UTC', z.cell_geojson, p.best, z.cells, z.owner_cells
+      from (select * from public.territory_zoom z where z.resolution = p.best::smallint and z.cells > 0
+              and (z.cell && p.b1 or z.cell && p.b2 or z.cell && p.b3) offset 0) z
+      where z.cell @ p.b1 or z.cell @ p.b2 or z.cell @ p.b3 or st_intersects(z.cell, p.b1) or st_intersects(z.cell, p.b2) or st_intersects(z.cell, p.b3)
+      limit p.cap;
   else
-    -- No resolution fits: the max_cells resolution-0 cells holding the most.
-    return query select z.hex_id, z.owner_user_id, z.last_run_id, z.claimed_at, z.cell_geojson, 0, z.cells, z.owner_cells
-      from (select * from territory_zoom z where z.resolution = 0::smallint and z.cells > 0
-              and (z.cell && b1 or z.cell && b2 or z.cell && b3) offset 0) z
-      where z.cell @ b1 or z.cell @ b2 or z.cell @ b3 or st_intersects(z.cell, b1) or st_intersects(z.cell, b2) or st_intersects(z.cell, b3)
-      order by z.cells desc, z.h3 limit max_cells;
+    -- No resolution fits: the cap resolution-0 cells holding the most.
+    return query select z.hex_id, z.owner_user_id, z.last_run_id, (z.claimed_at at time zone 'UTC')::date::timestamp at time zone 'UTC', z.cell_geojson, 0, z.cells, z.owner_cells
+      from (select * from public.territory_zoom z where z.resolution = 0::smallint and z.cells > 0
+              and (z.cell && p.b1 or z.cell && p.b2 or z.cell && p.b3) offset 0) z
+      where z.cell @ p.b1 or z.cell @ p.b2 or z.cell @ p.b3 or st_intersects(z.cell, p.b1) or st_intersects(z.cell, p.b2) or st_intersects(z.cell, p.b3)
+      order by z.cells desc, z.h3 limit p.cap;
+  end if;
+end $$;
+
+-- GET /territoryCellsInViewport: the answer of territory_in_viewport as H3 ids and counts, without
+-- geometry (the app draws a cell from its id with H3), and what changed since a number it gave
+-- (see the header).
+drop function if exists territory_cells_in_viewport(double precision, double precision, double precision, double precision, integer, bigint);
+create function territory_cells_in_viewport(min_lon double precision, min_lat double precision,
+    max_lon double precision, max_lat double precision, max_cells integer default 5000, since bigint default null)
+  returns table (kind text, resolution integer, owner_user_id uuid, hex_ids text[], cells integer[], owner_cells integer[], next bigint)
+  language plpgsql stable
+  set enable_bitmapscan = on set jit = off set max_parallel_workers_per_gather = 0 set plan_cache_mode = force_generic_plan
+  set search_path = public, extensions, pg_temp as $$
+#variable_conflict use_column
+declare
+  p record; mark bigint; s bigint; prev integer; r integer; dirty bigint[]; b geometry;
+  lo double precision; w double precision; la double precision; ha double precision; my double precision; far double precision; g geometry;
+begin
+  if coalesce(max_cells, 0) <= 0 then return; end if;
+  -- Every transaction below `mark` has ended: what it wrote is all in this call's snapshot.
+  mark := pg_snapshot_xmin(pg_current_snapshot())::text::bigint;
+  if since is not null then
+    s := since >> 4; prev := (since & 15)::integer - 1;
+    b := public.territory_zoom_box(min_lon, min_lat, max_lon, max_lat);
+    if since < 0 or prev not between 0 and 9 or s < (select e.reset from public.territory_zoom_epoch e) or b is null then since := null; end if;
+  end if;
+  if since is not null then
+    -- The coarse cells changed since s whose bounds meet the box grown by the margin of the walk
+    -- (a cell's descendants lie within its bounds grown by it), resolution 0 down to the answer's
+    -- (8 for an answer at 9), each level among the children of the one before: none, nothing the
+    -- answer shows changed (its resolution neither).
+    lo := st_xmin(b); w := st_xmax(b) - lo; la := st_ymin(b); ha := st_ymax(b);
+    for r in 0..least(prev, 8) loop
+      my := 3 * (array[483.057, 182.513, 68.979, 26.072, 9.854, 3.725, 1.406, 0.531, 0.201])[r + 1] / 111.32;
+      far := greatest(abs(la), abs(ha)) + my;
+      g := case when far >= 89 or w + 2 * my / cosd(far) >= 360
+                then st_makeenvelope(-180, greatest(la - my, -90), 180, least(ha + my, 90), 4326)
+                else st_makeenvelope(lo - my / cosd(far), greatest(la - my, -90), lo + w + my / cosd(far), least(ha + my, 90), 4326) end;
+      if r = 0 then
+        dirty := array(select z.h3 from public.territory_zoom z where z.resolution = 0::smallint and z.change >= s
+                    and (z.cell && g or z.cell && st_translate(g, -360, 0) or z.cell && st_translate(g, 360, 0)));
+      else
+        dirty := array(select z.h3 from public.territory_zoom z
+                    where z.h3 = any(array(select unnest(public.territory_h3_children(x)) from unnest(dirty) x)) and z.change >= s
+                      and (z.cell && g or z.cell && st_translate(g, -360, 0) or z.cell && st_translate(g, 360, 0)));
+      end if;
+      if cardinality(dirty) = 0 then
+        return query select 'since', prev, null::uuid, null::text[], null::integer[], null::integer[], mark * 16 + prev + 1;
+        return;
+      end if;
+    end loop;
+  end if;
+  select * into p from public.territory_zoom_pick('territory_cells_in_viewport', min_lon, min_lat, max_lon, max_lat, max_cells);
+  if since is null or p.best <> prev then
+    -- The whole answer: the rows of territory_in_viewport, one per owner.
+    return query select 'all', greatest(p.best, 0), null::uuid, null::text[], null::integer[], null::integer[], mark * 16 + p.best + 1;
+    if p.best = 9 then
+      return query select 'cells', 9, t.owner_user_id, array_agg(t.hex_id), array_agg(t.n), array_agg(t.n), null::bigint from (
+        select t.hex_id, t.owner_user_id, (t.owner_user_id is not null)::integer as n
+          from (select * from public.territory_hex t where t.cell && p.b1 or t.cell && p.b2 or t.cell && p.b3 offset 0) t
+         where t.cell @ p.b1 or t.cell @ p.b2 or t.cell @ p.b3 or st_intersects(t.cell, p.b1) or st_intersects(t.cell, p.b2) or st_intersects(t.cell, p.b3)
+         limit p.cap) t group by t.owner_user_id;
+    elsif p.best >= 0 then
+      return query select 'cells', p.best, z.owner_user_id, array_agg(z.hex_id), array_agg(z.cells), array_agg(z.owner_cells), null::bigint from (
+        select z.hex_id, z.owner_user_id, z.cells, z.owner_cells
+          from (select * from public.territory_zoom z where z.resolution = p.best::smallint and z.cells > 0
+                  and (z.cell && p.b1 or z.cell && p.b2 or z.cell && p.b3) offset 0) z
+         where z.cell @ p.b1 or z.cell @ p.b2 or z.cell @ p.b3 or st_intersects(z.cell, p.b1) or st_intersects(z.cell, p.b2) or st_intersects(z.cell, p.b3)
+         limit p.cap) z group by z.owner_user_id;
+    else
+      return query select 'cells', 0, z.owner_user_id, array_agg(z.hex_id order by z.cells desc, z.h3), array_agg(z.cells order by z.cells desc, z.h3),
+                          array_agg(z.owner_cells order by z.cells desc, z.h3), null::bigint from (
+        select z.h3, z.hex_id, z.owner_user_id, z.cells, z.owner_cells
+          from (select * from public.territory_zoom z where z.resolution = 0::smallint and z.cells > 0
+                  and (z.cell && p.b1 or z.cell && p.b2 or z.cell && p.b3) offset 0) z
+         where z.cell @ p.b1 or z.cell @ p.b2 or z.cell @ p.b3 or st_intersects(z.cell, p.b1) or st_intersects(z.cell, p.b2) or st_intersects(z.cell, p.b3)
+         order by z.cells desc, z.h3 limit p.cap) z group by z.owner_user_id;
+    end if;
+    return;
+  end if;
+  -- What changed: the client drops what it drew under the cells `dirty` (at resolution 9: every cell
+  -- whose parent is one of them; coarser: those cells), then adds the rows.
+  return query select 'since', prev, null::uuid, array(select public.territory_h3_hex(x) from unnest(dirty) x order by x), null::integer[], null::integer[],
+                      mark * 16 + prev + 1;
+  if prev = 9 then
+    return query select 'cells', 9, t.owner_user_id, array_agg(t.hex_id), array_agg(t.n), array_agg(t.n), null::bigint from (
+      select t.hex_id, t.owner_user_id, (t.owner_user_id is not null)::integer as n from public.territory_hex t
+       where t.hex_id = any(array(select public.territory_h3_hex(c) from unnest(dirty) x, unnest(public.territory_h3_children(x)) c))
+         and (t.cell @ p.b1 or t.cell @ p.b2 or t.cell @ p.b3 or st_intersects(t.cell, p.b1) or st_intersects(t.cell, p.b2) or st_intersects(t.cell, p.b3))) t
+     group by t.owner_user_id;
+  else
+    return query select 'cells', prev, z.owner_user_id, array_agg(z.hex_id), array_agg(z.cells), array_agg(z.owner_cells), null::bigint
+      from public.territory_zoom z where z.h3 = any(dirty) and z.cells > 0
+       and (z.cell @ p.b1 or z.cell @ p.b2 or z.cell @ p.b3 or st_intersects(z.cell, p.b1) or st_intersects(z.cell, p.b2) or st_intersects(z.cell, p.b3))
+     group by z.owner_user_id;
   end if;
 end $$;
 
@@ -465,17 +643,43 @@ alter table territory_zoom_owner enable row level security;
 alter table territory_zoom_shape enable row level security;
 drop policy if exists territory_zoom_read on territory_zoom;
 create policy territory_zoom_read on territory_zoom for select to authenticated using (true);
-revoke all on territory_zoom, territory_zoom_owner, territory_zoom_shape from anon, authenticated;
-grant select on territory_zoom to authenticated;
+alter table territory_zoom_epoch enable row level security;
+drop policy if exists territory_zoom_epoch_read on territory_zoom_epoch;
+create policy territory_zoom_epoch_read on territory_zoom_epoch for select to authenticated using (true);
+revoke all on territory_zoom, territory_zoom_owner, territory_zoom_shape, territory_zoom_epoch from anon, authenticated;
+grant select on territory_zoom, territory_zoom_epoch to authenticated;
 grant select, insert, update, delete on territory_zoom, territory_zoom_owner, territory_zoom_shape to service_role;
+grant select on territory_zoom_epoch to service_role;
 revoke all on function territory_in_viewport(double precision, double precision, double precision,
   double precision, integer) from public, anon;
 grant execute on function territory_in_viewport(double precision, double precision, double precision,
+  double precision, integer) to authenticated, service_role;
+revoke all on function territory_cells_in_viewport(double precision, double precision, double precision,
+  double precision, integer, bigint), territory_zoom_pick(text, double precision, double precision, double precision,
+  double precision, integer) from public, anon;
+grant execute on function territory_cells_in_viewport(double precision, double precision, double precision,
+  double precision, integer, bigint), territory_zoom_pick(text, double precision, double precision, double precision,
   double precision, integer) to authenticated, service_role;
 revoke all on function territory_zoom_refresh(bigint[], boolean), territory_zoom_refresh_pass(bigint[], boolean),
   territory_zoom_gather(bigint[], integer, boolean), territory_zoom_repair(),
   territory_zoom_after_write(), territory_zoom_after_truncate() from public, anon, authenticated;
 grant execute on function territory_zoom_refresh(bigint[], boolean), territory_zoom_repair() to service_role;
+-- The functions' search_path: the schema PostGIS is in (public here, `extensions` on some Supabase
+-- projects) and pg_temp last, as submit_run's; the game's own objects are named public.x in them.
+-- (The territory_h3* helpers call built-ins only and have no SET, which would keep them from being
+-- inlined into the queries that call them per row.)
+do $$
+declare f regprocedure;
+begin
+  foreach f in array array['territory_zoom_gather(bigint[], integer, boolean)', 'territory_zoom_refresh_pass(bigint[], boolean)',
+                           'territory_zoom_refresh(bigint[], boolean)', 'territory_zoom_after_write()', 'territory_zoom_after_truncate()',
+                           'territory_zoom_repair()', 'territory_zoom_pick(text, float8, float8, float8, float8, integer)',
+                           'territory_in_viewport(float8, float8, float8, float8, integer)',
+                           'territory_cells_in_viewport(float8, float8, float8, float8, integer, bigint)']::regprocedure[] loop
+    execute format('alter function %s set search_path = %I, pg_temp', f,
+                   (select n.nspname from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'postgis'));
+  end loop;
+end $$;
 -- A territory stored before this migration: its coarse cells made now (drawn as stand-ins until
 -- the night writes their boundaries); otherwise only checked.
 select territory_zoom_repair();

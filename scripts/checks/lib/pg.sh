@@ -12,6 +12,13 @@
 #   pg_sql DB QUERY                     one query on database DB; unaligned, tuples only
 #   pg_expect DB NAME EXPECTED QUERY    prints "  ok   NAME" when the query gives EXPECTED,
 #                                       else "  FAIL NAME: expected …, got …" and sets fail=1
+#
+# and the checks' prelude (the same in every check):
+#
+#   sql [DB] QUERY                      pg_sql on DB, postgres when it is left out
+#   expect [DB] NAME EXPECTED QUERY     pg_expect on DB, postgres when it is left out
+#   ok NAME                             prints "  ok   NAME"
+#   bad NAME                            prints "  FAIL NAME" and sets fail=1
 pg_start() {
   local name=$1 locale=${2:-C}
   shift; [ $# -gt 0 ] && shift
@@ -52,8 +59,13 @@ pg_sql() { "${PSQL[@]}" -d "$1" -At -c "$2"; }
 
 pg_expect() {
   local got; got=$(pg_sql "$1" "$4" 2>&1) || true
-  if [ "$got" = "$3" ]; then echo "  ok   $2"; else echo "  FAIL $2: expected $3, got $got"; fail=1; fi
+  if [ "$got" = "$3" ]; then ok "$2"; else bad "$2: expected $3, got $got"; fi
 }
+
+sql() { if [ $# -eq 1 ]; then pg_sql postgres "$1"; else pg_sql "$@"; fi; }
+expect() { if [ $# -eq 3 ]; then pg_expect postgres "$@"; else pg_expect "$@"; fi; }
+ok() { echo "  ok   $1"; }
+bad() { echo "  FAIL $1"; fail=1; }
 
 pg_cleanup() {
   local rc=$?
