@@ -61,7 +61,13 @@ create index if not exists idx_runs_pending on runs (created_at, id) where judge
 create sequence if not exists runs_arrival_seq;
 alter table runs add column if not exists arrival bigint;
 alter table runs alter column arrival set default nextval('runs_arrival_seq');
-alter sequence runs_arrival_seq owned by runs.arrival;
+-- Owned by the column (dropped with it) where the role applying this may give it to the table's
+-- owner (a member of that role: the night's role may own neither).
+do $$ begin
+  execute format('alter sequence runs_arrival_seq owner to %I', (select pg_get_userbyid(relowner) from pg_class where oid = 'runs'::regclass));
+  alter sequence runs_arrival_seq owned by runs.arrival;
+exception when insufficient_privilege or object_not_in_prerequisite_state then null;
+end $$;
 -- A runner's submissions of the last day (the limits), runs judged lately (the status view).
 create index if not exists idx_runs_runner_submitted on runs (user_id, created_at) where submission is not null;
 create index if not exists idx_runs_judged on runs (judged_at);
