@@ -15,12 +15,26 @@ SHELL := /bin/bash
 # starts (bench and determinism runs included) see GEO_MAKE_LOCK_HELD and do not lock again.
 ifeq ($(GEO_MAKE_LOCK_HELD),)
 LOCKED_GOALS := $(or $(MAKECMDGOALS),globe)
+ifeq ($(LOCKED_GOALS),territory-follow)
+# A follower runs for days: `make territory-follow` holds the lock only while it brings its
+# binary up to date, then runs the follower without it (-o: the binary is not looked at again),
+# so that any number of followers and a scheduler's `make nightly` run from one checkout. With
+# the lock held by another make, the binary built before runs.
+FOLLOW_BINARY := .build/release/geo-territory-follow
+.PHONY: territory-follow
+territory-follow:
+	@GEO_MAKE_LOCK_HELD=1 flock -n -E 75 .make.lock $(MAKE) --no-print-directory $(FOLLOW_BINARY) || { rc=$$?; \
+	  if [ $$rc -eq 75 ] && [ -x $(FOLLOW_BINARY) ]; then echo "make: another make holds .make.lock: the follower runs the binary built before" >&2; \
+	  else [ $$rc -ne 75 ] || echo "make: another make is running in this checkout (it holds .make.lock) and the follower is not built; wait for it to finish" >&2; exit $$rc; fi; }
+	@GEO_MAKE_LOCK_HELD=1 exec $(MAKE) --no-print-directory -o $(FOLLOW_BINARY) territory-follow
+else
 .PHONY: $(LOCKED_GOALS)
 $(firstword $(LOCKED_GOALS)):
 	@GEO_MAKE_LOCK_HELD=1 flock -n -E 75 .make.lock $(MAKE) --no-print-directory $(MAKECMDGOALS) || { rc=$$?; \
 	  if [ $$rc -eq 75 ]; then echo "make: another make is running in this checkout (it holds .make.lock); wait for it to finish" >&2; fi; exit $$rc; }
 $(wordlist 2,$(words $(LOCKED_GOALS)),$(LOCKED_GOALS)):
 	@:
+endif
 else
 export GEO_MAKE_LOCK_HELD
 .DELETE_ON_ERROR:

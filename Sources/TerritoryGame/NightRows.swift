@@ -17,6 +17,11 @@ extension TerritoryGame {
         public var id: String
         public var userID: String
         public var endedAt: Int64
+        /// Its claims' time: `endedAt` capped at the time the server received the run
+        /// (`TerritoryGame.claimTime`).
+        public var claimedAt: Int64
+        /// Its place in the arrival order (`Claim.arrival`).
+        public var arrival: Int64
         public var valid: Bool
         public var cells: [UInt64]
         /// Its row of `copy night_runs from stdin with (format binary)`.
@@ -45,7 +50,7 @@ extension TerritoryGame {
 extension TerritoryGame.Night {
     /// Judged runs (in any grouping: a night's file, a follower's batch) folded over `existing`.
     public init(runs: [TerritoryGame.NightRun], existing: [Claim], quarantined: Int = 0) {
-        let t = TerritoryGame.territory(existing: existing, valid: runs.lazy.filter(\.valid).map { ($0.cells, $0.userID, $0.id, $0.endedAt) })
+        let t = TerritoryGame.territory(existing: existing, valid: runs.lazy.filter(\.valid).map(\.claiming))
         let tonight = Set(runs.map(\.id))
         let won = t.cells.values.filter { tonight.contains($0.run) }.sorted { $0.cell < $1.cell }
         self.init(runs: runs, valid: runs.reduce(0) { $0 + ($1.valid ? 1 : 0) }, won: won,
@@ -54,31 +59,42 @@ extension TerritoryGame.Night {
 }
 
 extension TerritoryGame.NightRun {
+    /// What the fold takes of a valid run.
+    public var claiming: TerritoryGame.Claiming { (cells, userID, id, claimedAt, arrival) }
+
     /// One run judged as the night judges it (`judgeOne`), with its COPY row: the same code for
     /// a night's file and for a run a follower reads from the database. `file` names it in errors.
     public init(judging run: Run, rules: Rules = Rules(), resolution: Int = 9, file: String, geos: GEOSContext) throws {
         let (v, loop, cells) = try TerritoryGame.judgeOne(run, rules: rules, resolution: resolution, file: file, geos: geos)
         let row = TerritoryGame.copyRow(run, v, loop: loop)
-        self.init(id: run.id, userID: run.userID, endedAt: run.endedAt, valid: v.valid, cells: cells, copyRow: row.bytes, pathField: row.path)
+        self.init(id: run.id, userID: run.userID, endedAt: run.endedAt, claimedAt: run.endedAt, arrival: 0,
+                  valid: v.valid, cells: cells, copyRow: row.bytes, pathField: row.path)
     }
 }
 
 extension TerritoryGame {
     /// Reads and judges `input` (in parallel, as the stage does), folds tonight's valid runs
     /// over `existing` (the live table's claims) and returns what changes. `maxRejects`: the
-    /// stage's `--max-rejects` (nil: its default).
+    /// stage's `--max-rejects` (nil: its default). `clock` (µs): the night's, the time the
+    /// server receives the file's runs (CONTRACTS §8c): a run ending more than
+    /// `RunsReader.clockSkew` after it is malformed, the others claim at their end capped at it;
+    /// they arrive after every stored claim, in file order.
     public static func night(input: String, existing: [Claim], shard: Shard?, threads: Int, maxRejects: Int? = nil,
-                             rules: Rules = Rules(), resolution: Int = 9, log: StageLog) throws -> Night {
+                             clock: Int64? = nil, rules: Rules = Rules(), resolution: Int = 9, log: StageLog) throws -> Night {
         let file = try MappedFile(path: input)
+        let base = arrivalBase(existing)
         let decoded = try log.step("read and judge runs, build loops, claim cells") {
             try nightRuns(file.buffer, file: input, shard: shard, threads: threads, rules: rules, resolution: resolution,
-                          released: { file.release($0) })
+                          endsBy: clock.map { $0 + RunsReader.clockSkew }, released: { file.release($0) })
         }
         try quarantine(decoded.rejected, of: decoded.features, allowed: allowedRejects(maxRejects, features: decoded.features), input: input, log: log)
         var runs: [NightRun] = []
         runs.reserveCapacity(decoded.runs.count)
         for d in decoded.runs {
-            if let r = d.value { runs.append(r) }
+            guard var r = d.value else { continue }
+            r.claimedAt = claimTime(endedAt: r.endedAt, received: clock)
+            r.arrival = arrival(base, index: d.index)
+            runs.append(r)
         }
         return Night(runs: runs, existing: existing, quarantined: decoded.rejected.count)
     }
@@ -108,18 +124,16 @@ extension TerritoryGame {
     /// their judged columns updated (`runsConflict`), a cell taken only by a claim that beats the
     /// stored one (`TerritoryGame.cellsConflict`) — so shards and reruns, in any order,
     /// converge. Returns runs and cells written.
-    public static let nightMerge = """
-        with r as (
-          insert into runs (\(nightRunColumns)) select \(nightRunColumns) from night_runs
-          \(TerritoryGame.runsConflict.trimmingCharacters(in: .whitespacesAndNewlines).dropLast())
-          returning 1),
-        h as (
-          insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell)
-          select hex_id, owner_user_id, last_run_id, claimed_at, cell from night_cells
-          \(TerritoryGame.cellsConflict)
-          returning 1)
-        select (select count(*) from r), (select count(*) from h)
-        """
+    /// Two statements, the runs first: the cells' rule looks up the arrival of their runs, which
+    /// a statement's own earlier part (a CTE) would not see.
+    public static let nightMerge = ["""
+        insert into runs (\(nightRunColumns)) select \(nightRunColumns) from night_runs
+        \(TerritoryGame.runsConflict.trimmingCharacters(in: .whitespacesAndNewlines).dropLast())
+        """, """
+        insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell)
+        select hex_id, owner_user_id, last_run_id, claimed_at, cell from night_cells
+        \(TerritoryGame.cellsConflict)
+        """]
 
     /// One run's row of `night_runs` (binary COPY): the same values as its row of the runs insert
     /// in territory_hex.sql (distance and duration as that file rounds them), geometries as

@@ -68,15 +68,32 @@ extension TerritoryGame {
         } else { w.raw("null)") }
     }
 
-    /// territory_hex's conflict rule, here and in the night's merge: the claim replaces the stored
-    /// one only when it beats it by (claimed_at, last_run_id); a row without its boundary yet
-    /// (written before the migration) gets it whatever the claim.
-    public static let cellsConflict: String = {
-        let beats = "(excluded.claimed_at, excluded.last_run_id) > (territory_hex.claimed_at, territory_hex.last_run_id)"
+    /// territory_hex's conflict rule in the live database (the night's merge, a follower's
+    /// batch): the claim replaces the stored one only when it beats it by `Claim.beats`'s order,
+    /// (claimed_at, its run's arrival, last_run_id): runs.arrival looked up for both (the
+    /// game's submit_run migration adds it; 0 for a run stored before); a row without its
+    /// boundary yet (written before the migration) gets it whatever the claim.
+    public static let cellsConflict = conflict(beats: """
+        (excluded.claimed_at, \(arrival(of: "excluded")), excluded.last_run_id) > (territory_hex.claimed_at, \(arrival(of: "territory_hex")), territory_hex.last_run_id)
+        """)
+
+    /// The rule of territory_hex.sql (geo-territory's file, for §8's tables alone, which have no
+    /// runs.arrival): a file's runs have no arrival (0), so `Claim.beats` orders them by
+    /// (claimed_at, last_run_id), deterministic and associative: shards' files loaded in any
+    /// order give the unsharded table.
+    public static let fileCellsConflict = conflict(beats: """
+        (excluded.claimed_at, excluded.last_run_id) > (territory_hex.claimed_at, territory_hex.last_run_id)
+        """)
+
+    /// The arrival of the run of `row`'s claim.
+    static func arrival(of row: String) -> String { "coalesce((select r.arrival from runs r where r.id = \(row).last_run_id), 0)" }
+
+    /// `on conflict` taking the claim when `beats` (or when the stored row has no claim).
+    static func conflict(beats: String) -> String {
         let newer = "territory_hex.claimed_at is null or \(beats)"
         return "on conflict (hex_id) do update set\n"
             + ["owner_user_id", "last_run_id", "claimed_at"].map { "  \($0) = case when \(newer) then excluded.\($0) else territory_hex.\($0) end,\n" }.joined()
             + "  cell = excluded.cell\n"
             + "  where \(newer) or territory_hex.cell is null"
-    }()
+    }
 }

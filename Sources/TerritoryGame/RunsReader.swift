@@ -37,6 +37,16 @@ public enum RunsReader {
         return (read.features.map(\.value), read.rejected)
     }
 
+    /// How far past the server's clock a run may end (a phone's clock a little fast), µs: a run
+    /// ending later is refused (CONTRACTS §8c, fair time). submit_run refuses the same, in the
+    /// same words (`future`), against `now()`; a night from a file against its clock.
+    public static let clockSkew: Int64 = 120_000_000
+
+    /// The refusal of a run whose `times[k]` is the first past the clock and its skew.
+    public static func future(_ k: Int) -> String {
+        "times[\(k)] is in the future: more than 2 minutes past the server's clock"
+    }
+
     static func duplicate(_ first: Int) -> String { "the run id appears twice (also feature #\(first))" }
 
     /// A worker's decoding storage (reused from run to run) and its own state.
@@ -61,7 +71,7 @@ public enum RunsReader {
     /// id seen before too). An error from `body` is thrown for the first run, in file order, that
     /// is not a duplicate, naming it as a single reader would.
     public static func eachRun<S, R: Sendable>(
-        _ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int, makeState: @Sendable () -> S,
+        _ buf: UnsafeBufferPointer<UInt8>, file: String, workers: Int, makeState: @Sendable () -> S, endsBy: Int64? = nil,
         released: (@Sendable (Range<Int>) -> Void)? = nil, _ body: @Sendable (inout Run, S) throws -> R
     ) throws -> Read<R> {
         // A run `body` failed on is kept as decoded (its index the ranged pass's, counted from
@@ -69,6 +79,7 @@ public enum RunsReader {
         var read = try FeatureStream.each(buf, file: file, workers: workers, makeState: { Scratch(makeState()) },
                                           released: released) { c, index, scratch -> (id: String, value: Result<R, BodyFailed>) in
             try c.run(index: index, into: &scratch.run)
+            if let endsBy, let k = scratch.run.time.firstIndex(where: { $0 > endsBy }) { throw c.reject(future(k)) }
             let decoded = scratch.run
             do { return (decoded.id, .success(try body(&scratch.run, scratch.state))) } catch { return (decoded.id, .failure(BodyFailed(run: decoded))) }
         }
@@ -103,6 +114,20 @@ public enum RunsReader {
             return false
         }
         if !dup.isEmpty { read.rejected = (read.rejected + dup).sorted { $0.index < $1.index } }
+    }
+
+    /// The most characters of a client's text a refusal quotes (a run id, a time…): a longer
+    /// text is cut to its first `quotedMaximum - 1` and "…", so that a refusal, its log line and
+    /// the server's log stay small whatever a client sends. Characters are Unicode scalars, as
+    /// PostgreSQL counts them: submit_run's refusals quote the same (submit_run_clip).
+    public static let quotedMaximum = 80
+
+    /// `s` as a refusal quotes it (`quotedMaximum`).
+    public static func clip(_ s: String) -> String {
+        let u = s.unicodeScalars
+        guard let cut = u.index(u.startIndex, offsetBy: quotedMaximum - 1, limitedBy: u.endIndex), cut != u.endIndex,
+              u.index(after: cut) != u.endIndex else { return s }
+        return String(u[..<cut]) + "…"
     }
 
     /// A canonical lower-case UUID, or nil when `s` is not one (8-4-4-4-12 hex digits).
@@ -147,7 +172,7 @@ extension JSONCursor {
             switch key {
             case "type": type = try c.string()
             case "id":
-                if try c.peek() == 0x22 { id = try c.string(); c.featureID = id } else { try c.skip(); id = "" }
+                if try c.peek() == 0x22 { id = try c.string(); c.featureID = id.map(RunsReader.clip) } else { try c.skip(); id = "" }
             case "geometry":
                 if try c.peek() == 0x6E { try c.skip(); return }  // null geometry: reported below
                 try c.object { c, key in
@@ -206,16 +231,16 @@ extension JSONCursor {
             }
         }
         // Every problem below names the run; the id first, since everything else refers to it.
-        guard type == "Feature" else { throw reject("is not a GeoJSON Feature (type is \(type.map { "\"\($0)\"" } ?? "missing"))") }
+        guard type == "Feature" else { throw reject("is not a GeoJSON Feature (type is \(type.map { "\"\(RunsReader.clip($0))\"" } ?? "missing"))") }
         guard let rawID = id else { throw reject("the run has no id") }
-        guard let runID = RunsReader.canonicalUUID(rawID) else { throw reject("the run id \(rawID.isEmpty ? "is not a string" : "\"\(rawID)\" is not a UUID")") }
+        guard let runID = RunsReader.canonicalUUID(rawID) else { throw reject("the run id \(rawID.isEmpty ? "is not a string" : "\"\(RunsReader.clip(rawID))\" is not a UUID")") }
         featureID = runID
-        guard geomType == "LineString" else { throw reject("the geometry is \(geomType.map { "a \($0)" } ?? "missing"), not a LineString of fixes") }
+        guard geomType == "LineString" else { throw reject("the geometry is \(geomType.map { "a \(RunsReader.clip($0))" } ?? "missing"), not a LineString of fixes") }
         guard let rawUser = user else { throw reject(hasUserKey ? "properties.user_id is not a string" : "the run has no properties.user_id") }
-        guard let userID = RunsReader.canonicalUUID(rawUser) else { throw reject("properties.user_id \"\(rawUser)\" is not a UUID") }
+        guard let userID = RunsReader.canonicalUUID(rawUser) else { throw reject("properties.user_id \"\(RunsReader.clip(rawUser))\" is not a UUID") }
         guard hasTimes else { throw reject("the run has no properties.times") }
         guard hasAcc else { throw reject("the run has no properties.accuracy_m") }
-        if let (i, text) = badTime { throw reject("times[\(i)] \(text.debugDescription) is not an ISO 8601 time with a zone (e.g. 2026-11-21T07:02:11Z)") }
+        if let (i, text) = badTime { throw reject("times[\(i)] \(RunsReader.clip(text).debugDescription) is not an ISO 8601 time with a zone (e.g. 2026-11-21T07:02:11Z)") }
         guard times.count == lon.count else { throw reject("properties.times has \(times.count) entries for \(lon.count) fixes") }
         guard acc.count == lon.count else { throw reject("properties.accuracy_m has \(acc.count) entries for \(lon.count) fixes") }
         for i in 0..<lon.count {

@@ -50,15 +50,33 @@ public enum TerritoryGame {
         }
     }
 
-    /// Full recompute or incremental night: yesterday's claims (if any) and tonight's valid
-    /// runs folded through the one ownership order (`Claim.beats`).
+    /// Full recompute or incremental night of a file (geo-territory): yesterday's claims (if
+    /// any) and tonight's valid runs folded through the one ownership order (`Claim.beats`); a
+    /// file's runs have no arrival (0: ties by run id, as territory_hex.sql's rule).
     public static func territory(existing: [Claim], judged: [Judged]) -> Territory {
-        territory(existing: existing, valid: judged.lazy.filter(\.verdict.valid).map { ($0.cells, $0.run.userID, $0.run.id, $0.run.endedAt) })
+        territory(existing: existing, valid: judged.lazy.filter(\.verdict.valid).map {
+            ($0.cells, $0.run.userID, $0.run.id, $0.run.endedAt, 0)
+        })
     }
+
+    /// The arrival after which a file's runs come: the last of the stored claims'.
+    public static func arrivalBase(_ existing: [Claim]) -> Int64 { existing.lazy.map(\.arrival).max() ?? 0 }
+
+    /// A file's run `index` (0, 1, …) in the arrival order, after `base`.
+    @inline(__always) public static func arrival(_ base: Int64, index: Int) -> Int64 { base + Int64(index) + 1 }
+
+    /// A claim's time (CONTRACTS §8c, fair time): the run's end capped at the time the server
+    /// received it (runs.created_at; a file's runs: the night's clock; nil: no cap).
+    @inline(__always) public static func claimTime(endedAt: Int64, received: Int64?) -> Int64 {
+        received.map { min(endedAt, $0) } ?? endedAt
+    }
+
+    /// A claim element of the fold: a valid run's cells, runner, id, claim time and arrival.
+    public typealias Claiming = (cells: [UInt64], owner: String, run: String, claimedAt: Int64, arrival: Int64)
 
     /// The one fold: yesterday's claims, then every cell of every valid run of tonight.
     public static func territory<S: Sequence>(existing: [Claim], valid: S) -> Territory
-        where S.Element == (cells: [UInt64], owner: String, run: String, endedAt: Int64) {
+        where S.Element == Claiming {
         var t = Territory()
         for c in existing { t.offer(c) }
         fold(valid, into: &t)
@@ -66,10 +84,9 @@ public enum TerritoryGame {
     }
 
     /// Every cell of every valid run offered to `t` (the follower folds batch after batch).
-    public static func fold<S: Sequence>(_ valid: S, into t: inout Territory)
-        where S.Element == (cells: [UInt64], owner: String, run: String, endedAt: Int64) {
+    public static func fold<S: Sequence>(_ valid: S, into t: inout Territory) where S.Element == Claiming {
         for r in valid {
-            for cell in r.cells { t.offer(Claim(cell: cell, owner: r.owner, run: r.run, claimedAt: r.endedAt)) }
+            for cell in r.cells { t.offer(Claim(cell: cell, owner: r.owner, run: r.run, claimedAt: r.claimedAt, arrival: r.arrival)) }
         }
     }
 

@@ -21,13 +21,16 @@ public enum PendingRuns {
     /// The channel `submit_run` notifies with each run's id after it stores it.
     public static let channel = "territory_runs"
 
-    /// One claimed run: its row's id and runner, its submission as stored (JSON text), and
-    /// how long ago it was submitted (seconds, by the server's clock).
+    /// One claimed run: its row's id and runner, its submission as stored (JSON text), how
+    /// long ago it was submitted (seconds, by the server's clock), when the server received it
+    /// (created_at, µs) and its arrival (CONTRACTS §8c: its claims' time and order).
     public struct Claimed: Sendable {
         public var id: String
         public var userID: String
         public var submission: String
         public var age: Double
+        public var received: Int64?
+        public var arrival: Int64
     }
 
     /// A batch, judged and written (the runs' judged columns and judged_at), its cells not yet.
@@ -40,14 +43,29 @@ public enum PendingRuns {
         public var oldestAge: Double? = nil
         public var valid: Int { runs.reduce(0) { $0 + ($1.valid ? 1 : 0) } }
         public init() {}
+
+        /// Another batch's runs added to this one's (runs judged one by one).
+        mutating func add(_ b: Batch) {
+            runs += b.runs; quarantined += b.quarantined; claimed += b.claimed
+            if let a = b.oldestAge { oldestAge = max(oldestAge ?? a, a) }
+        }
     }
 
     /// The oldest pending runs first (the partial index on `created_at` where pending finds them).
     static let claimSQL = """
-        select id::text, user_id::text, submission::text, extract(epoch from clock_timestamp() - created_at)::float8
+        select id::text, user_id::text, submission::text, extract(epoch from clock_timestamp() - created_at)::float8,
+               (extract(epoch from created_at) * 1000000)::bigint, coalesce(arrival, 0)
           from runs where judged_at is null and submission is not null
          order by created_at
          limit $1
+           for no key update skip locked
+        """
+
+    /// One pending run by its id, claimed as `claimSQL` claims (none: judged meanwhile, or held).
+    static let claimOneSQL = """
+        select id::text, user_id::text, submission::text, extract(epoch from clock_timestamp() - created_at)::float8,
+               (extract(epoch from created_at) * 1000000)::bigint, coalesce(arrival, 0)
+          from runs where id = $1::uuid and judged_at is null and submission is not null
            for no key update skip locked
         """
 
@@ -61,23 +79,92 @@ public enum PendingRuns {
     public static let sessionTables = EmbeddedFiles.session_tables_sql
 
     /// In the caller's transaction: claims up to `limit` pending runs, judges them, writes their
-    /// judged columns and `judged_at`, marks the quarantined ones. More quarantined runs than
-    /// the night allows (`TerritoryGame.allowedRejects`) throw instead: a broken release, whose
-    /// runs must stay pending. The batch's cells are the caller's to write (`writeCells`).
-    public static func judgeBatch(_ db: PostgresConnection, limit: Int, threads: Int, maxRejects: Int?) throws -> Batch {
-        let rows = try db.query(claimSQL, [String(limit)]).rows
+    /// judged columns and `judged_at`, marks the quarantined ones, then calls `after` with the
+    /// batch (the follower writes its cells there). A pending run never stops judging: however
+    /// many of a batch the night's reader refuses, each is quarantined alone (`--max-rejects` is
+    /// for files, never for runs from phones). A batch that fails for what one of its runs may be
+    /// at fault for (`mayBeARunsFault`: a value, a geometry, a constraint the server refuses) is
+    /// rolled back to its savepoint and tried once more, then its runs one by one, each in its own
+    /// savepoint; a run that still fails is quarantined with its error. Anything else (the
+    /// connection, a permission, a deadlock) is thrown: the runs stay pending.
+    public static func judgeBatch(_ db: PostgresConnection, limit: Int, threads: Int,
+                                  log: (String) -> Void = { _ in }, after: (Batch) throws -> Void = { _ in }) throws -> Batch {
+        var claimedIDs: [String] = []
+        for attempt in 1...2 {
+            try db.query("savepoint pending_batch")
+            do {
+                let claimed = try claim(db, claimSQL, [String(limit)])
+                claimedIDs = claimed.map(\.id)
+                let batch = try judgeAndWrite(db, claimed, threads: threads)
+                try after(batch)
+                try db.query("release savepoint pending_batch")
+                return batch
+            } catch where mayBeARunsFault(error) {
+                try db.query("rollback to savepoint pending_batch")
+                log("a batch of \(claimedIDs.count) runs failed (\(reason(error))); "
+                    + (attempt == 1 ? "rolled back, trying it again" : "rolled back, judging its runs one by one"))
+            }
+        }
+        var total = Batch()
+        for id in claimedIDs {
+            try db.query("savepoint pending_run")
+            do {
+                let claimed = try claim(db, claimOneSQL, [id])
+                let b = try judgeAndWrite(db, claimed, threads: 1)
+                try after(b)
+                try db.query("release savepoint pending_run")
+                total.add(b)
+            } catch where mayBeARunsFault(error) {
+                try db.query("rollback to savepoint pending_run")
+                // Locked again (skipped when another worker judged it meanwhile): quarantined alone.
+                guard try !claim(db, claimOneSQL, [id]).isEmpty else { continue }
+                var b = Batch()
+                b.claimed = 1
+                b.quarantined = [(id, "judging the run failed: \(reason(error))")]
+                try write(db, b)
+                total.add(b)
+            }
+        }
+        return total
+    }
+
+    /// The claimed rows of `sql` (claimSQL, claimOneSQL).
+    static func claim(_ db: PostgresConnection, _ sql: String, _ params: [String]) throws -> [Claimed] {
+        try db.query(sql, params).rows.map {
+            Claimed(id: $0[0] ?? "", userID: $0[1] ?? "", submission: $0[2] ?? "null", age: Double($0[3] ?? "") ?? 0,
+                    received: $0[4].flatMap { Int64($0) }, arrival: Int64($0[5] ?? "") ?? 0)
+        }
+    }
+
+    /// The claimed runs judged and written (not their cells).
+    static func judgeAndWrite(_ db: PostgresConnection, _ claimed: [Claimed], threads: Int) throws -> Batch {
         var batch = Batch()
-        batch.claimed = rows.count
-        guard !rows.isEmpty else { return batch }
-        let claimed = rows.map { Claimed(id: $0[0] ?? "", userID: $0[1] ?? "", submission: $0[2] ?? "null", age: Double($0[3] ?? "") ?? 0) }
+        batch.claimed = claimed.count
+        guard !claimed.isEmpty else { return batch }
         batch.oldestAge = claimed.map(\.age).max()
         try judge(claimed, threads: threads, into: &batch)
-        let allowed = TerritoryGame.allowedRejects(maxRejects, features: claimed.count)
-        if batch.quarantined.count > allowed {
-            throw InputError(file: "runs in \(db.target)", "\(batch.quarantined.count) of \(claimed.count) pending runs are malformed, more than the \(allowed) a batch may quarantine (--max-rejects): nothing judged; the first: run \(batch.quarantined[0].id): \(batch.quarantined[0].reason)")
-        }
         try write(db, batch)
         return batch
+    }
+
+    /// Whether an error judging or writing a batch may be one of its runs' doing, so that its runs
+    /// are judged one by one and a run that still fails is quarantined: any error of the judging
+    /// code, and the server's refusal of a value (class 22), a constraint (23) or an internal
+    /// error (XX000: PostGIS's geometry errors). Not the connection, a permission, a missing
+    /// object, a deadlock or the server's resources: those are no run's fault, and would
+    /// quarantine every run.
+    public static func mayBeARunsFault(_ error: Error) -> Bool {
+        guard let e = error as? PostgresError else { return true }
+        guard e.kind == .query || e.kind == .copy, let s = e.sqlState else { return false }
+        return s.hasPrefix("22") || s.hasPrefix("23") || s == "XX000"
+    }
+
+    /// An error in a quarantine's reason or a log line: the server's message without the target,
+    /// at most 300 characters.
+    static func reason(_ error: Error) -> String {
+        let text: String
+        if let e = error as? PostgresError { text = e.message + (e.sqlState.map { " [SQLSTATE \($0)]" } ?? "") } else { text = "\(error)" }
+        return text.count > 300 ? String(text.prefix(299)) + "…" : text
     }
 
     /// The submissions as one FeatureCollection, read and judged by the night's code. A
@@ -113,6 +200,10 @@ public enum PendingRuns {
             } else if run.userID != row.userID {
                 batch.quarantined.append((row.id, "properties.user_id \(run.userID) is not the run's runner \(row.userID)"))
             } else {
+                // Fair time: its claims at its end capped at its submission, in arrival order.
+                var run = run
+                run.claimedAt = TerritoryGame.claimTime(endedAt: run.endedAt, received: row.received)
+                run.arrival = row.arrival
                 batch.runs.append(run)
             }
         }
@@ -165,13 +256,13 @@ public enum PendingRuns {
     /// The claims of the batch's valid runs folded by the one ownership order (each cell once:
     /// one statement may not change a row twice).
     public static func claims(_ runs: [TerritoryGame.NightRun], into t: inout Territory) {
-        TerritoryGame.fold(runs.lazy.filter(\.valid).map { ($0.cells, $0.userID, $0.id, $0.endedAt) }, into: &t)
+        TerritoryGame.fold(runs.lazy.filter(\.valid).map(\.claiming), into: &t)
     }
 
     /// Upserts `won` (sorted by cell) into territory_hex with the night's rule: a cell changes
-    /// hands only to a claim that beats the stored one by (claimed_at, last_run_id), so a run
-    /// submitted late after days offline never takes a cell from a later run, and workers in
-    /// any order converge. The rows go in hex_id order: two workers lock shared cells in the
+    /// hands only to a claim that beats the stored one by (claimed_at, the run's arrival), so a
+    /// run submitted late after days offline never takes a cell from a later run, and workers
+    /// in any order converge. The rows go in hex_id order: two workers lock shared cells in the
     /// same order and cannot deadlock on them. The boundaries of the coarse cells they fall in
     /// go first, as the night writes them, so that the zoom levels' trigger draws them exactly
     /// (ZoomMigration). Returns the rows written.

@@ -25,8 +25,11 @@ public struct TerritoryNight: AppNight {
         try Self.applyMigrations(db, log: log)
         let existing = try Self.liveTerritory(db, log: log)
         guard let runs else { return try applyPending(db, dryRun: dryRun, log: log) }
+        // The night's clock (the transaction's start, the runs' created_at): a run ending more than
+        // 2 minutes after it is malformed, the others claim at their end capped at it (CONTRACTS §8c).
+        let clock = Int64(try db.query("select (extract(epoch from now()) * 1000000)::bigint").scalar ?? "")
         var night = try TerritoryGame.night(input: runs, existing: existing, shard: try shard.map { try Shard(parsing: $0) },
-                                             threads: threads, maxRejects: maxRejects, log: log)
+                                             threads: threads, maxRejects: maxRejects, clock: clock, log: log)
         // The coarse cells checked against territory_hex (and repaired) before the merge, whose
         // trigger keeps tonight's cells right: the coarse rows the merge locks (a continent's,
         // shared with the followers) are then held only until commit.
@@ -111,7 +114,7 @@ public struct TerritoryNight: AppNight {
             try db.copyIn("copy night_cells from stdin") { w in
                 for c in night.won { try w.row(try TerritoryGame.copyRow(c)) }
             }
-            return (try db.query(TerritoryGame.nightMerge).first ?? []).map { Int($0 ?? "") ?? 0 }
+            return try TerritoryGame.nightMerge.map { try db.query($0).affected }
         }
         // Judged tonight: a run the app submitted is no longer pending for the followers.
         try log.step("territory: mark tonight's runs judged") { try PendingRuns.markJudged(db, night.runs.map(\.id)) }

@@ -12,10 +12,12 @@ StageFront<TerritoryFollowStage>(
     Stays connected and LISTENs on territory_runs (submit_run notifies each run), polling every
     --poll seconds as a safety net. Each batch (one transaction) claims up to --batch pending
     runs with FOR NO KEY UPDATE SKIP LOCKED, judges them with the night's code and rules, writes
-    their judged columns and judged_at, and claims their cells (a later claim wins; ties go to
-    the larger run id). Any number of followers and a night may run at once; a follower killed
-    at any moment leaves its batch pending for the others. SIGTERM or SIGINT: the batch
-    finishes, exit 0. A lost connection is made again with a doubling back-off (--max-backoff).
+    their judged columns and judged_at, and claims their cells (a later claim wins: the run's end capped at
+    its submission; ties go to the later arrival). Any number of followers and a night may run at once; a follower killed
+    at any moment leaves its batch pending for the others. A run that cannot be judged is
+    quarantined alone (geodata.quarantined_runs); any other failure is logged and tried again:
+    the follower stops only on SIGTERM or SIGINT (the batch finishes, exit 0). --heartbeat FILE:
+    touched at every turn of the loop, for a liveness probe on its age. A lost connection is made again with a doubling back-off (--max-backoff).
     One log line per batch. See docs/OPERATIONS.md and docs/SCALING.md.
 
     Example:

@@ -22,7 +22,7 @@ StageFront<TerritoryStage>(
     fixes, whatever the time). A rejected run gets every reason. The loop is the path
     closed back to its start, made valid by GEOS (a figure-eight is two lobes); it claims
     the resolution-\(defaults.resolution) H3 cells whose centre it contains. Each cell goes to the valid run
-    with the latest end time (ties: the larger run id); yesterday's table plus
+    with the latest end time (ties: the later in the file, CONTRACTS §8c); yesterday's table plus
     tonight's runs gives exactly the full recompute.
 
     Writes in --output-dir: territory_hex.sql (idempotent upsert of users, runs, territory_hex

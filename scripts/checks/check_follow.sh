@@ -186,11 +186,14 @@ for line in open(sys.argv[1]):
         if pts != [(p[0], p[1]) for p in xy]: bad.append(f"{name}: path is not the coordinates")
     elif path != "null": bad.append(f"{name}: path {path[:40]} for {len(xy)} fixes")
     f["id"] = f["id"].lower(); f["properties"]["user_id"] = runner
-    if s != f: bad.append(f"{name}: submission is not the Feature with its id and user_id")
+    # The canonical body: what the night reads, nothing else (sample_kind dropped).
+    f = {"type": "Feature", "id": f["id"], "geometry": {"type": "LineString", "coordinates": xy},
+         "properties": {k: f["properties"][k] for k in ("user_id", "times", "accuracy_m")}}
+    if s != f: bad.append(f"{name}: submission is not the canonical Feature with its id and user_id")
 if bad: print("\n".join(bad))
 sys.exit(1 if bad else 0)
 EOF
-  then ok "started_at/ended_at the first/last time, path the coordinates, submission the Feature (id lower-cased, user_id the runner)"
+  then ok "started_at/ended_at the first/last time, path the coordinates, submission the canonical Feature (id lower-cased, user_id the runner, nothing else)"
   else bad "stored rows differ from the bodies (above)"; fi
   # The night's own reader takes every stored submission: no reject, one run each.
   sql "$DB" "select json_build_object('type', 'FeatureCollection', 'features', json_agg(submission order by id)) from runs where submission is not null" > "$TMP/stored.geojson"

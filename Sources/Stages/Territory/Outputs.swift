@@ -104,8 +104,9 @@ struct TerritoryOutputs {
 
     /// The cells won tonight with their boundary (`cell`, CONTRACTS §8a; the game's migration
     /// adds the column). A claim replaces the stored one only when it beats it by (claimed_at,
-    /// last_run_id); a row without its boundary yet (written before the migration) gets it
-    /// whatever the claim, since a cell's boundary never changes.
+    /// last_run_id) (`fileCellsConflict`: a file's runs have no arrival); a row without its
+    /// boundary yet (written before the migration) gets it whatever the claim, since a cell's
+    /// boundary never changes.
     func sqlCells(_ rows: Range<Int>) throws -> [UInt8] {
         var w = JSONWriter(reserve: 1 << 17)
         w.raw("insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell) values\n")
@@ -115,7 +116,7 @@ struct TerritoryOutputs {
             try w.cellEWKT(c.cell)
             w.raw("')")
         }
-        w.raw("\n" + TerritoryGame.cellsConflict + ";\n")
+        w.raw("\n" + TerritoryGame.fileCellsConflict + ";\n")
         return w.bytes
     }
 

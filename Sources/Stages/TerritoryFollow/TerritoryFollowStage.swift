@@ -25,9 +25,9 @@ public enum TerritoryFollowStage: PipelineStage {
         public var threads = Parallel.defaultWorkers
         /// Stop once no run is pending (a catch-up, or a bench's drain) instead of waiting.
         public var drain = false
-        /// Malformed runs one batch may quarantine before it stops (nil: the night's rule,
-        /// 10 or 1 % of the batch, whichever is larger).
-        public var maxRejects: Int? = nil
+        /// A file touched at every turn of the loop (at least once a second while waiting), for a
+        /// liveness probe on its age (deploy/kubernetes/follower.yaml); nil: none.
+        public var heartbeat: String? = nil
         public init() {}
 
         public static let urlVariables = ["GAME_DATABASE_URL", "DATABASE_URL"]
@@ -38,8 +38,8 @@ public enum TerritoryFollowStage: PipelineStage {
             .option("max-backoff", \.maxBackoff, .within(0.5...3600), help: "Longest wait in seconds between reconnection attempts."),
             .option("threads", \.threads, .atLeast(1), help: "Worker threads judging a batch."),
             .flag("drain", \.drain, help: "Stop once no run is pending instead of waiting for more."),
-            .option("max-rejects", \.maxRejects, .atLeast(0),
-                    help: "Malformed runs one batch may quarantine before the follower stops, nothing judged (default: 10 or 1 % of the batch)."),
+            .option("heartbeat", \.heartbeat,
+                    help: "A file touched at every turn of the loop, at least once a second while waiting: a liveness probe checks its age."),
         ]
 
         /// The database, from the environment (GAME_DATABASE_URL, else DATABASE_URL).
@@ -61,12 +61,16 @@ public enum TerritoryFollowStage: PipelineStage {
         public var quarantined = 0
         public var cells = 0
         public var reconnects = 0
+        /// Batches that failed for no run's fault (a permission, a missing object…), logged and
+        /// tried again after a back-off: the follower never stops for them.
+        public var failures = 0
         /// Why the follower stopped: a signal's name, or "nothing pending" (--drain).
         public var stoppedBy = ""
         public var summary: String {
             "\(formatCount(runs)) runs judged in \(formatCount(batches)) batches (\(formatCount(valid)) valid loops"
                 + (quarantined > 0 ? ", \(formatCount(quarantined)) quarantined" : "") + "), \(formatCount(cells)) cells written"
-                + (reconnects > 0 ? "; \(reconnects) reconnections" : "") + "; stopped by \(stoppedBy)"
+                + (reconnects > 0 ? "; \(reconnects) reconnections" : "")
+                + (failures > 0 ? "; \(failures) failed batches tried again" : "") + "; stopped by \(stoppedBy)"
         }
     }
 

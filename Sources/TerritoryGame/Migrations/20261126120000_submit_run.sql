@@ -5,20 +5,42 @@
 -- submit_run(run jsonb) returns uuid, for `authenticated` (supabase.rpc("submit_run", {run})):
 --   run      one Feature of CONTRACTS §8, its id a uuid made on the phone; properties.user_id may
 --            be left out (the runner is auth.uid()); at most 20,000 fixes, 24 h, times never
---            going backwards, and 4,000,000 bytes as JSON text (a run of 20,000 fixes with its
---            times and accuracies takes about 1.1 MB; the body is stored whole).
+--            going backwards, ending at most 2 minutes after the server's clock (fair time), and
+--            4,000,000 bytes as JSON text (a run of 20,000 fixes with its times and accuracies
+--            takes about 1.1 MB).
 --   returns  the run's id, once the run is stored pending: a runs row with judged_at null, its
---            Feature (id and user_id filled in) in `submission`, `path` from its coordinates,
---            started_at/ended_at its first/last time, created_at the submission's time; then
---            pg_notify('territory_runs', id). The same id and body again returns the id and
---            stores nothing.
---   refuses  (nothing stored; the message names the field) with SQLSTATE
+--            canonical body in `submission` (below), `path` from its coordinates,
+--            started_at/ended_at its first/last time, created_at the submission's time, arrival
+--            the server's arrival order; then pg_notify('territory_runs', id). The same id and
+--            body again (compared as canonical bodies) returns the id and stores nothing.
+--   stores   the canonical body only, what the night reads: {"type": "Feature", "id", "geometry":
+--            {"type": "LineString", "coordinates"}, "properties": {"user_id", "times",
+--            "accuracy_m"}}; any other property or member is dropped, so what is stored is
+--            bounded by what the night reads (no depth, no padding).
+--   refuses  (nothing stored; the message names the field, quoting at most 80 characters of
+--            the input, longer ones cut to 79 and "…", as the night's reader quotes) with SQLSTATE
 --            22023 a run the night would quarantine, in the night's words (rejects.tsv), or over
---                  the limits above;
+--                  the limits above (`times[k] is in the future: more than 2 minutes past the
+--                  server's clock`);
 --            42501 no signed-in runner, or properties.user_id other than auth.uid();
 --            23503 a runner without a users row (the app makes the profile first);
---            23505 the id already stored with another body.
+--            23505 the id already stored with another body;
+--            PT429 over the runner's limits (PostgREST answers HTTP 429), a message the app can
+--                  show: at most 20 runs stored an hour and 60 a day per runner (a resend of a
+--                  stored body is free). The values are submit_run_limits()'s, the one place
+--                  they are set (create or replace it to change them). Cost measured: the two
+--                  counts read the runner's own rows by idx_runs_runner_submitted (at most 60),
+--                  under a per-runner advisory lock held to commit.
 -- A well-formed run the rules judge invalid (too short, not closed…) is stored and judged later.
+--
+-- Fair time (CONTRACTS §8c): claims are ordered by (least(ended_at, created_at), arrival): the
+-- run's end capped at the time the server received it, ties by arrival (runs.arrival, a
+-- sequence), never by a client-chosen id; territory_hex.claimed_at is that capped time. A claim
+-- stored before this rule with claimed_at after its run's created_at (a run dated 9999-12-31) is
+-- capped here once.
+--
+-- territory_follow_status (service_role only): pending runs, the oldest pending run's age in
+-- seconds, and runs judged in the last minute, for dashboards.
 --
 -- Row-level security: authenticated reads every run's figures (runs_read; not path, not
 -- submission), and its own runs whole, pending ones included, through the view my_runs; anon
@@ -33,6 +55,26 @@ alter table runs add column if not exists submission jsonb;
 alter table runs add column if not exists judged_at timestamptz default now();
 alter table runs alter column judged_at drop default;
 create index if not exists idx_runs_pending on runs (created_at, id) where judged_at is null;
+-- The server's arrival order (fair time). A sequence and a default rather than an identity
+-- column: added to a live table without rewriting it; runs stored before have none (0 in the
+-- claim order, before every other).
+create sequence if not exists runs_arrival_seq;
+alter table runs add column if not exists arrival bigint;
+alter table runs alter column arrival set default nextval('runs_arrival_seq');
+-- Owned by the column (dropped with it) where the role applying this may give it to the table's
+-- owner (a member of that role: the night's role may own neither).
+do $$ begin
+  execute format('alter sequence runs_arrival_seq owner to %I', (select pg_get_userbyid(relowner) from pg_class where oid = 'runs'::regclass));
+  alter sequence runs_arrival_seq owned by runs.arrival;
+exception when insufficient_privilege or object_not_in_prerequisite_state then null;
+end $$;
+-- A runner's submissions of the last day (the limits), runs judged lately (the status view).
+create index if not exists idx_runs_runner_submitted on runs (user_id, created_at) where submission is not null;
+create index if not exists idx_runs_judged on runs (judged_at);
+-- Claims stored before fair time with claimed_at after the time their run was received (a run
+-- dated 9999-12-31): capped at it, once (none the second time).
+update territory_hex t set claimed_at = r.created_at
+  from runs r where r.id = t.last_run_id and t.claimed_at > r.created_at;
 -- A submission is stored compressed with lz4 where the server has it (pglz takes about three
 -- times as long on a run's fixes).
 do $$ begin
@@ -67,6 +109,23 @@ create or replace function submit_run_text(d double precision) returns text
     else d::text || '.0' end
 $f$;
 
+-- A client's text as a refusal quotes it: at most 80 characters, a longer one cut to its first
+-- 79 and "…" (RunsReader.clip: the same words, and a refusal and the server's log stay small).
+create or replace function submit_run_clip(s text) returns text
+  language sql immutable parallel safe
+  set search_path = ''
+as $f$
+  select case when char_length(s) > 80 then left(s, 79) || '…' else s end
+$f$;
+
+-- The runner's limits, the one place they are set (the header says why these values).
+create or replace function submit_run_limits(out per_hour integer, out per_day integer)
+  language sql immutable parallel safe
+  set search_path = ''
+as $f$
+  select 20, 60
+$f$;
+
 -- A string as the night's messages quote it (Swift's debugDescription).
 create or replace function submit_run_quote(s text) returns text
   language sql immutable parallel safe as $f$
@@ -82,10 +141,14 @@ $f$;
 -- 2026-11-21T07:02:11.25+01:00, 2026-11-21 07:02:11+00; at most microseconds); null when it
 -- would not.
 create or replace function submit_run_time(s text) returns timestamptz
-  language plpgsql immutable parallel safe strict as $f$
+  language plpgsql immutable parallel safe strict
+  set search_path = ''
+as $f$
 declare
   y int; mo int; days int; zone text; micros int := 0; offset_minutes int := 0;
 begin
+  -- The longest time it takes has 32 characters (2026-11-21T07:02:11.123456+01:00).
+  if length(s) > 32 then return null; end if;
   if s !~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?([Zz]|[+-][0-9]{2}(:?[0-9]{2})?)$' then return null; end if;
   y := substr(s, 1, 4)::int; mo := substr(s, 6, 2)::int;
   days := case when mo = 2 then case when y % 4 = 0 and (y % 100 <> 0 or y % 400 = 0) then 29 else 28 end
@@ -114,9 +177,13 @@ $f$;
 -- (2026-02-30) or year 0, which sends every time the slow way. Parallel unsafe (the default),
 -- as is submit_run_read: an exception block is a subtransaction, which a parallel query refuses.
 create or replace function submit_run_times(t jsonb) returns timestamptz[]
-  language plpgsql immutable as $f$
+  language plpgsql immutable
+  set search_path = ''
+as $f$
 begin
   return (select coalesce(array_agg(case when jsonb_typeof(x) <> 'string' then null
+            -- Longer than any time it takes (32 characters): translate() on megabytes takes seconds.
+            when length(s) > 32 then null
             when translate(s, '0123456789', '0000000000') in ('0000-00-00T00:00:00Z', '0000-00-00T00:00:00.000Z')
                  and substr(s, 12, 2) <= '23' and substr(s, 15, 1) <= '5' and substr(s, 18, 1) <= '5'
               then s::timestamptz
@@ -135,6 +202,7 @@ create or replace function submit_run_read(run jsonb, out problem text, out id u
     out lon double precision[], out lat double precision[], out times timestamptz[])
   language plpgsql immutable
   set extra_float_digits = 1
+  set search_path = ''
 as $f$
 declare
   geom jsonb := case when jsonb_typeof(run -> 'geometry') = 'object' then run -> 'geometry' end;
@@ -217,22 +285,22 @@ begin
   -- What the night checks once a feature is read, in its order.
   if run ->> 'type' is distinct from 'Feature' or jsonb_typeof(run -> 'type') <> 'string' then
     problem := format('is not a GeoJSON Feature (type is %s)',
-                      case when jsonb_typeof(run -> 'type') = 'string' then '"' || (run ->> 'type') || '"' else 'missing' end);
+                      case when jsonb_typeof(run -> 'type') = 'string' then '"' || public.submit_run_clip(run ->> 'type') || '"' else 'missing' end);
     return;
   end if;
   if not run ? 'id' then problem := 'the run has no id'; return; end if;
   if jsonb_typeof(run -> 'id') <> 'string' then problem := 'the run id is not a string'; return; end if;
-  if run ->> 'id' !~ uuid_form then problem := format('the run id "%s" is not a UUID', run ->> 'id'); return; end if;
+  if run ->> 'id' !~ uuid_form then problem := format('the run id "%s" is not a UUID', public.submit_run_clip(run ->> 'id')); return; end if;
   if jsonb_typeof(geom -> 'type') is distinct from 'string' or geom ->> 'type' <> 'LineString' then
     problem := format('the geometry is %s, not a LineString of fixes',
-                      case when jsonb_typeof(geom -> 'type') = 'string' then 'a ' || (geom ->> 'type') else 'missing' end);
+                      case when jsonb_typeof(geom -> 'type') = 'string' then 'a ' || public.submit_run_clip(geom ->> 'type') else 'missing' end);
     return;
   end if;
   -- properties.user_id may be left out here: the runner is the caller (submit_run checks it).
   if props ? 'user_id' then
     if jsonb_typeof(props -> 'user_id') <> 'string' then problem := 'properties.user_id is not a string'; return; end if;
     if props ->> 'user_id' !~ uuid_form then
-      problem := format('properties.user_id "%s" is not a UUID', props ->> 'user_id'); return;
+      problem := format('properties.user_id "%s" is not a UUID', public.submit_run_clip(props ->> 'user_id')); return;
     end if;
     user_id := (props ->> 'user_id')::uuid;
   end if;
@@ -242,7 +310,7 @@ begin
   select k - 1 into bad from unnest(times) with ordinality as u(v, k) where v is null order by k limit 1;
   if bad is not null then
     problem := format('times[%s] %s is not an ISO 8601 time with a zone (e.g. 2026-11-21T07:02:11Z)', bad,
-                      public.submit_run_quote(case when jsonb_typeof(t -> bad) = 'string' then t ->> bad else 'a non-string value' end));
+                      public.submit_run_quote(case when jsonb_typeof(t -> bad) = 'string' then public.submit_run_clip(t ->> bad) else 'a non-string value' end));
     return;
   end if;
   if jsonb_array_length(t) <> fixes then
@@ -295,6 +363,9 @@ declare
   r record;
   body jsonb;
   stored record;
+  late int;
+  limits record;
+  recent record;
 begin
   if runner is null then
     raise exception using errcode = '42501', message = 'submit_run needs a signed-in runner (auth.uid() is null)';
@@ -302,8 +373,17 @@ begin
   r := public.submit_run_read(run);
   if r.problem is not null then
     raise exception using errcode = '22023', message = r.problem,
-      detail = format('run %s refused, nothing stored', coalesce(run ->> 'id', '(no id)'));
+      detail = format('run %s refused, nothing stored', coalesce(public.submit_run_clip(run ->> 'id'), '(no id)'));
   end if;
+  -- Fair time: no run ends in the future (a phone's clock a little fast: 2 minutes).
+  select k - 1 into late from unnest(r.times) with ordinality as u(v, k) where v > now() + interval '2 minutes' order by k limit 1;
+  if late is not null then
+    raise exception using errcode = '22023',
+      message = format('times[%s] is in the future: more than 2 minutes past the server''s clock', late),
+      detail = format('run %s refused, nothing stored', r.id);
+  end if;
+  -- [fairplay] The rules' SQL mirror (faster_than_record, over_cap, simulated_fix, replay) is
+  -- called here, from its own migration: public.submit_run_rules(…), refusing with 22023.
   if r.user_id is not null and r.user_id <> runner then
     raise exception using errcode = '42501',
       message = format('properties.user_id %s is not the signed-in runner %s', r.user_id, runner),
@@ -314,8 +394,37 @@ begin
       message = format('runner %s has no profile (no users row): make the profile first, then submit the run again', runner),
       detail = format('run %s refused, nothing stored', r.id);
   end if;
-  -- The Feature as the night's reader takes it: its id canonical, its runner named.
-  body := jsonb_set(jsonb_set(run, '{id}', to_jsonb(r.id::text)), '{properties,user_id}', to_jsonb(runner::text));
+  -- The canonical body: what the night's reader takes, its id canonical, its runner named;
+  -- nothing else the client sent is stored.
+  body := jsonb_build_object('type', 'Feature', 'id', r.id::text,
+            'geometry', jsonb_build_object('type', 'LineString', 'coordinates', run -> 'geometry' -> 'coordinates'),
+            'properties', jsonb_build_object('user_id', runner::text, 'times', run -> 'properties' -> 'times',
+                                             'accuracy_m', run -> 'properties' -> 'accuracy_m'));
+  -- Sent again (the phone was offline): the same body stores nothing, whatever the limits;
+  -- another is refused.
+  select t.user_id, t.submission into stored from public.runs t where t.id = r.id;
+  if found then
+    if stored.user_id = runner and stored.submission = body then return r.id; end if;
+    raise exception using errcode = '23505',
+      message = format('id: the run %s is already stored with another body (a new run needs a new id)', r.id),
+      detail = format('run %s refused, nothing stored', r.id);
+  end if;
+  -- The runner's limits, counted under a lock of the runner's own (two requests at once wait).
+  perform pg_advisory_xact_lock(hashtextextended('submit_run ' || runner::text, 0));
+  limits := public.submit_run_limits();
+  select count(*) filter (where t.created_at > now() - interval '1 hour') as hour, count(*) as day,
+         min(t.created_at) filter (where t.created_at > now() - interval '1 hour') as hour_first, min(t.created_at) as day_first
+    into recent from public.runs t
+   where t.user_id = runner and t.submission is not null and t.created_at > now() - interval '1 day';
+  if recent.hour >= limits.per_hour or recent.day >= limits.per_day then
+    raise exception using errcode = 'PT429',
+      message = format('too many runs: %s sent in the last %s, the most a runner may send (%s an hour, %s a day); send it again after %s UTC',
+                       case when recent.hour >= limits.per_hour then recent.hour else recent.day end,
+                       case when recent.hour >= limits.per_hour then 'hour' else 'day' end, limits.per_hour, limits.per_day,
+                       to_char(case when recent.hour >= limits.per_hour then recent.hour_first + interval '1 hour'
+                                    else recent.day_first + interval '1 day' end at time zone 'UTC', 'YYYY-MM-DD HH24:MI')),
+      detail = format('run %s refused, nothing stored', r.id);
+  end if;
   insert into public.runs as t (id, user_id, started_at, ended_at, path, submission, created_at, judged_at)
   values (r.id, runner,
           coalesce(r.times[1], to_timestamp(0)), coalesce(r.times[cardinality(r.times)], to_timestamp(0)),
@@ -324,7 +433,8 @@ begin
           body, now(), null)
   on conflict (id) do nothing;
   if not found then
-    -- Sent again (the phone was offline): the same body stores nothing; another is refused.
+    -- Stored meanwhile by a request of the same id that held the runner's lock: the same body
+    -- stores nothing; another is refused.
     select t.user_id, t.submission into stored from public.runs t where t.id = r.id;
     if stored.user_id = runner and stored.submission = body then return r.id; end if;
     raise exception using errcode = '23505',
@@ -354,8 +464,20 @@ create or replace view my_runs with (security_invoker = true, security_barrier =
          created_at, judged_at, submission
   from runs where user_id = auth.uid();
 
+-- For dashboards (service_role): runs pending, the oldest pending run's age (s), runs judged in
+-- the last minute. Its caller's rights (security_invoker).
+create or replace view territory_follow_status with (security_invoker = true) as
+  select (select count(*) from public.runs where judged_at is null and submission is not null) as pending,
+         (select coalesce(extract(epoch from now() - min(created_at)), 0)::double precision
+            from public.runs where judged_at is null and submission is not null) as oldest_pending_s,
+         (select count(*) from public.runs where judged_at > now() - interval '1 minute') as judged_last_minute;
+revoke all on territory_follow_status from public, anon, authenticated;
+grant select on territory_follow_status to service_role;
+grant usage on sequence runs_arrival_seq to service_role;
+
 revoke all on function submit_run_number(jsonb), submit_run_double(jsonb), submit_run_text(double precision),
-  submit_run_quote(text), submit_run_time(text), submit_run_times(jsonb), submit_run_read(jsonb) from public, anon, authenticated;
+  submit_run_quote(text), submit_run_time(text), submit_run_times(jsonb), submit_run_read(jsonb),
+  submit_run_clip(text), submit_run_limits() from public, anon, authenticated;
 revoke all on function submit_run(jsonb) from public, anon;
 grant execute on function submit_run(jsonb) to authenticated;
 revoke all on my_runs from public, anon, authenticated;

@@ -19,6 +19,7 @@ import copy
 import csv
 import json
 import sys
+from datetime import datetime, timedelta, timezone
 
 runs_path, out, runner = sys.argv[1], sys.argv[2], sys.argv[3]
 base = json.load(open(runs_path))["features"][0]
@@ -96,6 +97,12 @@ variant("longitude_minus_1_2e15", "night", lambda f: coords(f)[9].__setitem__(0,
 variant("accuracy_negative", "night", lambda f: props(f)["accuracy_m"].__setitem__(7, -3))
 variant("accuracy_string", "night", lambda f: props(f)["accuracy_m"].__setitem__(8, "5"))
 variant("accuracy_null", "night", lambda f: props(f)["accuracy_m"].__setitem__(0, None))
+# A refusal quotes at most 80 characters of what was sent (the first 79 and "…").
+variant("type_long", "night", put(["type"], "Feature" * 40))
+variant("id_long", "night", put(["id"], "r" * 5000))
+variant("geometry_type_long", "night", put(["geometry", "type"], "Line" * 50))
+variant("user_id_long", "night", put(["properties", "user_id"], "u\u00e9" * 300))
+variant("time_long", "night", lambda f: props(f)["times"].__setitem__(2, '9"' * 50_000))
 # A file the night reads no further (not a quarantine): submit_run's own words.
 variant("coordinates_string", "fatal", put(["geometry", "coordinates"], "48.85,2.35"),
         "geometry.coordinates is not an array of [lon, lat] positions")
@@ -129,6 +136,14 @@ def many(count):
     return change
 
 
+def in_an_hour(f):
+    """The run moved to start an hour from now (its durations kept): every time in the future."""
+    t = [datetime.fromisoformat(x.replace("Z", "+00:00")) for x in props(f)["times"]]
+    d = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(hours=1) - t[0]
+    props(f)["times"] = [(x + d).strftime("%Y-%m-%dT%H:%M:%SZ") for x in t]
+
+
+variant("future_hour", "submit", in_an_hour, "times[0] is in the future: more than 2 minutes past the server's clock")
 variant("fixes_20001", "submit", many(20001), "the run has 20001 fixes, more than the 20000 a run may have")
 # A well-formed run padded with a field the night does not read: refused by its size.
 variant("padded_4_mb", "submit", put(["properties", "note"], "x" * 4_000_000),

@@ -13,7 +13,10 @@ extension TerritoryStage {
 
     /// Yesterday's claims and tonight's valid runs folded through the one ownership order.
     static func claimCells(existing: [Claim], runs records: [RunRecord]) -> Claims {
-        let territory = TerritoryGame.territory(existing: existing, valid: records.lazy.filter(\.verdict.valid).map { ($0.cells, $0.userID, $0.id, $0.endedAt) })
+        // A file's runs have no arrival (0): ties by run id, as territory_hex.sql's rule.
+        let territory = TerritoryGame.territory(existing: existing, valid: records.lazy.filter(\.verdict.valid).map {
+            ($0.cells, $0.userID, $0.id, $0.endedAt, 0)
+        })
         let owned = territory.sorted
         let tonight = Set(records.map(\.id))
         return Claims(owned: owned, won: owned.filter { tonight.contains($0.run) }, runs: tonight.count,

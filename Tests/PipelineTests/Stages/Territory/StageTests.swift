@@ -26,7 +26,7 @@ import TerritoryRules
     }
 
     /// The later run owns the cells, whatever order the runs come in; at the same end time
-    /// the larger run id wins.
+    /// the later arrival wins, and between runs without one (a file's) the larger run id.
     @Test func twoRunsOnTheSameCellsResolveByEndTime() throws {
         let early = lap(id: 1, user: 1, end: 600_000_000), late = lap(id: 2, user: 2, end: 900_000_000)
         for order in [[early, late], [late, early]] {
@@ -37,6 +37,12 @@ import TerritoryRules
         let tie = lap(id: 3, user: 3, end: 900_000_000)
         let t = TerritoryGame.territory(existing: [], judged: try judge([tie, late]))
         #expect(t.cells.values.allSatisfy { $0.run == Self.uuid(3) })
+        let claims = [(run: 3, arrival: Int64(7)), (run: 2, arrival: 9)]
+        for order in [claims, claims.reversed()] {
+            var arrived = Territory()
+            for c in order { arrived.offer(Claim(cell: 1, owner: Self.uuid(100), run: Self.uuid(c.run), claimedAt: 900, arrival: c.arrival)) }
+            #expect(arrived.cells[1]?.run == Self.uuid(2))   // arrived later, though its id is smaller
+        }
     }
 
     /// Yesterday's table (as the stage wrote it) plus tonight's runs = all runs at once.
