@@ -267,6 +267,16 @@ begin
    where not (x between -180 and 180 and y between -90 and 90) or a < 0
    order by k limit 1;
   if problem is not null then return; end if;
+  -- properties.simulated (CONTRACTS §8c; optional, null as if absent): one boolean per fix.
+  if jsonb_typeof(props -> 'simulated') is distinct from 'null' and props ? 'simulated' then
+    if jsonb_typeof(props -> 'simulated') <> 'array' then problem := 'properties.simulated is not an array of booleans'; return; end if;
+    select format('simulated[%s] is not a boolean (true or false)', k - 1) into problem
+      from jsonb_array_elements(props -> 'simulated') with ordinality as e(x, k) where jsonb_typeof(x) <> 'boolean' order by k limit 1;
+    if problem is not null then return; end if;
+    if jsonb_array_length(props -> 'simulated') <> fixes then
+      problem := format('properties.simulated has %s entries for %s fixes', jsonb_array_length(props -> 'simulated'), fixes); return;
+    end if;
+  end if;
 
   -- submit_run's own limits (the night judges such a run invalid, or never sees one).
   select format('times[%s] is earlier than times[%s]: a run''s times never go backwards', k - 1, k - 2) into problem
