@@ -122,7 +122,7 @@ public struct TerritoryNight: AppNight {
     /// §8b: submit_run, pending runs; the map at every zoom), the texts make territory writes, inside the caller's
     /// transaction, each unless recorded and present.
     public static func applyMigrations(_ db: PostgresConnection, log: StageLog) throws {
-        let present = [migrationPresent, submitMigrationPresent, zoomMigrationPresent]
+        let present = [migrationPresent, submitMigrationPresent, zoomMigrationPresent, fairPlayMigrationPresent]
         precondition(present.count == GameMigration.all.count, "each of the game's migrations needs its present query")
         for (m, present) in zip(GameMigration.all, present) {
             try Migrations.apply(db, app: "territory", name: m.name,
@@ -191,6 +191,15 @@ public struct TerritoryNight: AppNight {
            and has_function_privilege('authenticated', 'submit_run(jsonb)', 'execute')
            and has_column_privilege('authenticated', 'runs', 'judged_at', 'select')
            and has_table_privilege('authenticated', 'my_runs', 'select')
+        """
+
+    /// What the fair_play migration makes (CONTRACTS §8c): the stored runs' signatures with row-level
+    /// security on, and the rules submit_run calls.
+    public static let fairPlayMigrationPresent = """
+        select coalesce(to_regclass('run_signatures') is not null
+           and (select relrowsecurity from pg_class where oid = to_regclass('run_signatures'))
+           and to_regprocedure('submit_run_rules(jsonb, uuid, timestamp with time zone[])') is not null
+           and to_regprocedure('fair_play_store_signature(uuid, jsonb)') is not null, false)
         """
 
     /// Rows stored before the game's migration (or by a writer that left `cell` empty) get their
