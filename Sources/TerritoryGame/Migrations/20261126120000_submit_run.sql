@@ -14,7 +14,9 @@
 --            stores nothing.
 --   refuses  (nothing stored; the message names the field) with SQLSTATE
 --            22023 a run the night would quarantine, in the night's words (rejects.tsv), or over
---                  the limits above;
+--                  the limits above, or a run that is not a run (CONTRACTS §8c: faster_than_record,
+--                  over_cap, simulated_fix, replay; message "code (detail)" in TerritoryRules'
+--                  words, the fair_play migration);
 --            42501 no signed-in runner, or properties.user_id other than auth.uid();
 --            23503 a runner without a users row (the app makes the profile first);
 --            23505 the id already stored with another body.
@@ -305,6 +307,7 @@ declare
   r record;
   body jsonb;
   stored record;
+  rules text;
 begin
   if runner is null then
     raise exception using errcode = '42501', message = 'submit_run needs a signed-in runner (auth.uid() is null)';
@@ -324,6 +327,12 @@ begin
       message = format('runner %s has no profile (no users row): make the profile first, then submit the run again', runner),
       detail = format('run %s refused, nothing stored', r.id);
   end if;
+  -- CONTRACTS §8c: what is not a run (a pace faster than a world record, a loop over the cap, a
+  -- simulated fix, a replay of a stored run) is refused, nothing stored (fair_play migration).
+  rules := public.submit_run_rules(run, r.id, r.times);
+  if rules is not null then
+    raise exception using errcode = '22023', message = rules, detail = format('run %s refused, nothing stored', r.id);
+  end if;
   -- The Feature as the night's reader takes it: its id canonical, its runner named.
   body := jsonb_set(jsonb_set(run, '{id}', to_jsonb(r.id::text)), '{properties,user_id}', to_jsonb(runner::text));
   insert into public.runs as t (id, user_id, started_at, ended_at, path, submission, created_at, judged_at)
@@ -341,6 +350,7 @@ begin
       message = format('id: the run %s is already stored with another body (a new run needs a new id)', r.id),
       detail = format('run %s refused, nothing stored', r.id);
   end if;
+  perform public.fair_play_store_signature(r.id, body);
   perform pg_notify('territory_runs', r.id::text);
   return r.id;
 end
