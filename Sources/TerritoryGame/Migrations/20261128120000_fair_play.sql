@@ -129,8 +129,9 @@ create or replace function public.fair_play_kept(run jsonb, out fix integer[], o
   select coalesce(array_agg(k::integer - 1 order by k), '{}'),
          coalesce(array_agg(public.submit_run_double(c -> 0) order by k), '{}'),
          coalesce(array_agg(public.submit_run_double(c -> 1) order by k), '{}')
-    from jsonb_array_elements(run -> 'geometry' -> 'coordinates') with ordinality as e(c, k)
-   where public.submit_run_double(run -> 'properties' -> 'accuracy_m' -> (k::integer - 1)) <= 50
+    from rows from (jsonb_array_elements(run -> 'geometry' -> 'coordinates'),
+                    jsonb_array_elements(run -> 'properties' -> 'accuracy_m')) with ordinality as e(c, a, k)
+   where public.submit_run_double(a) <= 50
 $f$;
 
 -- The first reason of CONTRACTS §8c a well-formed run (submit_run_read's problem null) has, as
@@ -150,6 +151,7 @@ declare
   i integer;
   dt bigint;
   micros bigint[];
+  glitched boolean;
   rlon double precision[];
   rlat double precision[];
   area double precision;
@@ -166,14 +168,20 @@ begin
   n := cardinality(k.fix);
   select array_agg((extract(epoch from times[f + 1]) * 1000000)::bigint order by o) into micros
     from unnest(k.fix) with ordinality as u(f, o);
-  -- faster_than_record: two pointers per window over the path's length to each kept fix.
+  -- faster_than_record: two pointers per window over the path's length to each kept fix; not for a
+  -- run with a speed spike (over 43 km/h between kept fixes) or a teleport (a step over 1000 m),
+  -- whose glitch is not a pace (it is judged invalid for those, stored).
   if n >= 2 then
-    select array_agg(a order by j) into along from (
-      select j, coalesce(sum(d) over (order by j), 0) as a from (
-        select j, case when j = 1 then 0 else
-                 st_distance(st_setsrid(st_makepoint(k.lon[j - 1], k.lat[j - 1]), 4326)::geography,
-                             st_setsrid(st_makepoint(k.lon[j], k.lat[j]), 4326)::geography) end as d
-          from generate_series(1, n) as g(j)) q) q2;
+    select array_agg(a order by j), bool_or(glitch) into along, glitched from (
+      select j, coalesce(sum(d) over (order by j), 0) as a,
+             j > 1 and (d > 1000 or case when dt > 0 then d * 3.6e6 > 43 * dt::double precision else d > 0 end) as glitch
+        from (select j, micros[j] - micros[greatest(j - 1, 1)] as dt,
+                     case when j = 1 then 0 else
+                       st_distance(st_setsrid(st_makepoint(k.lon[j - 1], k.lat[j - 1]), 4326)::geography,
+                                   st_setsrid(st_makepoint(k.lon[j], k.lat[j]), 4326)::geography) end as d
+                from generate_series(1, n) as g(j)) q) q2;
+  end if;
+  if n >= 2 and not glitched then
     for w in 1..9 loop
       continue when along[n] < metres[w];
       i := 1;
