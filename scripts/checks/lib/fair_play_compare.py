@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check_fair_play.sh's comparisons (issue 38, CONTRACTS §8c).
 
-  check_fair_play.py compare SET NIGHT SUBMITTED [JUDGED]
+  fair_play_compare.py compare SET NIGHT SUBMITTED [JUDGED]
       SET/kinds.tsv (fair_play_runs.py: each run's kind and the reason it must be refused for),
       NIGHT/runs.tsv (geo-territory on SET/runs.geojson: TerritoryRules' verdicts and reasons),
       SUBMITTED (run_id, state, message: what submit_run answered each run, in order),
@@ -41,6 +41,7 @@ def compare(set_dir, night_dir, submitted, judged):
         fail = 1
 
     kinds = {r[0]: (r[1], r[2], r[3]) for r in tsv(f"{set_dir}/kinds.tsv")}
+    loops = {r[0]: (r[1], r[4]) for r in tsv(f"{set_dir}/kinds.tsv") if r[2] == "honest"}
     night = night_reasons(f"{night_dir}/runs.tsv")
     sub = {r[0]: (r[1], r[2] if len(r) > 2 else "") for r in tsv(submitted, header=False)}
     if set(night) != set(kinds) or set(sub) != set(kinds):
@@ -80,6 +81,17 @@ def compare(set_dir, night_dir, submitted, judged):
     seed_invalid = sum(1 for rid in honest if not night[rid][0] and not night[rid][1])
     print(f"  ..   false positives: {len(fp):,} of {len(honest):,} honest generated runs refused ({100 * len(fp) / max(len(honest), 1):.2f} %); "
           f"{seed_invalid:,} judged invalid by §8's rules (not refused)")
+    # The same park loop run again by the same runner on another day: each run valid.
+    reruns = {}
+    for rid, key in loops.items():
+        reruns.setdefault(key, []).append(rid)
+    reruns = {k: v for k, v in reruns.items() if len(v) >= 2}
+    twice = sum(1 for v in reruns.values() if all(night[r][0] and sub[r][0] == "ok" for r in v))
+    if not reruns or twice < len(reruns):
+        bad(f"same park loop, same runner, other days: {twice:,} of {len(reruns):,} runners' loops valid every time")
+    else:
+        print(f"  ok   the same park loop run again by the same runner on other days: {len(reruns):,} runners' loops, "
+              f"{sum(len(v) for v in reruns.values()):,} runs, every one valid and stored")
     # The night and the follower: every stored run judged as geo-territory judged it.
     for spec in judged:
         name, path = spec.split("=", 1)

@@ -6,7 +6,8 @@ and cheats of every kind, in submission order, from a fixed seed (same seed, sam
 
 writes OUT_DIR/runs.geojson (a FeatureCollection, one Feature per run, §8 with the optional
 properties.simulated) and OUT_DIR/kinds.tsv (run_id, user_id, kind, expected: the code of the
-first §8c reason the run must be refused for, or "valid").
+first §8c reason the run must be refused for, or "valid"; loop: the park loop of an honest run,
+"-" for the others).
 
 No Debian or PyPI package ships GPS traces of runs (gpxpy's source ships three hikes and rides,
 fitparse none), so the honest runs are generated, each one a runner on one of their home loops
@@ -222,10 +223,10 @@ def main():
     first_day = datetime(2026, 10, 1, tzinfo=timezone.utc)
     out, kinds, stored = [], [], []
 
-    def add(fixes, user, kind, expected, simulated=None):
+    def add(fixes, user, kind, expected, simulated=None, loop="-"):
         rid = new_id()
         out.append(feature(rid, user["id"], fixes, simulated))
-        kinds.append((rid, user["id"], kind, expected))
+        kinds.append((rid, user["id"], kind, expected, loop))
         user["runs"] += 1
         if expected == "valid":
             stored.append((user, fixes))
@@ -271,8 +272,8 @@ def main():
                         "replay_own_rotated": {"rotate": 37}, "replay_own_reversed": {"reverse": True}}[kind]
                 add(replayed(rng, f, day, **opts), user, kind, "replay")
         else:
-            loop = loops[rng.choice(user["loops"])]
-            add(honest(rng, user, loop, day), user, "honest", "valid")
+            which = rng.choice(user["loops"])
+            add(honest(rng, user, loops[which], day), user, "honest", "valid", loop=str(which))
         k += 1
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "runs.geojson"), "w", encoding="utf-8") as f:
@@ -280,7 +281,7 @@ def main():
         f.write(",\n".join(json.dumps(x, separators=(",", ":")) for x in out))
         f.write("\n]}\n")
     with open(os.path.join(a.out, "kinds.tsv"), "w", encoding="utf-8") as f:
-        f.write("run_id\tuser_id\tkind\texpected\n")
+        f.write("run_id\tuser_id\tkind\texpected\tloop\n")
         for row in kinds:
             f.write("\t".join(row) + "\n")
 
