@@ -174,8 +174,8 @@ begin
   if n >= 2 then
     select array_agg(a order by j), bool_or(glitch) into along, glitched from (
       select j, coalesce(sum(d) over (order by j), 0) as a,
-             j > 1 and (d > 1000 or case when dt > 0 then d * 3.6e6 > 43 * dt::double precision else d > 0 end) as glitch
-        from (select j, micros[j] - micros[greatest(j - 1, 1)] as dt,
+             j > 1 and (d > 1000 or case when step_us > 0 then d * 3.6e6 > 43 * step_us::double precision else d > 0 end) as glitch
+        from (select j, micros[j] - micros[greatest(j - 1, 1)] as step_us,
                      case when j = 1 then 0 else
                        st_distance(st_setsrid(st_makepoint(k.lon[j - 1], k.lat[j - 1]), 4326)::geography,
                                    st_setsrid(st_makepoint(k.lon[j], k.lat[j]), 4326)::geography) end as d

@@ -41,7 +41,7 @@ def compare(set_dir, night_dir, submitted, judged):
         fail = 1
 
     kinds = {r[0]: (r[1], r[2], r[3]) for r in tsv(f"{set_dir}/kinds.tsv")}
-    loops = {r[0]: (r[1], r[4]) for r in tsv(f"{set_dir}/kinds.tsv") if r[2] == "honest"}
+    loops = {r[0]: (r[1], r[4]) for r in tsv(f"{set_dir}/kinds.tsv") if r[2] == "honest" and len(r) > 4}
     night = night_reasons(f"{night_dir}/runs.tsv")
     sub = {r[0]: (r[1], r[2] if len(r) > 2 else "") for r in tsv(submitted, header=False)}
     if set(night) != set(kinds) or set(sub) != set(kinds):
