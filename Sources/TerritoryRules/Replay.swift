@@ -9,8 +9,9 @@ import Foundation
 /// with fresh GPS error (metres, slowly wandering). So: the run is a replay of a stored run
 /// when at least `Rules.replayShare` (80 %) of its kept fixes pair, one to one and in order
 /// (forwards or backwards, from any starting fix of a loop), with a fix of the stored run at most
-/// `Rules.replayPairDistance` (2 m) away. Honest reruns of a generated park loop pair a few per
-/// cent of their fixes (scripts/checks/check_fair_play.sh reports the largest share).
+/// `Rules.replayPairDistance` (2 m) away. Honest reruns of a generated park loop pair under half
+/// of their fixes (TerritoryRulesFairPlayTests); scripts/checks/check_fair_play.sh refuses none
+/// of its generated honest runs.
 ///
 /// Which stored runs are compared (the candidates) is `Signature`'s: the database keeps each
 /// stored run's signature in an index, so that a submission costs a few index probes and at
