@@ -38,9 +38,9 @@ RUNS=${TERRITORY_RUNS_RUNS:-data/territory/runs.geojson}
 MIGRATIONS=${GAME_MIGRATIONS:-dist/supabase/game/migrations}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PY=${PYTHON:-python3}
-# The viewport's and submit_run's migrations, named as in Sources/TerritoryGame/Migrations/ (the stage writes those names).
+# The viewport's, submit_run's and fair play's (submit_run calls its rules) migrations, named as in Sources/TerritoryGame/Migrations/ (the stage writes those names).
 GAME_MIGRATION_FILES=()
-for m in Sources/TerritoryGame/Migrations/*_territory_viewport.sql Sources/TerritoryGame/Migrations/*_submit_run.sql; do
+for m in Sources/TerritoryGame/Migrations/*_territory_viewport.sql Sources/TerritoryGame/Migrations/*_submit_run.sql Sources/TerritoryGame/Migrations/*_fair_play.sql; do
   GAME_MIGRATION_FILES+=("$MIGRATIONS/$(basename "$m")")
 done
 
