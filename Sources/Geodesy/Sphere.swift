@@ -81,4 +81,22 @@ public enum Sphere {
         let lon = atan2(v.y, v.x) / degrees
         return Point(latitude: lat, longitude: lon)
     }
+
+    /// Unsigned area of a closed ring (first position repeated last) on a sphere of `radius`,
+    /// in the square of radius's unit: Σ (λᵢ₊₁ − λᵢ₋₁)·sin φᵢ·R²/2 with the longitude steps
+    /// wrapped to ±180°. 0 for rings of fewer than three distinct positions. The vertex form of
+    /// `SphereMap.lonLatRingArea`'s integral, for rings whose area only needs to be told apart
+    /// from a threshold (GeoModel's `SphericalArea`, the game's loop cap in TerritoryRules).
+    public static func approximateRingArea(_ ring: [Point], radius: Double) -> Double {
+        let n = ring.count - 1
+        guard n >= 3 else { return 0 }
+        var sum = 0.0
+        for k in 0..<n {
+            let prev = ring[(k + n - 1) % n], next = ring[k + 1]
+            var dl = next.x - prev.x
+            if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
+            sum += dl * .pi / 180 * sin(ring[k].y * .pi / 180)
+        }
+        return abs(sum) * (radius * radius) / 2
+    }
 }

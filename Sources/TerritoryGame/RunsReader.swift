@@ -162,10 +162,13 @@ extension JSONCursor {
         featureID = nil
         var id: String?, user: String?, hasUserKey = false
         // Moved out of `run` (not copied), emptied, refilled, moved back.
-        var lon = run.lon, lat = run.lat, times = run.time, acc = run.accuracy
-        run.lon = []; run.lat = []; run.time = []; run.accuracy = []
+        var lon = run.lon, lat = run.lat, times = run.time, acc = run.accuracy, simulated = run.simulated
+        run.lon = []; run.lat = []; run.time = []; run.accuracy = []; run.simulated = []
         lon.removeAll(keepingCapacity: true); lat.removeAll(keepingCapacity: true)
-        times.removeAll(keepingCapacity: true); acc.removeAll(keepingCapacity: true)
+        times.removeAll(keepingCapacity: true); acc.removeAll(keepingCapacity: true); simulated.removeAll(keepingCapacity: true)
+        // properties.simulated (CONTRACTS §8c, optional; null is as if absent): whether it is
+        // present, not an array, and its first entry that is not a boolean.
+        var hasSimulated = false, simulatedNotArray = false, badSimulated: Int? = nil
         var geomType: String?, hasTimes = false, hasAcc = false, type: String?
         var badTime: (Int, String)? = nil
         try object { c, key in
@@ -224,6 +227,23 @@ extension JSONCursor {
                     case "accuracy_m":
                         hasAcc = true
                         try c.array { c in acc.append(try c.number("accuracy_m[\(acc.count)]")) }
+                    case "simulated":
+                        switch try c.peek() {
+                        case 0x6E: try c.skip()
+                        case 0x5B:
+                            hasSimulated = true
+                            try c.array { c in
+                                switch try c.peek() {
+                                case 0x74: try c.literal("true"); simulated.append(true)
+                                case 0x66: try c.literal("false"); simulated.append(false)
+                                default:
+                                    try c.skip()
+                                    if badSimulated == nil { badSimulated = simulated.count }
+                                    simulated.append(false)
+                                }
+                            }
+                        default: try c.skip(); hasSimulated = true; simulatedNotArray = true
+                        }
                     default: try c.skip()
                     }
                 }
@@ -249,7 +269,12 @@ extension JSONCursor {
             }
             guard acc[i] >= 0 else { throw reject("accuracy_m[\(i)] is \(acc[i]), a negative accuracy") }
         }
+        if hasSimulated {
+            guard !simulatedNotArray else { throw reject("properties.simulated is not an array of booleans") }
+            if let i = badSimulated { throw reject("simulated[\(i)] is not a boolean (true or false)") }
+            guard simulated.count == lon.count else { throw reject("properties.simulated has \(simulated.count) entries for \(lon.count) fixes") }
+        }
         run.index = index; run.id = runID; run.userID = userID
-        run.lon = lon; run.lat = lat; run.time = times; run.accuracy = acc
+        run.lon = lon; run.lat = lat; run.time = times; run.accuracy = acc; run.simulated = simulated
     }
 }

@@ -125,7 +125,7 @@ public struct TerritoryNight: AppNight {
     /// §8b: submit_run, pending runs; the map at every zoom), the texts make territory writes, inside the caller's
     /// transaction, each unless recorded and present.
     public static func applyMigrations(_ db: PostgresConnection, log: StageLog) throws {
-        let present = [migrationPresent, submitMigrationPresent, zoomMigrationPresent, privacyMigrationPresent]
+        let present = [migrationPresent, submitMigrationPresent, zoomMigrationPresent, privacyMigrationPresent, fairPlayMigrationPresent]
         precondition(present.count == GameMigration.all.count, "each of the game's migrations needs its present query")
         for (m, present) in zip(GameMigration.all, present) {
             try Migrations.apply(db, app: "territory", name: m.name,
@@ -218,6 +218,15 @@ public struct TerritoryNight: AppNight {
            and not has_column_privilege('authenticated', 'territory_zoom', 'claimed_at', 'select')
            and (select count(*) from pg_trigger where tgenabled = 'O' and tgname like 'territory_runner_totals_%'
                   and tgrelid in (to_regclass('runs'), to_regclass('territory_hex'))) = 8, false)
+        """
+
+    /// What the fair_play migration makes (CONTRACTS §8c): the stored runs' signatures with row-level
+    /// security on, and the rules submit_run calls.
+    public static let fairPlayMigrationPresent = """
+        select coalesce(to_regclass('run_signatures') is not null
+           and (select relrowsecurity from pg_class where oid = to_regclass('run_signatures'))
+           and to_regprocedure('submit_run_rules(jsonb, uuid, timestamp with time zone[])') is not null
+           and to_regprocedure('fair_play_store_signature(uuid, jsonb)') is not null, false)
         """
 
     /// Rows stored before the game's migration (or by a writer that left `cell` empty) get their

@@ -20,7 +20,55 @@ public struct Rules: Sendable, Equatable {
     /// between is a position glitch or a ride, and the path in between is unknown either way.
     public var maxJump = 1000.0
 
+    /// No stretch of kept fixes covers one of these distances faster than the men's world
+    /// record for it (CONTRACTS §8c: Strava excludes efforts faster than world records the same
+    /// way). The records (World Athletics, men, as of 2026; the lowest time where track and road
+    /// differ, so the rule errs on the runner's side):
+    ///   1 km            2:11.96    Noah Ngeny, Rieti 1999
+    ///   1 mile          3:43.13    Hicham El Guerrouj, Rome 1999
+    ///   2 km            4:43.13    Jakob Ingebrigtsen, Brussels 2023
+    ///   3 km            7:17.55    Jakob Ingebrigtsen, Chorzów 2024
+    ///   5 km           12:35.36    Joshua Cheptegei, Monaco 2020
+    ///   10 km          26:11.00    Joshua Cheptegei, Valencia 2020
+    ///   half marathon  56:42       Jacob Kiplimo, Barcelona 2025
+    ///   marathon     2:00:35       Kelvin Kiptum, Chicago 2023
+    ///   100 km       6:05:41       Aleksandr Sorokin, Verona 2022
+    /// A stretch is the shortest run of consecutive kept fixes, ending at each fix, whose path
+    /// is at least the window's distance; it is too fast when its time is under the record.
+    public var recordWindows: [RecordWindow] = [
+        RecordWindow(name: "1 km", metres: 1000, seconds: 131.96),
+        RecordWindow(name: "1 mile", metres: 1609.344, seconds: 223.13),
+        RecordWindow(name: "2 km", metres: 2000, seconds: 283.13),
+        RecordWindow(name: "3 km", metres: 3000, seconds: 437.55),
+        RecordWindow(name: "5 km", metres: 5000, seconds: 755.36),
+        RecordWindow(name: "10 km", metres: 10000, seconds: 1571),
+        RecordWindow(name: "half marathon", metres: 21097.5, seconds: 3402),
+        RecordWindow(name: "marathon", metres: 42195, seconds: 7235),
+        RecordWindow(name: "100 km", metres: 100000, seconds: 21941),
+    ]
+    /// The most one run's loop may enclose (m²): the largest area a loop of the 24-hour record's
+    /// length encloses (319.614 km, Aleksandr Sorokin, Verona 2022; a circle, by the
+    /// isoperimetric inequality A ≤ L²/4π): about 8,129 km². The loop is the kept fixes closed
+    /// back to the first; its area is measured on the authalic sphere (`Sphere.approximateRingArea`).
+    public var maxLoopArea = 319_614.0 * 319_614.0 / (4 * Double.pi)
+    /// Replays (`Replay`): a fix of the run and a fix of a stored run are the same fix when at
+    /// most this far apart (m) …
+    public var replayPairDistance = 2.0
+    /// … and the run is a replay of the stored run when at least this share of its kept fixes
+    /// pair, one to one and in order, with the stored run's fixes.
+    public var replayShare = 0.8
+
     public init() {}
+}
+
+/// A distance and the men's world record over it (`Rules.recordWindows`).
+public struct RecordWindow: Sendable, Equatable {
+    public var name: String
+    public var metres: Double
+    public var seconds: Double
+    public init(name: String, metres: Double, seconds: Double) { self.name = name; self.metres = metres; self.seconds = seconds }
+    /// The record in whole microseconds (the runs' time unit).
+    public var micros: Int64 { Int64((seconds * 1e6).rounded()) }
 }
 
 /// Why a run is not a valid loop. Each kind has a stable code (for the report and tests) and
@@ -35,9 +83,24 @@ public struct Reason: Sendable, Equatable, CustomStringConvertible {
         case speedSpike = "speed_spike"
         case teleport = "teleport"
         case timeBackwards = "time_backwards"
+        // CONTRACTS §8c: what is not a run. submit_run refuses a run with any of these (nothing
+        // stored); the night and the followers judge a run with them invalid.
+        case fasterThanRecord = "faster_than_record"
+        case overCap = "over_cap"
+        case simulatedFix = "simulated_fix"
+        case replay = "replay"
+
+        /// The reasons submit_run refuses a run for (the others: stored and judged invalid).
+        public var refusedAtSubmission: Bool {
+            switch self {
+            case .fasterThanRecord, .overCap, .simulatedFix, .replay: true
+            default: false
+            }
+        }
     }
     public var code: Code
     public var detail: String
+    public init(code: Code, detail: String) { self.code = code; self.detail = detail }
     public var description: String { "\(code.rawValue) (\(detail))" }
 }
 
@@ -55,6 +118,8 @@ public struct Verdict: Sendable {
     /// but not a place) and the longest jump (m).
     public var maxSpeedKmh = 0.0
     public var maxJump = 0.0
+    /// The area the loop of the kept fixes encloses (m², `Rules.maxLoopArea`); 0 without a loop.
+    public var loopArea = 0.0
     public var reasons: [Reason] = []
     public var valid: Bool { reasons.isEmpty }
 }
@@ -88,6 +153,8 @@ extension Rules {
 
         var fastest: (Double, Int, Int)? = nil, longest: (Double, Int, Int, Double)? = nil, backwards: Int? = nil
         var spike = false, error = 0.0
+        // The path's length from the first kept fix to each kept fix (for the record windows).
+        var along = [Double](repeating: 0, count: k.count)
         var p = k.first.map { earth.ecef(lat: run.lat[$0], lon: run.lon[$0]) } ?? Ellipsoid.ECEF(x: 0, y: 0, z: 0)
         let start = p
         for j in 1..<max(k.count, 1) {
@@ -100,6 +167,7 @@ extension Rules {
             // km/h = m / µs × 3.6e6; compared without dividing, so exactly the limit passes.
             refine(&d, &e, a, b, near: dtMicros > 0 ? maxSpeedKmh * Double(dtMicros) : 0, scale: dtMicros > 0 ? 3.6e6 : 1)
             v.distance += d
+            along[j] = v.distance
             error += e
             if dtMicros > 0 ? d * 3.6e6 > maxSpeedKmh * Double(dtMicros) : d > 0 { spike = true }
             let speed = dtMicros > 0 ? d / Double(dtMicros) * 3.6e6 : (d > 0 ? Double.infinity : 0)  // same time, same place: a repeated fix
@@ -140,6 +208,67 @@ extension Rules {
             v.reasons.append(Reason(code: .teleport, detail: "a \(fmt(l.0)) m jump > \(fmt(maxJump, 0)) m between fixes \(l.1) and \(l.2)"))
         }
         if let b = backwards { v.reasons.append(Reason(code: .timeBackwards, detail: "fix \(b) is earlier than the fix before it")) }
+
+        // CONTRACTS §8c. Faster than a world record: two pointers per window, O(n · windows);
+        // the first window (in the table's order) with a stretch under its record, its first
+        // such stretch by end fix. A run with a speed spike, a teleport or times that go
+        // backwards has its reasons above (a glitch is not a pace) and is not measured here.
+        if backwards == nil, !spike, v.maxJump <= maxJump, k.count >= 2 {
+            search: for w in recordWindows {
+                var i = 0
+                let record = w.micros
+                for j in 1..<k.count where along[j] >= w.metres {
+                    while along[j] - along[i + 1] >= w.metres { i += 1 }
+                    let dt = run.time[k[j]] - run.time[k[i]]
+                    if dt < record {
+                        v.reasons.append(Reason(code: .fasterThanRecord, detail: "fixes \(k[i])…\(k[j]) cover \(Self.tenths(along[j] - along[i])) m in \(Self.tenths(micros: dt)) s, faster than the men's world record for \(w.name) (\(fmt(w.seconds, 2)) s)"))
+                        break search
+                    }
+                }
+            }
+        }
+        if let area = Self.loopArea(run, kept: k) {
+            v.loopArea = area
+            if area > maxLoopArea {
+                v.reasons.append(Reason(code: .overCap, detail: "the loop encloses \(Self.tenths(area / 1e6)) km², more than the \(Self.tenths(maxLoopArea / 1e6)) km² a loop of the 24-hour record's length (319.614 km) can"))
+            }
+        }
+        if let s = run.simulated.firstIndex(of: true) {
+            v.reasons.append(Reason(code: .simulatedFix, detail: "fix \(s) is marked simulated (properties.simulated), \(run.simulated.lazy.filter { $0 }.count) of \(run.fixCount) fixes"))
+        }
         return v
+    }
+
+    /// The area (m², authalic sphere) of the kept fixes' loop, closed back to the first; nil
+    /// for fewer than three distinct fixes (as `RunLoop`). A loop around a pole (its longitude
+    /// steps add up to a whole turn) encloses the cap on the pole's side: the sphere's half
+    /// less what `Sphere.approximateRingArea` gives (the area from the ring to the equator).
+    public static func loopArea(_ run: Run, kept: [Int]) -> Double? {
+        guard let first = kept.first else { return nil }
+        var ring = kept.map { Point(run.lon[$0], run.lat[$0]) }
+        if ring[ring.count - 1] != ring[0] { ring.append(Point(run.lon[first], run.lat[first])) }
+        guard ring.count >= 4 else { return nil }
+        let r = Earth.authalicRadiusKm * 1000
+        let a = Sphere.approximateRingArea(ring, radius: r)
+        var turn = 0.0
+        for i in 1..<ring.count {
+            var d = ring[i].x - ring[i - 1].x
+            if d > 180 { d -= 360 } else if d < -180 { d += 360 }
+            turn += d
+        }
+        return abs(turn) > 180 ? abs(2 * Double.pi * (r * r) - a) : a
+    }
+
+    /// A figure ≥ 0 to a tenth, halves up: ⌊10x + 0.5⌋ tenths. The SQL mirror (submit_run_rules)
+    /// writes the same digits with the same arithmetic (printf's %.1f and numeric rounding differ
+    /// on some halves).
+    public static func tenths(_ x: Double) -> String {
+        let t = Int64((x * 10 + 0.5).rounded(.down))
+        return "\(t / 10).\(t % 10)"
+    }
+    /// Microseconds ≥ 0 as seconds to a tenth, halves up (integer arithmetic).
+    public static func tenths(micros: Int64) -> String {
+        let t = (micros + 50_000) / 100_000
+        return "\(t / 10).\(t % 10)"
     }
 }

@@ -19,7 +19,9 @@ StageFront<TerritoryStage>(
     valid loop when what remains is ≥ \(figure(rules.minDistance)) m long (PROJ's geodesic on WGS 84),
     lasts ≥ \(figure(rules.minDuration)) s, has ≥ \(rules.minFixes) fixes, starts and ends within \(figure(rules.maxClosure)) m, has no step
     faster than \(figure(rules.maxSpeedKmh)) km/h and no teleport (a jump over \(figure(rules.maxJump)) m between consecutive
-    fixes, whatever the time). A rejected run gets every reason. The loop is the path
+    fixes, whatever the time); and (CONTRACTS §8c) no stretch faster than the men's world
+    record for its distance (1 km to 100 km), a loop of at most \(Rules.tenths(rules.maxLoopArea / 1e6)) km², no fix marked
+    simulated, no replay of an earlier run of the file. A rejected run gets every reason. The loop is the path
     closed back to its start, made valid by GEOS (a figure-eight is two lobes); it claims
     the resolution-\(defaults.resolution) H3 cells whose centre it contains. Each cell goes to the valid run
     with the latest end time (ties: the later in the file, CONTRACTS §8c); yesterday's table plus

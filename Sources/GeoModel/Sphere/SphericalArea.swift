@@ -8,20 +8,9 @@ import Geodesy
 /// apart from a threshold (the world stage measures rings near its thresholds again on the
 /// ellipsoid).
 public enum SphericalArea {
-    /// Unsigned area of a closed ring (first position repeated last) on a sphere of `radius`,
-    /// in the square of radius's unit: Σ (λᵢ₊₁ − λᵢ₋₁)·sin φᵢ·R²/2 with the longitude steps
-    /// wrapped to ±180°. 0 for rings of fewer than three distinct positions.
-    public static func approximateRingArea(_ ring: Ring, radius: Double) -> Double {
-        let n = ring.count - 1
-        guard n >= 3 else { return 0 }
-        var sum = 0.0
-        for k in 0..<n {
-            let prev = ring[(k + n - 1) % n], next = ring[k + 1]
-            var dl = next.x - prev.x
-            if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
-            sum += dl * .pi / 180 * sin(ring[k].y * .pi / 180)
-        }
-        return abs(sum) * (radius * radius) / 2
+    /// Unsigned area of a closed ring on a sphere of `radius` (Geodesy's `Sphere.approximateRingArea`).
+    @inlinable public static func approximateRingArea(_ ring: Ring, radius: Double) -> Double {
+        Sphere.approximateRingArea(ring, radius: radius)
     }
 
     /// Unsigned area (m²) of a closed lon/lat ring on the WGS84 ellipsoid, estimated without

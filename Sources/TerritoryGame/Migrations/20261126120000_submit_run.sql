@@ -21,7 +21,9 @@
 --            the input, longer ones cut to 79 and "…", as the night's reader quotes) with SQLSTATE
 --            22023 a run the night would quarantine, in the night's words (rejects.tsv), or over
 --                  the limits above (`times[k] is in the future: more than 2 minutes past the
---                  server's clock`);
+--                  server's clock`), or a run that is not a run (CONTRACTS §8c: faster_than_record,
+--                  over_cap, simulated_fix, replay; message "code (detail)" in TerritoryRules'
+--                  words, the fair_play migration);
 --            42501 no signed-in runner, or properties.user_id other than auth.uid();
 --            23503 a runner without a users row (the app makes the profile first);
 --            23505 the id already stored with another body;
@@ -335,6 +337,16 @@ begin
    where not (x between -180 and 180 and y between -90 and 90) or a < 0
    order by k limit 1;
   if problem is not null then return; end if;
+  -- properties.simulated (CONTRACTS §8c; optional, null as if absent): one boolean per fix.
+  if jsonb_typeof(props -> 'simulated') is distinct from 'null' and props ? 'simulated' then
+    if jsonb_typeof(props -> 'simulated') <> 'array' then problem := 'properties.simulated is not an array of booleans'; return; end if;
+    select format('simulated[%s] is not a boolean (true or false)', k - 1) into problem
+      from jsonb_array_elements(props -> 'simulated') with ordinality as e(x, k) where jsonb_typeof(x) <> 'boolean' order by k limit 1;
+    if problem is not null then return; end if;
+    if jsonb_array_length(props -> 'simulated') <> fixes then
+      problem := format('properties.simulated has %s entries for %s fixes', jsonb_array_length(props -> 'simulated'), fixes); return;
+    end if;
+  end if;
 
   -- submit_run's own limits (the night judges such a run invalid, or never sees one).
   select format('times[%s] is earlier than times[%s]: a run''s times never go backwards', k - 1, k - 2) into problem
@@ -366,6 +378,7 @@ declare
   late int;
   limits record;
   recent record;
+  rules text;
 begin
   if runner is null then
     raise exception using errcode = '42501', message = 'submit_run needs a signed-in runner (auth.uid() is null)';
@@ -382,8 +395,6 @@ begin
       message = format('times[%s] is in the future: more than 2 minutes past the server''s clock', late),
       detail = format('run %s refused, nothing stored', r.id);
   end if;
-  -- [fairplay] The rules' SQL mirror (faster_than_record, over_cap, simulated_fix, replay) is
-  -- called here, from its own migration: public.submit_run_rules(…), refusing with 22023.
   if r.user_id is not null and r.user_id <> runner then
     raise exception using errcode = '42501',
       message = format('properties.user_id %s is not the signed-in runner %s', r.user_id, runner),
@@ -399,7 +410,9 @@ begin
   body := jsonb_build_object('type', 'Feature', 'id', r.id::text,
             'geometry', jsonb_build_object('type', 'LineString', 'coordinates', run -> 'geometry' -> 'coordinates'),
             'properties', jsonb_build_object('user_id', runner::text, 'times', run -> 'properties' -> 'times',
-                                             'accuracy_m', run -> 'properties' -> 'accuracy_m'));
+                                             'accuracy_m', run -> 'properties' -> 'accuracy_m')
+                          || case when jsonb_typeof(run -> 'properties' -> 'simulated') = 'array'
+                                  then jsonb_build_object('simulated', run -> 'properties' -> 'simulated') else '{}' end);
   -- Sent again (the phone was offline): the same body stores nothing, whatever the limits;
   -- another is refused.
   select t.user_id, t.submission into stored from public.runs t where t.id = r.id;
@@ -425,6 +438,13 @@ begin
                                     else recent.day_first + interval '1 day' end at time zone 'UTC', 'YYYY-MM-DD HH24:MI')),
       detail = format('run %s refused, nothing stored', r.id);
   end if;
+  -- CONTRACTS §8c: what is not a run (a pace faster than a world record, a loop over the cap, a
+  -- simulated fix, a replay of a stored run) is refused, nothing stored (fair_play migration).
+  -- After the resend and the limits: a resend is free, and the limits bound this, the costliest step.
+  rules := public.submit_run_rules(run, r.id, r.times);
+  if rules is not null then
+    raise exception using errcode = '22023', message = rules, detail = format('run %s refused, nothing stored', r.id);
+  end if;
   insert into public.runs as t (id, user_id, started_at, ended_at, path, submission, created_at, judged_at)
   values (r.id, runner,
           coalesce(r.times[1], to_timestamp(0)), coalesce(r.times[cardinality(r.times)], to_timestamp(0)),
@@ -441,6 +461,7 @@ begin
       message = format('id: the run %s is already stored with another body (a new run needs a new id)', r.id),
       detail = format('run %s refused, nothing stored', r.id);
   end if;
+  perform public.fair_play_store_signature(r.id, body);
   perform pg_notify('territory_runs', r.id::text);
   return r.id;
 end

@@ -10,7 +10,9 @@
 #   game_submit_copies DB N     N runs submitted at once, templates taken in turn, fresh ids
 #   game_pgbench_script FILE    a pgbench transaction that stores one random template under a
 #                               fresh id as submit_run stores it (pending, then notified)
-#   game_pgbench_submit_run FILE DB   the same through submit_run, as the app calls it
+#   game_pgbench_submit_run FILE DB   the same through submit_run, as the app calls it, the
+#                               template moved east by a random multiple of 4e-5° (not a replay
+#                               of an earlier copy, CONTRACTS §8c)
 #   game_copy_runs FROM TO      the submitted runs of FROM (and their runners) into TO, pending
 #   game_latency DB [WHERE]     "n p50 p95 max" of judged_at − created_at, in seconds
 #   game_pending DB             runs still pending
@@ -70,10 +72,14 @@ game_pgbench_submit_run() {
   pg_sql "$2" "grant select on templates to authenticated" >/dev/null
   cat > "$1" <<'SQL'
 \set k random(1, :templates)
+\set dx random(1, 50000)
 begin;
 select set_config('request.jwt.claims', json_build_object('sub', user_id, 'role', 'authenticated')::text, true) from templates where k = :k;
 set local role authenticated;
-select submit_run(jsonb_set(submission, '{id}', to_jsonb(gen_random_uuid()::text))) from templates where k = :k;
+select submit_run(jsonb_set(jsonb_set(submission, '{id}', to_jsonb(gen_random_uuid()::text)), '{geometry,coordinates}',
+    (select jsonb_agg(jsonb_build_array((c ->> 0)::float8 + :dx * 4e-5, c -> 1) order by n)
+       from jsonb_array_elements(submission -> 'geometry' -> 'coordinates') with ordinality as e(c, n))))
+  from templates where k = :k;
 commit;
 SQL
 }

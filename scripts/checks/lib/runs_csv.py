@@ -12,7 +12,7 @@ import csv
 import json
 import sys
 
-KEEP = ("user_id", "times", "accuracy_m")
+KEEP = ("user_id", "times", "accuracy_m", "simulated")
 
 
 def features(path):

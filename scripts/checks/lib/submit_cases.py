@@ -16,6 +16,7 @@ runs are RUNNER's (properties.user_id). Kinds:
 Every case has its own id (uuid), so that "nothing stored" is "no row with that id".
 """
 import copy
+from datetime import datetime, timedelta, timezone
 import csv
 import json
 import sys
@@ -36,6 +37,11 @@ def variant(name, kind, change, expected=""):
     f = copy.deepcopy(base)
     f["id"] = case_id(len(cases) + 1)
     change(f)
+    if kind == "accept":
+        # Each stored case elsewhere (0.001° apart): the same fixes again would be a replay of
+        # the first (CONTRACTS §8c), refused.
+        for c in f["geometry"]["coordinates"]:
+            c[0] = round(c[0] + 0.001 * len(cases), 9)
     cases.append((name, kind, f, expected))
 
 
@@ -130,8 +136,10 @@ def many(count):
     def change(f):
         c, t, a = coords(f), props(f)["times"], props(f)["accuracy_m"]
         f["geometry"]["coordinates"] = [c[i % n] for i in range(count)]
-        # One fix a second from the first time: never backwards.
-        props(f)["times"] = [f"2026-11-15T{12 + i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z" for i in range(count)]
+        # One fix every 4 s from the first time (a runner's pace: no stretch faster than a world
+        # record), never backwards, within 24 h.
+        start = datetime(2026, 11, 15, 12, tzinfo=timezone.utc)
+        props(f)["times"] = [(start + timedelta(seconds=4 * i)).strftime("%Y-%m-%dT%H:%M:%SZ") for i in range(count)]
         props(f)["accuracy_m"] = [a[i % n] for i in range(count)]
     return change
 

@@ -46,8 +46,42 @@ extension TerritoryStage {
             fixes += d.value.fixes
             if var r = d.value.record { r.index = d.index; records.append(r) }
         }
+        let replays = try markReplays(&records, rules: rules, spools: spools)
+        if replays > 0 { log.info("\(formatCount(replays)) replays of earlier runs (runs.tsv: replay)") }
         log.info("\(formatCount(decoded.features)) runs, \(formatCount(fixes)) fixes" + (decoded.rejected.isEmpty ? "" : ", \(formatCount(decoded.rejected.count)) malformed (rejects.tsv)"))
         try spools.finish()
         return JudgedRuns(records: records, rejected: decoded.rejected, spools: spools)
+    }
+
+    /// Replays (CONTRACTS §8c, `ReplayIndex`): each run, in file order, against the runs before
+    /// it that submit_run would have stored (not refused); a replay is judged invalid with the
+    /// reason `replay`, claims nothing, and its row is written again. The app cannot see replays
+    /// (app_verdicts.tsv gives its own verdict). Returns how many.
+    static func markReplays(_ records: inout [RunRecord], rules: Rules, spools: RowSpools) throws -> Int {
+        var index = ReplayIndex()
+        var spool: RowSpools.Spool?
+        var count = 0
+        for i in records.indices {
+            let r = records[i]
+            let kept = Array(r.path.indices)
+            let run = Run(index: r.index, id: r.id, userID: r.userID, lon: r.path.map(\.x), lat: r.path.map(\.y),
+                          time: [r.startedAt] + [Int64](repeating: r.endedAt, count: max(r.path.count - 1, 0)), accuracy: [])
+            guard let reason = index.check(run, kept: kept, rules: rules) else {
+                if !r.verdict.reasons.contains(where: \.code.refusedAtSubmission) { index.add(run, kept: kept) }
+                continue
+            }
+            count += 1
+            var v = r.verdict
+            v.reasons.append(reason)
+            v.kept = kept
+            records[i].verdict.reasons = v.reasons
+            records[i].cells = []
+            records[i].loopParts = 0
+            records[i].loopArea = 0
+            records[i].loopsFeature = []
+            if spool == nil { spool = try spools.make() }
+            records[i].sqlRow = try spool!.append { TerritoryGame.sqlRow(&$0, run, v, loop: []) }
+        }
+        return count
     }
 }

@@ -37,6 +37,17 @@ import TerritoryRules
         #expect(r.accuracy == [4.8, 5, 6])
     }
 
+    /// properties.simulated (CONTRACTS §8c): optional, null as if absent, else one boolean a fix.
+    @Test func simulatedIsRead() throws {
+        #expect(try RunsReader.parse(file(), file: "runs.geojson", workers: 1)[0].simulated == [])
+        let sim = try RunsReader.parse(file(acc: "[4.8,5,6],\"simulated\":[false,true,false]"), file: "runs.geojson", workers: 1)
+        #expect(sim[0].simulated == [false, true, false])
+        #expect(try RunsReader.parse(file(acc: "[4.8,5,6],\"simulated\":null"), file: "runs.geojson", workers: 1)[0].simulated == [])
+        #expect(error(file(acc: "[4.8,5,6],\"simulated\":true")).contains("properties.simulated is not an array of booleans"))
+        #expect(error(file(acc: "[4.8,5,6],\"simulated\":[false,1,false]")).contains("simulated[1] is not a boolean (true or false)"))
+        #expect(error(file(acc: "[4.8,5,6],\"simulated\":[false,false]")).contains("properties.simulated has 2 entries for 3 fixes"))
+    }
+
     /// A FeatureCollection of `count` runs, big enough to be cut into many ranges; every run has
     /// two look-alikes of a feature's start (`},{"` in an array of objects and across the end
     /// of a string), and run `bad` (if any) has a time that does not parse.

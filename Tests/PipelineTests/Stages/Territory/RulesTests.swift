@@ -92,7 +92,7 @@ struct RunBuilder {
 
     /// Start and end 50 m apart close the loop; 51 m do not.
     @Test func closureBoundary() {
-        let (p, t) = RunBuilder.circle(radius: 300, n: 60)
+        let (p, t) = RunBuilder.circle(radius: 300, n: 60, step: 10_000_000)  // 11 km/h: a runner
         func judged(_ gap: Double) -> Verdict {
             var q = p
             q[q.count - 1] = RunBuilder.direct(q[0], 270, gap)

@@ -13,9 +13,10 @@ import TerritoryRules
 @Suite struct TerritoryStageTests {
     static func uuid(_ n: Int) -> String { String(format: "00000000-0000-4000-8000-%012d", n) }
 
-    /// A valid lap of a 300 m circle, ending at `end` (µs after the builder's epoch).
+    /// A valid lap of a circle, ending at `end` (µs after the builder's epoch), at a runner's
+    /// pace (at most 11.3 km/h: no stretch faster than a world record).
     func lap(id: Int, user: Int, end: Int64, radius: Double = 600) -> Run {
-        let (p, t) = RunBuilder.circle(radius: radius, n: 60, step: 10_000_000)
+        let (p, t) = RunBuilder.circle(radius: radius, n: 60, step: Int64(10_000_000 * max(1, radius / 300)))
         let shift = end - t.last!
         return RunBuilder.run(p, t.map { $0 + shift }, id: Self.uuid(id), user: Self.uuid(100 + user))
     }
