@@ -99,10 +99,11 @@ $(TARGET_DEPS): Package.swift scripts/target-deps.py
 	@mkdir -p $(@D) && python3 scripts/target-deps.py > $@.tmp && mv $@.tmp $@
 -include $(TARGET_DEPS)
 
-# The files under Sources/, listed by one `find` the first time a binary's prerequisites are
+# The files under Sources/ (the .sql and .html the EmbedFiles plugin compiles in among them) and
+# Plugins/, listed by one `find` the first time a binary's prerequisites are
 # expanded (then kept: a find per binary was a fork each on every run).
 # (binary_sources holds the pattern: a % in the rule's own text would be taken for its stem.)
-SOURCE_FILES = $(eval SOURCE_FILES := $$(shell find Sources -type f))$(SOURCE_FILES)
+SOURCE_FILES = $(eval SOURCE_FILES := $$(shell find Sources Plugins -type f))$(SOURCE_FILES)
 binary_sources = $(filter $(addsuffix /%,$(or $(SOURCES_geo-$(1)),Sources)),$(SOURCE_FILES))
 $(BIN)/geo-%: Package.swift $$(call binary_sources,$$*) | $(SETUP_STAMP)
 	swift build -c release --product geo-$*

@@ -11,6 +11,8 @@ import PackageDescription
 //   GeoSQLite                     the only code that imports CSQLite (the focus app's content database)
 //   GeoPostgres                   the only code that imports CLibPQ (the apps' live PostgreSQL, `make nightly`)
 //   GeoDigest                     the only code that imports CCrypto (SHA-256 of releases and nights)
+//   Parallelism                   pure Swift (Dispatch): Parallel.map, Background, Locked, the one
+//                                 home of the concurrency helpers (GeoModel, GeoLookup, stages)
 //   Geodesy                       pure Swift, depends on nothing: Point, Vec3, the Earth's radii,
 //                                 great-circle and ellipsoidal distance (GeoModel, H3, GeoLookup use it)
 //   GeoLookup                     pure Swift (no C, no GeoModel): the offline lookup the apps embed
@@ -28,6 +30,8 @@ import PackageDescription
 //                                 a stage imports libraries, never another stage
 //   geo-<name>                    one thin command-line front per stage (StageCommand derives its
 //                                 arguments from the stage's declared options)
+//   EmbedFiles (Plugins/) ─ embed-files   compiles a target's .sql and .html files into it
+//                                 (`EmbeddedFiles`; its Migrations/ folder, in name order, is its migrations)
 // A stage lists only the layers it uses, so the compiler enforces the layering: the preview
 // stage, which needs no GEOS, does not link it.
 
@@ -37,28 +41,34 @@ struct StageTarget {
     let uses: [Target.Dependency]
     /// Libraries the front itself names (its --help quotes them), beyond its stage.
     var frontUses: [Target.Dependency] = []
+    /// Holds .sql or .html files (SQL/, Inspect/), compiled in by the EmbedFiles plugin.
+    var embedsFiles = false
 }
 
 let stages: [StageTarget] = [
-    .init(name: "Ingest", front: "geo-ingest", uses: ["GeoModel", "GeoGEOS", "Geodesy"]),                              // Natural Earth → build/ingest/countries.geojson
-    .init(name: "World", front: "geo-world", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "Geodesy"]),                     // repair + coverage simplification → dist/world.geojson
-    .init(name: "Globe", front: "geo-globe", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]),       // world.geojson → dist/globe.glb (+ manifest)
-    .init(name: "Preview", front: "geo-preview", uses: ["GeoModel", "GeoFormats", "Geodesy"]),                         // globe.glb → dist/preview/*.png
+    .init(name: "Ingest", front: "geo-ingest", uses: ["Parallelism", "GeoModel", "GeoGEOS", "Geodesy"]),                              // Natural Earth → build/ingest/countries.geojson
+    .init(name: "World", front: "geo-world", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "Geodesy"]),                     // repair + coverage simplification → dist/world.geojson
+    .init(name: "Globe", front: "geo-globe", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]),       // world.geojson → dist/globe.glb (+ manifest)
+    .init(name: "Preview", front: "geo-preview", uses: ["Parallelism", "GeoModel", "GeoFormats", "Geodesy"]),                         // globe.glb → dist/preview/*.png
     .init(name: "Map", front: "geo-map", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]),           // world.geojson → dist/map/ (PROJ flat maps)
-    .init(name: "Silhouettes", front: "geo-silhouettes", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]), // → dist/silhouettes/<ISO>.svg
-    .init(name: "Highlights", front: "geo-highlights", uses: ["GeoModel", "GeoGEOS"]),                      // curated highlights → dist/country_highlights.json
+    .init(name: "Silhouettes", front: "geo-silhouettes", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]), // → dist/silhouettes/<ISO>.svg
+    .init(name: "Highlights", front: "geo-highlights", uses: ["Parallelism", "GeoModel", "GeoGEOS"]),                      // curated highlights → dist/country_highlights.json
     .init(name: "Challenges", front: "geo-challenges", uses: ["GeoModel", "DailyChallenges"], frontUses: ["DailyChallenges"]), // world.geojson → dist/supabase/
-    .init(name: "Lookup", front: "geo-lookup", uses: ["GeoModel", "GeoLookup"]),                            // countries.geojson + places → dist/lookup/lookup.bin
-    .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite", "Geodesy"]),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
+    .init(name: "Lookup", front: "geo-lookup", uses: ["Parallelism", "GeoModel", "GeoLookup"]),                            // countries.geojson + places → dist/lookup/lookup.bin
+    .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite", "Geodesy"], embedsFiles: true),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
     .init(name: "Cities", front: "geo-cities", uses: ["GeoModel", "GeoGEOS", "GeoFormats", "CitiesSchema", "Geodesy"], frontUses: ["CitiesSchema"]), // GeoNames cities + world.geojson → dist/supabase/cities/
-    .init(name: "Territory", front: "geo-territory", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules", "TerritoryGame"], frontUses: ["TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
+    .init(name: "Territory", front: "geo-territory", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules", "TerritoryGame"], frontUses: ["TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
     // The night against the apps' live PostgreSQL (issue #21): the quiz's, the game's and the
     // cities' libraries (not their stages), loaded through GeoPostgres.
-    .init(name: "Nightly", front: "geo-nightly", uses: ["GeoModel", "GeoPostgres", "GeoDigest", "LiveNight", "DailyChallenges", "TerritoryGame", "TerritoryPostgres", "CitiesSchema"]),
+    .init(name: "Nightly", front: "geo-nightly", uses: ["Parallelism", "GeoModel", "GeoPostgres", "GeoDigest", "LiveNight", "DailyChallenges", "TerritoryGame", "TerritoryPostgres", "CitiesSchema"], embedsFiles: true),
     // The game's runs judged as they are submitted (issue #32): the night's code, through GeoPostgres.
-    .init(name: "TerritoryFollow", front: "geo-territory-follow", uses: ["GeoModel", "GeoPostgres", "TerritoryGame", "TerritoryPostgres"]),
-    .init(name: "Release", front: "geo-release", uses: ["GeoModel", "GeoPROJ", "GeoFormats", "GeoLookup", "GeoDigest", "Geodesy"]),  // products → a release dir (manifest, changes) + the inspect page
+    .init(name: "TerritoryFollow", front: "geo-territory-follow", uses: ["Parallelism", "GeoModel", "GeoPostgres", "TerritoryGame", "TerritoryPostgres"]),
+    .init(name: "Release", front: "geo-release", uses: ["Parallelism", "GeoModel", "GeoPROJ", "GeoFormats", "GeoLookup", "GeoDigest", "Geodesy"], embedsFiles: true),  // products → a release dir (manifest, changes) + the inspect page
 ]
+
+// The SQL and HTML in files of their own language (issue #39), compiled into the binaries so they
+// need nothing beside them: Plugins/EmbedFiles says why not `.embedInCode` resources.
+let embedFiles: [Target.PluginUsage] = ["EmbedFiles"]
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 
@@ -89,11 +99,16 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/System/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPQ", path: "Sources/System/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/System/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .executableTarget(name: "embed-files"),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
         .target(name: "Geodesy"),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"]),
-        .target(name: "GeoModel", dependencies: ["Geodesy"]),
-        .target(name: "GeoGEOS", dependencies: ["GeoModel", "Geodesy", "CGEOS"]),
-        .target(name: "GeoPROJ", dependencies: ["GeoModel", "Geodesy", "CPROJ"]),
+        // Parallel.map, Background, Locked: the one home of the package's concurrency helpers
+        // (pure Swift, Foundation's Dispatch), for the pipeline and GeoLookup alike.
+        .target(name: "Parallelism"),
+        .target(name: "GeoModel", dependencies: ["Geodesy", "Parallelism"]),
+        .target(name: "GeoGEOS", dependencies: ["GeoModel", "Geodesy", "Parallelism", "CGEOS"]),
+        .target(name: "GeoPROJ", dependencies: ["GeoModel", "Geodesy", "Parallelism", "CPROJ"]),
         .target(name: "GeoCompression", dependencies: ["CZlib"]),
         .target(name: "GeoSQLite", dependencies: ["CSQLite"]),
         .target(name: "GeoPostgres", dependencies: ["CLibPQ"]),
@@ -109,30 +124,30 @@ let package = Package(
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "GeoDigest", "StageCommand", "Geodesy", "TerritoryRules",
+                    dependencies: ["GeoModel", "Parallelism", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "GeoDigest", "StageCommand", "Geodesy", "TerritoryRules",
                                    "TerritoryGame", "LiveNight", "TerritoryPostgres", "DailyChallenges", "CitiesSchema"]
                         + stages.map { .target(name: $0.name + "Stage") }),
-        .target(name: "GeoLookup", dependencies: ["Geodesy"]),
+        .target(name: "GeoLookup", dependencies: ["Geodesy", "Parallelism"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "Geodesy"]),
         // The running game's rules for the night and the app alike: Swift, Foundation, H3, Geodesy.
         .target(name: "TerritoryRules", dependencies: ["H3", "Geodesy"]),
         // What two users share sits here, below the stages (no stage imports a stage):
         // the game's territory on the server (geo-territory, the night, the follower) …
-        .target(name: "TerritoryGame", dependencies: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules"]),
+        .target(name: "TerritoryGame", dependencies: ["GeoModel", "Parallelism", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules"], plugins: embedFiles),
         // … an app's night in its live database (the AppNight frame, recorded migrations) …
-        .target(name: "LiveNight", dependencies: ["GeoModel", "GeoPostgres", "GeoDigest"]),
+        .target(name: "LiveNight", dependencies: ["GeoModel", "GeoPostgres", "GeoDigest"], plugins: embedFiles),
         // … the territory night's database side (the night and the follower) …
-        .target(name: "TerritoryPostgres", dependencies: ["GeoModel", "GeoPostgres", "LiveNight", "TerritoryGame"]),
+        .target(name: "TerritoryPostgres", dependencies: ["GeoModel", "GeoPostgres", "LiveNight", "TerritoryGame"], plugins: embedFiles),
         // … the daily quiz's schedule and SQL (geo-challenges, the night) and the cities' schema (geo-cities, the night).
-        .target(name: "DailyChallenges", dependencies: ["GeoModel", "GeoPROJ", "GeoFormats"]),
-        .target(name: "CitiesSchema", dependencies: ["GeoModel", "GeoFormats"]),
+        .target(name: "DailyChallenges", dependencies: ["GeoModel", "GeoPROJ", "GeoFormats"], plugins: embedFiles),
+        .target(name: "CitiesSchema", dependencies: ["GeoModel", "GeoFormats"], plugins: embedFiles),
         // The inspection page's front (InspectStage lives in the release stage, which writes one into every release).
         .executableTarget(name: "geo-inspect", dependencies: [.target(name: "ReleaseStage"), "StageCommand"]),
         // What every stage front shares: its arguments and --help derived from the stage's
         // declared options, then validate → run → summary (docs/ARCHITECTURE.md).
         .target(name: "StageCommand", dependencies: ["GeoModel"]),
     ] + stages.map {
-        .target(name: $0.name + "Stage", dependencies: $0.uses, path: "Sources/Stages/\($0.name)")
+        .target(name: $0.name + "Stage", dependencies: $0.uses, path: "Sources/Stages/\($0.name)", plugins: $0.embedsFiles ? embedFiles : [])
     } + stages.map {
         // geo-lookup's query and bench commands, which are not the stage, keep swift-argument-parser.
         .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), "StageCommand"] + $0.frontUses + ($0.front == "geo-lookup" ? [argumentParser] : []))

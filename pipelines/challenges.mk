@@ -39,8 +39,9 @@ ifeq ($(filter $(CHALLENGE_REPLAN),yes no),)
 endif
 
 CHALLENGES_DIR := $(DIST)/supabase
-# The migration's name is fixed in the library (DailyChallenges.migrationName), not taken from the clock.
-CHALLENGES_MIGRATION := $(CHALLENGES_DIR)/migrations/20261122000000_daily_challenges_one_row_per_date.sql
+# The migration's name is fixed, not taken from the clock: its file's in Sources/DailyChallenges/Migrations/,
+# which geo-challenges embeds.
+CHALLENGES_MIGRATION := $(addprefix $(CHALLENGES_DIR)/migrations/,$(notdir $(wildcard Sources/DailyChallenges/Migrations/*.sql)))
 CHALLENGES_OUT := $(CHALLENGES_MIGRATION) $(CHALLENGES_DIR)/seed.sql
 CHALLENGES_REPORT := $(BUILD)/challenges/report.txt
 CHALLENGES_FLAGS = $(call flag,--days,$(CHALLENGE_DAYS)) $(call flag,--seed,$(CHALLENGE_SEED)) \

@@ -26,9 +26,10 @@ TERRITORY_MAX_REJECTS ?=
 TERRITORY_DIR ?= $(DIST)/territory
 # The game's migrations: territory_hex.cell, territory_in_viewport, RLS (CONTRACTS §8a); then
 # submit_run, pending runs, my_runs (§8b); then the map at every zoom (coarse cells kept by a
-# trigger, territory_in_viewport at any zoom; issue 29).
+# trigger, territory_in_viewport at any zoom; issue 29). Their names are their files' in
+# Sources/TerritoryGame/Migrations/, which geo-territory embeds.
 TERRITORY_MIGRATION_DIR := $(DIST)/supabase/game/migrations
-TERRITORY_MIGRATIONS := $(addprefix $(TERRITORY_MIGRATION_DIR)/,20261125120000_territory_viewport.sql 20261126120000_submit_run.sql 20261126130000_territory_at_every_zoom.sql)
+TERRITORY_MIGRATIONS := $(addprefix $(TERRITORY_MIGRATION_DIR)/,$(notdir $(sort $(wildcard Sources/TerritoryGame/Migrations/*.sql))))
 TERRITORY_OUT := $(TERRITORY_MIGRATIONS) $(addprefix $(TERRITORY_DIR)/,territory_hex.sql territory.geojson runs.tsv rejects.tsv users.tsv preview.svg $(if $(strip $(TERRITORY_LOOPS)),loops.geojson))
 TERRITORY_FLAGS = $(call flag,--existing,$(TERRITORY_EXISTING)) $(call flag,--shard,$(TERRITORY_SHARD)) $(call flag,--max-rejects,$(TERRITORY_MAX_REJECTS)) --migration-dir $(TERRITORY_MIGRATION_DIR) $(if $(strip $(TERRITORY_LOOPS)),--loops-geojson)
 

@@ -2,12 +2,16 @@
 # the consumer checks of scripts/checks/ on real outputs.
 
 .PHONY: test
+# Each phase is timed (scripts/phase.sh, into build/test-phases.tsv); the checks, last, print
+# the table of wall and CPU time per phase just before their closing line.
+test: export PHASES = $(BUILD)/test-phases.tsv
 test: | $(SETUP_STAMP)
-	bash scripts/setup.sh --test
-	swift build -c release
-	swift test
-	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
-	$(MAKE) --no-print-directory all
+	@rm -f $(PHASES)
+	scripts/phase.sh setup bash scripts/setup.sh --test
+	scripts/phase.sh build swift build -c release
+	scripts/phase.sh swift-test swift test
+	scripts/phase.sh fuzz $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
+	scripts/phase.sh make-all $(MAKE) --no-print-directory all
 	bash scripts/checks/run-all.sh
 
 # make bench: our pipeline against the Python reference (bench/reference/, installed and run

@@ -24,75 +24,18 @@ extension DailyChallenges {
         return "\(h.prefix(8))-\(h.dropFirst(8).prefix(4))-\(h.suffix(4))-\(l.prefix(4))-\(l.suffix(12))"
     }
 
-    /// The migration's file name in the Supabase CLI layout (`supabase/migrations/<version>_<name>.sql`).
-    /// A fixed version, not the clock, so every run writes the same file.
-    public static let migrationName = "20261122000000_daily_challenges_one_row_per_date.sql"
+    /// The migration's file name in the Supabase CLI layout (`supabase/migrations/<version>_<name>.sql`):
+    /// its file's in `Migrations/` (compiled in by the EmbedFiles plugin, Package.swift). A fixed
+    /// version, not the clock, so every run writes the same file.
+    public static let migrationName = EmbeddedFiles.migration("daily_challenges_one_row_per_date").name
 
     /// The table of CONTRACTS §6, plus one row per date and exactly one type per row. Safe to
     /// run again, and on the live table created by hand before (it adds what is missing). On a
     /// table whose rows break a constraint it is about to add (two rows on one date, a row with
     /// no or two types) it stops with an exception listing the dates, before altering anything.
+    /// Its text names the table `table` (public.daily_challenges) throughout.
     public static func schemaSQL() -> String {
-        """
-        -- daily_challenges: one quiz question per day (CONTRACTS §6).
-        -- Written by geo-challenges. Safe to apply more than once: it creates the table if it is
-        -- missing and adds the constraints a table created earlier lacks. A table that already
-        -- breaks one (two rows on one date, a row without exactly one type, an answer that is not
-        -- an ISO code) is refused with the dates listed, and nothing is changed. No begin/commit:
-        -- the Supabase CLI runs a migration file in a transaction; each statement here is atomic.
-
-        create table if not exists \(table) (
-          id uuid primary key default gen_random_uuid(),
-          date date not null,
-          is_guess_country boolean default false,  -- clue: silhouette; answer: country name
-          is_guess_capital boolean default false,  -- clue: country name + flag; answer: capital
-          is_guess_flag    boolean default false,  -- clue: flag emoji; answer: country name
-          answer text not null,                    -- ISO 3166-1 alpha-2
-          created_at timestamptz not null default now(),
-          updated_at timestamptz not null default now()
-        );
-
-        do $geo$
-        declare
-          bad text;
-        begin
-          if not exists (select 1 from pg_constraint
-                         where conrelid = '\(table)'::regclass and conname = 'daily_challenges_date_key') then
-            select string_agg(d::text || ' (' || n || ' rows)', ', ' order by d) into bad
-              from (select date as d, count(*) as n from \(table) group by date having count(*) > 1) dup;
-            if bad is not null then
-              raise exception 'daily_challenges has more than one row on these dates: %', bad
-                using hint = 'Keep one row per date (the one players answered), delete the others, then apply this migration again. Nothing was changed.';
-            end if;
-            alter table \(table) add constraint daily_challenges_date_key unique (date);
-          end if;
-          if not exists (select 1 from pg_constraint
-                         where conrelid = '\(table)'::regclass and conname = 'daily_challenges_one_type') then
-            select string_agg(date::text, ', ' order by date) into bad from \(table)
-              where (coalesce(is_guess_country, false)::int + coalesce(is_guess_capital, false)::int
-                   + coalesce(is_guess_flag, false)::int) <> 1;
-            if bad is not null then
-              raise exception 'daily_challenges has rows without exactly one question type on these dates: %', bad
-                using hint = 'Set exactly one of is_guess_country, is_guess_capital, is_guess_flag on each, then apply this migration again. Nothing was changed.';
-            end if;
-            alter table \(table) add constraint daily_challenges_one_type check (
-              (coalesce(is_guess_country, false)::int
-             + coalesce(is_guess_capital, false)::int
-             + coalesce(is_guess_flag, false)::int) = 1);
-          end if;
-          if not exists (select 1 from pg_constraint
-                         where conrelid = '\(table)'::regclass and conname = 'daily_challenges_answer_iso') then
-            select string_agg(date::text, ', ' order by date) into bad from \(table) where answer !~ '^[A-Z]{2}$';
-            if bad is not null then
-              raise exception 'daily_challenges has answers that are not ISO alpha-2 codes on these dates: %', bad
-                using hint = 'Fix those answers, then apply this migration again. Nothing was changed.';
-            end if;
-            alter table \(table) add constraint daily_challenges_answer_iso check (answer ~ '^[A-Z]{2}$');
-          end if;
-        end
-        $geo$;
-
-        """
+        EmbeddedFiles.migration("daily_challenges_one_row_per_date").text
     }
 
     /// The seed. By default one `insert … on conflict (date) do nothing` of the added days: no

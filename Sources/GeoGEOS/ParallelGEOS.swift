@@ -1,4 +1,5 @@
 import GeoModel
+import Parallelism
 
 /// The world stage's index-based parallel maps, over Support/Parallel.swift (one GEOS
 /// context per worker thread; results in index order, whatever the scheduling).

@@ -1,5 +1,6 @@
 import Foundation
 import Geodesy
+import Parallelism
 
 /// Writes the lookup index (format in IndexFormat.swift) from country polygons at full
 /// detail and a list of cities. Pure Swift, so the pipeline's stage stays a thin reader of
@@ -308,11 +309,9 @@ public struct LookupIndexBuilder: Sendable {
         var grid: Grid? = nil, caps: CapTree? = nil, rootStatus: [[UInt16]] = []
         if parameters.threads >= 2 {
             let builder = self
-            let both = Both<CapTree, (Grid, [[UInt16]])>()
-            DispatchQueue.concurrentPerform(iterations: 2) { k in
-                if k == 0 { both.first = CapTree(va: e.va, vb: e.vb, ownerA: e.ownerA, ownerB: e.ownerB) } else { both.second = (Grid(e), builder.rootStatuses(e)) }
-            }
-            caps = both.first; (grid, rootStatus) = both.second!
+            let (c, g) = try Parallel.both({ CapTree(va: e.va, vb: e.vb, ownerA: e.ownerA, ownerB: e.ownerB) },
+                                           { (Grid(e), builder.rootStatuses(e)) })
+            caps = c; (grid, rootStatus) = g
         } else {
             caps = CapTree(va: e.va, vb: e.vb, ownerA: e.ownerA, ownerB: e.ownerB); grid = Grid(e); rootStatus = rootStatuses(e)
         }
@@ -348,41 +347,22 @@ public struct LookupIndexBuilder: Sendable {
         return bytes
     }
 
-    /// Builds the root rows on `parameters.threads` workers, each pulling the next row; the
-    /// first error by row order is rethrown.
+    /// Builds the root rows on `parameters.threads` workers (`Parallel.map`, one `State` per
+    /// worker); the first error by row order is rethrown.
     func buildRows(e: Edges, grid: Grid, caps: CapTree, rootStatus: [[UInt16]], progress: (@Sendable (String) -> Void)?) throws -> [Row] {
         let count = IndexFormat.rootRows
-        var results = [Result<Row, Error>?](repeating: nil, count: count)
         let workers = max(1, min(parameters.threads, count))
-        let lock = NSLock()
-        let rows = RowTally()
-        results.withUnsafeMutableBufferPointer { out in
-            let base = RowSlots(base: out.baseAddress!)
-            let work: @Sendable () -> Void = {
-                let st = State(e: e, grid: grid, caps: caps, countries: countries.count)
-                while true {
-                    lock.lock(); let r = rows.next; rows.next += 1; lock.unlock()
-                    if r >= count { break }
-                    (base.base + r).pointee = Result { try buildRow(st, row: r, rootStatus: rootStatus) }
-                    lock.lock()
-                    rows.done += 1
-                    if rows.done % 30 == 0 { progress?("\(rows.done) of \(count) root rows built (\(workers) threads)") }
-                    lock.unlock()
-                }
+        let done = Locked(0)
+        let countries = countries.count
+        return try Parallel.map(Array(0..<count), workers: workers, makeState: { State(e: e, grid: grid, caps: caps, countries: countries) }) { r, st in
+            let row = try buildRow(st, row: r, rootStatus: rootStatus)
+            done.withLock { n in
+                n += 1
+                if n % 30 == 0 { progress?("\(n) of \(count) root rows built (\(workers) threads)") }
             }
-            if workers == 1 { work() } else { DispatchQueue.concurrentPerform(iterations: workers) { _ in work() } }
+            return row
         }
-        return try results.map { try $0!.get() }
     }
-
-    /// The rows handed out and built so far, shared by the workers: guarded by `buildRows`' lock.
-    final class RowTally: @unchecked Sendable { var next = 0, done = 0 }
-    /// The rows' results: each row is handed out once, so one worker writes each slot, and
-    /// `buildRows` reads them after all have joined.
-    struct RowSlots: @unchecked Sendable { let base: UnsafeMutablePointer<Result<Row, Error>?> }
-    /// Two results made on two threads at once: each written by one iteration of
-    /// `concurrentPerform`, read after it returns (which joins both).
-    final class Both<A, B>: @unchecked Sendable { var first: A?; var second: B? }
 
     func buildRow(_ st: State, row: Int, rootStatus: [[UInt16]]) throws -> Row {
         st.nodes = []; st.words = []; st.stats = Statistics()

@@ -1,6 +1,7 @@
 import Foundation
 import GeoModel
 import Geodesy
+import Parallelism
 
 /// Areas on the WGS84 ellipsoid of many countries at once (the globe manifest's
 /// `geodesicAreaKm2`), equal bit for bit to PROJ's `geod_polygonarea` of each ring (outer

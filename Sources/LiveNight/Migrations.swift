@@ -3,7 +3,7 @@ import GeoModel
 import GeoPostgres
 
 /// An app's migration, applied inside its night's transaction once per version of its text.
-/// Applying one takes ACCESS EXCLUSIVE locks on its tables (ALTER TABLE, CREATE POLICY), which
+/// Applying one takes ACCESS EXCLUSIVE locks on its tables (ALTER TABLE, a policy made), which
 /// would hold the app's own reads — the map's viewport, the quiz — until the night commits; so
 /// each applied migration's name and SHA-256 go into geodata.migrations, and a night that finds
 /// the same text recorded leaves the tables unlocked — provided what the migration makes is still
@@ -12,13 +12,8 @@ import GeoPostgres
 /// applies it again. Deleting a row makes the next night apply that migration again too (every
 /// migration here is safe to apply twice).
 public enum Migrations {
-    public static let schema = """
-        create table if not exists geodata.migrations (
-          name text primary key,
-          sha256 text not null,
-          applied_at timestamptz not null
-        );
-        """
+    /// geodata.migrations: each applied migration's name, SHA-256 and time (SQL/geodata_migrations.sql).
+    public static let schema = EmbeddedFiles.geodata_migrations_sql
 
     /// A `present` query's part (SQL, a boolean, never null): row-level security is on for each
     /// table named, and each has its read policy of that name.

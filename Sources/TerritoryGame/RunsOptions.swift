@@ -1,4 +1,5 @@
 import GeoModel
+import Parallelism
 
 /// What a territory night is told about its runs, declared once for `geo-territory` and
 /// `geo-nightly` (each stage holds one as `runs` and lists these declarations through it).
@@ -14,8 +15,8 @@ public struct RunsOptions: Sendable, Equatable {
     public var threads = Parallel.defaultWorkers
     public init() {}
 
-    /// The runs file: `<input>` for geo-territory, `.spelled("runs")` for geo-nightly. (Computed,
-    /// like `declared`: no shared state, whatever StageOption holds.)
+    /// The runs file, geo-territory's `<input>` (geo-nightly's `--runs` is its own optional
+    /// runsFile). Computed, like `declared`: no shared state, whatever StageOption holds.
     public static var inputDeclaration: StageOption<RunsOptions> {
         .argument("input", \.input, help: "The runs (GeoJSON FeatureCollection, CONTRACTS §8).")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GeoModel
 import TerritoryRules
+import Parallelism
 
 /// A run the reader refused (a field missing, malformed or inconsistent): quarantined with the
 /// reason naming the field, while the night goes on without it.

@@ -5,6 +5,7 @@ import Geodesy
 import GeoPROJ
 import H3
 import TerritoryRules
+import Parallelism
 
 /// The running game's territory on the server side (CONTRACTS §8), what `geo-territory`, the
 /// night (`geo-nightly`) and the follower share: runs judged by the game's rules (measured

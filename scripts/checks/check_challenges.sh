@@ -24,8 +24,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 WORLD=${WORLD_OUT:-dist/world.geojson}
-# The migration the stage writes now (a stale one left in the folder must not be tested instead).
-SCHEMA=${CHALLENGES_DIR:-dist/supabase}/migrations/20261122000000_daily_challenges_one_row_per_date.sql
+# The migration the stage writes now, named as its file in Sources/DailyChallenges/Migrations/ (a
+# stale one left in the folder must not be tested instead).
+SCHEMA=${CHALLENGES_DIR:-dist/supabase}/migrations/$(basename Sources/DailyChallenges/Migrations/*.sql)
 SEED=${CHALLENGES_DIR:-dist/supabase}/seed.sql
 DAYS=${CHALLENGE_DAYS:-365}
 BIN=${BIN:-.build/release}

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# run-all: alone (see run-all.sh)
 # Determinism: two clean runs of the whole pipeline, the first serial (JOBS=1) and the second
 # with two jobs, give byte-identical products (sha256 of every file in dist/ and build/ingest/).
 set -euo pipefail

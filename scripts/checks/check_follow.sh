@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# run-all: alone (see run-all.sh)
 # Consumer check for the game's loop (issue #32, CONTRACTS §8b) against a REAL PostgreSQL 15 +
 # PostGIS (throwaway server on a unix socket) with Supabase's roles anon, authenticated and
 # service_role and the stand-in auth.uid() (scripts/checks/supabase_auth.sql), the game's
@@ -37,7 +38,11 @@ RUNS=${TERRITORY_RUNS_RUNS:-data/territory/runs.geojson}
 MIGRATIONS=${GAME_MIGRATIONS:-dist/supabase/game/migrations}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PY=${PYTHON:-python3}
-GAME_MIGRATION_FILES=("$MIGRATIONS/20261125120000_territory_viewport.sql" "$MIGRATIONS/20261126120000_submit_run.sql")
+# The viewport's and submit_run's migrations, named as in Sources/TerritoryGame/Migrations/ (the stage writes those names).
+GAME_MIGRATION_FILES=()
+for m in Sources/TerritoryGame/Migrations/*_territory_viewport.sql Sources/TerritoryGame/Migrations/*_submit_run.sql; do
+  GAME_MIGRATION_FILES+=("$MIGRATIONS/$(basename "$m")")
+done
 
 for f in "$TERRITORY" "$FOLLOW" "$NIGHTLY" "$RUNS" "${GAME_MIGRATION_FILES[@]}"; do
   [ -e "$f" ] || { echo "check_follow: $f is missing (run make territory, and swift build -c release --product geo-territory, geo-territory-follow, geo-nightly)"; exit 1; }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# run-all: alone (see run-all.sh)
 # Consumer check for `make nightly` (issue #21, CONTRACTS §9): geo-nightly against a REAL
 # PostgreSQL 15 + PostGIS (throwaway server on a unix socket, plus a TCP port on 127.0.0.1 with
 # password authentication), with Supabase's roles anon, authenticated and service_role:
@@ -25,7 +26,7 @@ WORLD=${WORLD_OUT:-dist/world.geojson}
 RUNS=${TERRITORY_RUNS:-data/territory/runs.geojson}
 SEED=${CITIES_SEED:-dist/supabase/cities/seed.sql}
 TERRITORY_OUT=${TERRITORY_DIR:-dist/territory}
-GAME_MIGRATION=${GAME_MIGRATION:-dist/supabase/game/migrations/20261125120000_territory_viewport.sql}
+GAME_MIGRATION=${GAME_MIGRATION:-dist/supabase/game/migrations/$(basename Sources/TerritoryGame/Migrations/*_territory_viewport.sql)}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PY=${PYTHON:-python3}
 

@@ -1,4 +1,5 @@
 import Foundation
+import Parallelism
 
 /// The streaming GeoJSON reader: the features of a FeatureCollection in bytes (a
 /// `MappedFile`'s, typically) decoded in parallel by a typed decoder the caller gives — a

@@ -18,11 +18,4 @@ extension StageOption {
                      defaultText: { defaultText($0[keyPath: path]) },
                      problem: { problem($0[keyPath: path]) })
     }
-
-    /// The same option spelled `--name <name>`: a positional argument of one stage (the runs
-    /// of `geo-territory`) taken as an option by another (`geo-nightly --runs`).
-    public func spelled(_ name: String) -> StageOption {
-        .init(name: name, short: nil, help: help, kind: .option, expected: expected,
-              apply: apply, defaultText: defaultText, problem: problem)
-    }
 }

@@ -4,6 +4,7 @@
 import Foundation
 import GeoModel
 import GeoGEOS
+import Parallelism
 
 extension HighlightsStage {
     public struct CityOptions: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import GeoModel
 import GeoGEOS
+import Parallelism
 
 // Dissolving the units of each country into one geometry with GEOS, and the output features.
 extension IngestStage {

@@ -6,6 +6,7 @@
 import Foundation
 import GeoLookup
 import GeoModel
+import Parallelism
 
 public enum LookupStage: PipelineStage {
     public static let name = "lookup"

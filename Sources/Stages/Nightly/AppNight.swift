@@ -20,7 +20,7 @@ struct NightRunner {
         let started = Date()
         let db = try log.step("\(app): connect") { try PostgresConnection(url) }
         log.info("\(app): connected to \(db.target)")
-        let digest = try InputsDigest(night.inputs)
+        let digest = try inputsDigest(night.inputs)
         do {
             let line: String = try db.transaction(commit: !options.dryRun) {
                 try db.query("set local timezone = 'UTC'")
@@ -33,7 +33,7 @@ struct NightRunner {
                     return "\(app): dry run on \(db.target): \(summary); nothing changed"
                 }
                 try NightsTable.record(db, app: app, started: started, status: "ok", summary: summary,
-                                       inputs: try digest.wait(), commit: options.pipelineCommit)
+                                       inputs: try digest.value(), commit: options.pipelineCommit)
                 return "\(app): ok on \(db.target): \(summary)"
             }
             return line
@@ -44,7 +44,7 @@ struct NightRunner {
                     try db.advisoryXactLock(lockKey, wait: options.wait)   // geodata.nights is written behind the lock too
                     try db.execute(NightsTable.schema, name: "geodata.nights")
                     try NightsTable.record(db, app: app, started: started, status: "failed", summary: db.target.scrub("\(error)"),
-                                           inputs: (try? digest.wait()) ?? "unknown", commit: options.pipelineCommit)
+                                           inputs: (try? digest.value()) ?? "unknown", commit: options.pipelineCommit)
                 }
             }
             throw error
@@ -60,26 +60,8 @@ enum NightsTable {
     /// concurrently updated").
     /// The first nights of two apps in a fresh database would both create the schema: the one
     /// that finds geodata's tables missing takes `Geodata.creationLock` (until it commits) before looking.
-    static let schema = """
-        do $geodata$ begin
-          if to_regclass('geodata.nights') is null or to_regclass('geodata.migrations') is null then
-            perform pg_advisory_xact_lock(\(Geodata.creationLock));
-          end if;
-          if to_regnamespace('geodata') is null then
-            create schema geodata;
-            revoke all on schema geodata from public;
-          end if;
-        end $geodata$;
-        create table if not exists geodata.nights (
-          app text not null,
-          started_at timestamptz not null,
-          finished_at timestamptz not null,
-          status text not null,
-          summary text not null,
-          inputs_sha256 text not null,
-          pipeline_commit text not null
-        );
-        """
+    /// (SQL/geodata_nights.sql; the number it locks is `Geodata.creationLock`, a test holds them equal.)
+    static let schema = EmbeddedFiles.geodata_nights_sql
 
     static func record(_ db: PostgresConnection, app: String, started: Date, status: String, summary: String,
                        inputs: String, commit: String) throws {

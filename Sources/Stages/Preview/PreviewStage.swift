@@ -3,6 +3,7 @@ import Foundation
 import GeoModel
 import Geodesy
 import GeoFormats
+import Parallelism
 
 /// Pictures of the globe for people, rendered from the real artefact (dist/globe.glb) by a
 /// small software rasteriser (Rasteriser.swift): what the app will load, seen from the

@@ -2,6 +2,7 @@ import Foundation
 import GeoModel
 import GeoPROJ
 import GeoLookup
+import Parallelism
 
 /// What changed between two releases (CONTRACTS §10): every change a user could see, none
 /// hidden by a threshold; an unchanged country, city or day is absent.

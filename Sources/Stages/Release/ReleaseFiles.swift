@@ -1,6 +1,7 @@
 import Foundation
 import GeoDigest
 import GeoModel
+import Parallelism
 
 /// One file of a release: its size and SHA-256.
 public struct FileRecord: Equatable, Sendable {

@@ -3,6 +3,7 @@ import GeoModel
 import Geodesy
 import GeoGEOS
 import GeoPROJ
+import Parallelism
 
 /// Simplifies the arcs of an ArcGraph once each, as a coverage.
 ///

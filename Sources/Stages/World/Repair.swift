@@ -3,6 +3,7 @@ import GeoModel
 import Geodesy
 import GeoGEOS
 import GeoPROJ
+import Parallelism
 
 /// Checks every country with GEOS and repairs the invalid ones with make-valid (structure
 /// method: polygons stay polygons). Each repair is reported with GEOS's reason and the

@@ -4,6 +4,7 @@ import Geodesy
 import GeoGEOS
 import GeoPROJ
 import GeoFormats
+import Parallelism
 
 /// Border outlines as ribbons of zero width: each centre-line vertex appears twice (left and
 /// right) at the same position, carrying ± its miter direction (a tangent vector to the

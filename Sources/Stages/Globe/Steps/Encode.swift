@@ -1,6 +1,7 @@
 import Foundation
 import GeoModel
 import GeoFormats
+import Parallelism
 
 extension GlobeStage {
     /// Encodes the glTF scene, the USD package (with `usdz`) and the manifest.

@@ -1,6 +1,7 @@
 import Foundation
 import GeoModel
 import GeoGEOS
+import Parallelism
 
 extension GlobeStage {
     /// Meshes every country: one job per polygon, biggest first, pulled by `threads` workers

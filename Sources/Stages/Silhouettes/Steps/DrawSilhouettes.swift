@@ -2,6 +2,7 @@ import Foundation
 import GeoModel
 import GeoGEOS
 import GeoPROJ
+import Parallelism
 
 extension SilhouettesStage {
     /// Every polygon country drawn and written as <ISO>.svg, largest first on `threads` workers

@@ -1,5 +1,6 @@
 import GeoModel
 import TerritoryGame
+import Parallelism
 
 extension TerritoryStage {
     /// The outputs in `--output-dir` (and the game's migration with `--migration-dir`). The big

@@ -3,6 +3,7 @@ import GeoModel
 import Geodesy
 import GeoGEOS
 import GeoPROJ
+import Parallelism
 
 /// The arc graph of the repaired countries with its rings' areas (km²).
 struct MeasuredGraph {

@@ -1,6 +1,7 @@
 import Foundation
 import GeoModel
 import GeoGEOS
+import Parallelism
 
 /// The drawn countries rebuilt from the simplified arcs, every one valid for GEOS.
 struct ValidatedCoverage {

@@ -1,6 +1,6 @@
 import Foundation
+import Parallelism
 import Testing
-@testable import GeoModel
 
 /// Background: the value (or the error) of work started early, on a thread or, for a
 /// one-thread run, in the first `value()` call; later calls give the same result.

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# make test's phases, timed: `phase.sh NAME COMMAND…` runs COMMAND and adds a line
+# "NAME <wall s> <cpu s>" to $PHASES (build/test-phases.tsv); `phase.sh --report` prints them
+# as a table with the total, so each make test ends with where its time went.
+set -uo pipefail
+PHASES=${PHASES:-build/test-phases.tsv}
+if [ "${1:-}" = "--report" ]; then
+  [ -f "$PHASES" ] || exit 0
+  exec awk -F'\t' '{ printf "%-12s %8.1f s wall %8.1f s cpu\n", $1, $2, $3; w += $2; c += $3 }
+    END { printf "%-12s %8.1f s wall %8.1f s cpu\n", "make test", w, c }' "$PHASES"
+fi
+name=$1; shift
+mkdir -p "$(dirname "$PHASES")"
+t0=$(date +%s%N)
+# CPU of the command and all its children: bash's `times` after it ends (user+sys of children).
+"$@"; rc=$?
+wall=$(( ($(date +%s%N) - t0) / 1000000 ))
+# (`times` redirected, not piped: a pipeline would run it in a subshell that has no children.)
+times_file=$(mktemp); times > "$times_file"
+cpu=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$times_file")
+rm -f "$times_file"
+printf '%s\t%s\t%s\n' "$name" "$(awk -v w="$wall" 'BEGIN { printf "%.1f", w / 1000 }')" "$cpu" >> "$PHASES"
+exit $rc
