@@ -220,20 +220,21 @@ else bad "malformed runs within --max-rejects (exit $rc): $(grep -E '^territory'
 # quiz's one-row-per-date constraint and a cities policy dropped, the next night applies each again
 # (the game's three: the first, applied again, revokes the grants the second makes and makes its own
 # viewport function again, so the map at every zoom's migration, after them, is applied again too;
-# the cities' two likewise: the first, applied again, puts back its own search_cities).
+# the cities' three likewise: the first, applied again, puts back its own search_cities, and so
+# does the second).
 sql postgres "create database undone template full_night"
 rc=0; night undone || rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c 'is applied (geodata.migrations)' "$TMP/out")" = 6 ] && ! grep -q 'apply the migration' "$TMP/out"; then
-  ok "a rerun applies no migration: all six recorded and present"
+if [ $rc -eq 0 ] && [ "$(grep -c 'is applied (geodata.migrations)' "$TMP/out")" = 7 ] && ! grep -q 'apply the migration' "$TMP/out"; then
+  ok "a rerun applies no migration: all seven recorded and present"
 else bad "rerun's migrations (exit $rc): $(grep -E 'migration' "$TMP/out")"; fi
 sql undone "alter table territory_hex drop column cell cascade; alter table runs disable row level security;
   alter table daily_challenges drop constraint daily_challenges_date_key; drop policy cities_read on public.cities"
 rc=0; night undone || rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c 'recorded in geodata.migrations, but .* applying it again' "$TMP/out")" = 6 ] \
+if [ $rc -eq 0 ] && [ "$(grep -c 'recorded in geodata.migrations, but .* applying it again' "$TMP/out")" = 7 ] \
    && [ "$(sql undone "select (select relrowsecurity from pg_class where oid = 'runs'::regclass) and to_regclass('territory_runner_stats') is not null
         and exists (select 1 from pg_constraint where conname = 'daily_challenges_date_key')
         and exists (select 1 from pg_policy where polname = 'cities_read')
-        and position('city_near' in pg_get_functiondef('public.search_cities(text, integer)'::regprocedure)) > 0")" = t ] \
+        and position('city_qualifiers' in pg_get_functiondef('public.search_cities(text, integer)'::regprocedure)) > 0")" = t ] \
    && [ "$(sql undone "$cells")" = "$(sql full_night "$cells")" ] && [ "$(sql undone "$snap_game")" = "$(sql full_night "$snap_game")" ]; then
   ok "a recorded migration whose work was undone is applied again: cell (every boundary as before), RLS, the quiz's and the cities' constraints and policies, the cities' search"
 else bad "undone migrations (exit $rc): $(grep -E 'migration' "$TMP/out")"; fi
