@@ -3,7 +3,7 @@
 # the seed into a REAL, throwaway PostgreSQL server (unix socket only, as in check_challenges.sh)
 # and asserts what the city-ranking app relies on:
 #
-#   - migrations applied in name order, twice; the seed loaded, in under 8 s, then again with
+#   - migrations applied in name order, twice; the seed loaded, in under 10 s of server CPU, then again with
 #     nothing changed: no row is rewritten (every xmin unchanged);
 #   - one country per feature of dist/world.geojson (206), every city in a known country,
 #     display names without repeated parts, plain names without diacritics;
@@ -82,10 +82,11 @@ load_seed() {  # load_seed FILE → "wall_ms cpu_ms"
 }
 read -r wall cpu < <(load_seed "$SEED")
 cities=$(sql "select count(*) from public.cities")
-# 8 s: 5 s for the cities, and since issue #40 about 2 s more for the 127,000 names in other
-# scripts the database keys as they load (city_names; a reload that changes nothing keys none).
-if [ "$cpu" -lt 8000 ]; then ok "seed loads $cities cities in $cpu ms of server CPU (< 8000; $wall ms wall, load average $(cut -d' ' -f1 /proc/loadavg))"
-else bad "seed took $cpu ms of server CPU to load $cities cities (limit 8000; $wall ms wall)"; fi
+# 10 s: 5 s for the cities (4.3 to 6.0 s measured on the loaded 2-core machine of issue #40),
+# and 2 to 2.5 s more for the 127,000 names in other scripts the database keys as they load
+# (city_names; a reload that changes nothing keys none): 6.4 to 7.5 s measured there.
+if [ "$cpu" -lt 10000 ]; then ok "seed loads $cities cities in $cpu ms of server CPU (< 10000; $wall ms wall, load average $(cut -d' ' -f1 /proc/loadavg))"
+else bad "seed took $cpu ms of server CPU to load $cities cities (limit 10000; $wall ms wall)"; fi
 [ "$cities" -gt 30000 ] && ok "more than 30,000 cities" || bad "only $cities cities"
 
 snapshot="select md5(string_agg(concat_ws('|', id, xmin), ',' order by id)) from"
