@@ -18,7 +18,13 @@ extension CitiesStage {
     /// Reads common_names.tsv (scripts/data/geonames_common_names.py): GeoNames id → the other
     /// names of that city people use, '|'-separated.
     public static func readCommonNames(_ path: String) throws -> [Int64: [String]] {
-        let table = try TSVTable.read(path, required: ["geonameid", "common_names"])
+        try readNamesByID(path, column: "common_names")
+    }
+
+    /// A table of GeoNames id → names ('|'-separated in `column`): every id positive and once,
+    /// no name empty.
+    static func readNamesByID(_ path: String, column: String) throws -> [Int64: [String]] {
+        let table = try TSVTable.read(path, required: ["geonameid", column])
         var out: [Int64: [String]] = [:]
         for row in table.rows {
             let idText = table[row, "geonameid"]
@@ -26,7 +32,7 @@ extension CitiesStage {
                 throw InputError(file: path, "line \(row.line): the GeoNames id \(idText.debugDescription) is not a positive integer")
             }
             guard out[id] == nil else { throw InputError(file: path, "line \(row.line): the GeoNames id \(id) appears twice") }
-            let names = table[row, "common_names"].split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            let names = table[row, column].split(separator: "|", omittingEmptySubsequences: false).map(String.init)
             guard !names.isEmpty, names.allSatisfy({ !$0.allSatisfy(\.isWhitespace) }) else {
                 throw InputError(file: path, "line \(row.line) (id \(id)): an empty name")
             }
@@ -76,17 +82,7 @@ extension CitiesStage {
     /// Reads script_names.tsv (scripts/data/geonames_cities.py): GeoNames id → the city's names
     /// in other scripts, '|'-separated.
     public static func readScriptNames(_ path: String) throws -> [Int64: [String]] {
-        let table = try TSVTable.read(path, required: ["geonameid", "script_names"])
-        var out: [Int64: [String]] = [:]
-        for row in table.rows {
-            let idText = table[row, "geonameid"]
-            guard let id = Int64(idText), id > 0 else {
-                throw InputError(file: path, "line \(row.line): the GeoNames id \(idText.debugDescription) is not a positive integer")
-            }
-            guard out[id] == nil else { throw InputError(file: path, "line \(row.line): the GeoNames id \(id) appears twice") }
-            out[id] = table[row, "script_names"].split(separator: "|").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
-        }
-        return out
+        try readNamesByID(path, column: "script_names")
     }
 
     /// Reads region_codes.tsv (scripts/data/region_codes.py): "CC\tadmin1 code" → the ISO 3166-2
