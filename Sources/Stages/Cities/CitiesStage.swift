@@ -18,6 +18,10 @@ public enum CitiesStage: PipelineStage {
         public var admin1 = "data/geonames/admin1_names.tsv"
         /// The other names of a city people use (scripts/data/geonames_common_names.py). Empty: none.
         public var commonNames = "data/geonames/common_names.tsv"
+        /// The city's names in other scripts, per GeoNames id (scripts/data/geonames_cities.py). Empty: none.
+        public var scriptNames = "data/geonames/script_names.tsv"
+        /// ISO 3166-2 codes of first-level divisions (scripts/data/region_codes.py). Empty: none.
+        public var regionCodes = "data/region_codes.tsv"
         /// GeoNames' country table: id and population per ISO code.
         public var countryTable = "data/geonames/country_population.tsv"
         /// Territories the app does not draw → their sovereign country (curated). Empty: none.
@@ -44,6 +48,8 @@ public enum CitiesStage: PipelineStage {
             .option("cities", \.cities, help: "GeoNames cities (tab-separated, see data/README.md)."),
             .option("admin1", \.admin1, help: "Admin-1 names by country and code."),
             .option("common-names", \.commonNames, help: "The other names people use, per GeoNames id (tab-separated; empty: none)."),
+            .option("script-names", \.scriptNames, help: "The names in other scripts, per GeoNames id (tab-separated; empty: none)."),
+            .option("region-codes", \.regionCodes, help: "ISO 3166-2 codes of first-level divisions (tab-separated; empty: none)."),
             .option("country-table", \.countryTable, help: "GeoNames' country table (id and population per ISO code)."),
             .option("territories", \.territories, help: "Territories the app does not draw and their sovereign country (tab-separated; empty: none)."),
             .option("world", \.world, help: "The country set: world.geojson."),
@@ -74,6 +80,9 @@ public enum CitiesStage: PipelineStage {
         public var codeNamesDropped = 0
         public var withCommonNames = 0
         public var duplicates = 0
+        public var scriptNames = 0
+        public var abbreviations = 0
+        public var qualifiers = 0
         public var seedBytes = 0
         public var outputDir = ""
 
@@ -84,7 +93,8 @@ public enum CitiesStage: PipelineStage {
             let kinds = byResolution.filter { $0.key != .agree }.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
             return "\(formatCount(cities)) cities in \(countries) countries (\(continents)); \(formatCount(withoutAdmin)) without admin name; "
                 + "\(formatCount(disagreements)) country disagreements (\(kinds.isEmpty ? "none" : kinds)); search: \(formatCount(codeNamesDropped)) code-like other names dropped, "
-                + "\(formatCount(withCommonNames)) cities with common other names, \(formatCount(duplicates)) duplicate entries offered once → \(outputDir) (seed \(formatCount(seedBytes)) bytes)"
+                + "\(formatCount(withCommonNames)) cities with common other names, \(formatCount(scriptNames)) names in other scripts, \(formatCount(abbreviations)) abbreviations, "
+                + "\(formatCount(qualifiers)) qualifiers, \(formatCount(duplicates)) duplicate entries offered once → \(outputDir) (seed \(formatCount(seedBytes)) bytes)"
         }
     }
 
@@ -99,8 +109,10 @@ public enum CitiesStage: PipelineStage {
         report.outputDir = o.outputDir
         let (cityRows, reportLines, duplicates) = cityRows(o, inputs, placements, countryRows: countryRows, report: &report)
         report.cities = cityRows.count
-        try writeOutputs(o, sourceCount: inputs.source.count, countryRows: countryRows, cityRows: cityRows, reportLines: reportLines,
-                         duplicates: duplicates, report: &report, log: log)
+        let qualifiers = qualifierRows(inputs, countryRows: countryRows)
+        report.qualifiers = qualifiers.count
+        try writeOutputs(o, sourceCount: inputs.source.count, countryRows: countryRows, cityRows: cityRows, qualifiers: qualifiers,
+                         reportLines: reportLines, duplicates: duplicates, report: &report, log: log)
         return report
     }
 }

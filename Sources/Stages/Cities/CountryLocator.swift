@@ -75,6 +75,8 @@ extension CitiesStage {
         public var name: String
         public var capital: String?
         public var continent: String
+        /// Other names of the country (world.geojson's `aliases`: UK, Great Britain, Czech Republic).
+        public var aliases: [String] = []
         /// Set for point countries (renderAs "point").
         public var point: Point?
     }
@@ -95,6 +97,7 @@ extension CitiesStage {
                 }
                 var c = AppCountry(code: code, name: f.string("name") ?? code, capital: f.string("capital"), continent: continent, point: nil)
                 if case .point(let p) = f.geometry { c.point = p }
+                c.aliases = (f.properties["aliases"]?.arrayValue ?? []).compactMap(\.stringValue)
                 countries.append(c)
             }
             self.countries = countries

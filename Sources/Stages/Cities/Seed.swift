@@ -32,13 +32,17 @@ extension CitiesStage {
         public var commonNames: [String] = []
         /// The GeoNames id the search offers instead: the same place listed twice.
         public var sameAs: Int64? = nil
+        /// The names in other scripts (Москва, 東京).
+        public var scriptNames: [String] = []
+        /// The abbreviations people use (NYC, L.A.): isAbbreviation.
+        public var abbreviations: [String] = []
     }
 
     /// Rows per INSERT statement: big enough that parsing is cheap, small enough to read.
     static let batchRows = 1000
 
     static let countryColumns = ["name", "country_code", "capital", "continent", "population"]
-    static let cityColumns = ["display_name", "plain_name", "admin", "country", "country_id", "population", "latitude", "longitude", "alt_names", "common_names", "same_as"]
+    static let cityColumns = ["display_name", "plain_name", "admin", "country", "country_id", "population", "latitude", "longitude", "alt_names", "common_names", "same_as", "script_names", "abbreviations"]
 
     /// `on conflict` clause that rewrites a row only when one of `columns` differs (so a
     /// reload with nothing changed leaves every row, its xmin and its created_at, untouched).
@@ -54,7 +58,7 @@ extension CitiesStage {
     }
 
     /// The seed: countries, then cities, in id order, one row per line ("(id, …),").
-    public static func seed(countries: [CountryRow], cities: [CityRow], header: [String]) throws -> String {
+    public static func seed(countries: [CountryRow], cities: [CityRow], qualifiers: [QualifierRow] = [], header: [String]) throws -> String {
         var out = ""
         out.reserveCapacity(cities.count * 200 + 100_000)
         for line in header { out += SQL.comment(line) + "\n" }
@@ -97,7 +101,8 @@ extension CitiesStage {
                 try SQL.appendLiteral(c.country, to: &rows); add(", "); add(String(c.countryID)); add(", "); add(String(c.population)); add(", ")
                 add(String(c.latitude)); add(", "); add(String(c.longitude)); add(", ")
                 try appendText(c.altNames.joined(separator: "|")); add(", "); try appendText(c.commonNames.joined(separator: "|")); add(", ")
-                add(c.sameAs.map { String($0) } ?? "null"); add(i == end - 1 ? ")\n" : "),\n")
+                add(c.sameAs.map { String($0) } ?? "null"); add(", "); try appendText(c.scriptNames.joined(separator: "|")); add(", ")
+                try appendText(c.abbreviations.joined(separator: "|")); add(i == end - 1 ? ")\n" : "),\n")
             }
             add(upsert(cityColumns, extraSet: ", retired_at = null", extraWhere: " or t.retired_at is not null"))
             start = end
@@ -114,6 +119,20 @@ extension CitiesStage {
         out += "'{" + cities.map { String($0.id) }.joined(separator: ",") + "}'::bigint[]));\n"
         out += """
         do $$ begin perform gin_clean_pending_list('public.cities_search_keys_trgm'::regclass); end $$;
+
+        -- What may follow a city in a query: the rows below, added when new, removed when gone.
+        create temp table city_qualifiers_new (name text, country_id bigint, admin text) on commit drop;
+
+        """
+        if !qualifiers.isEmpty {
+            out += "insert into city_qualifiers_new (name, country_id, admin) values\n"
+            out += try qualifiers.map { "(\(try SQL.literal($0.name)), \($0.countryID), \(try SQL.literal($0.admin)))" }.joined(separator: ",\n") + ";\n"
+        }
+        out += """
+        delete from public.city_qualifiers q
+         where not exists (select 1 from city_qualifiers_new n where (n.name, n.country_id, n.admin) = (q.name, q.country_id, q.admin));
+        insert into public.city_qualifiers (name, country_id, admin) select name, country_id, admin from city_qualifiers_new
+        on conflict do nothing;
         commit;
 
         """

@@ -31,12 +31,27 @@ struct CitiesNight: AppNight {
            and position('city_near' in pg_get_functiondef(to_regprocedure('public.search_cities(text, integer)'))) > 0
         """
 
+    /// What the migration of issue #40 makes: its columns, the keys' and the qualifiers' tables
+    /// with their read policies, the triggers that key names, and its search (the earlier
+    /// migrations, applied again, put back their own).
+    static let everyScriptMigrationPresent = """
+        select \(Migrations.readPoliciesPresent(["public.city_names": "city_names_read", "public.city_qualifiers": "city_qualifiers_read"]))
+           and (select count(*) from pg_attribute where attrelid = to_regclass('public.cities')
+                  and attname in ('script_names', 'abbreviations') and not attisdropped) = 2
+           and (select count(*) from pg_trigger where tgrelid = to_regclass('public.cities')
+                  and tgname in ('cities_names_insert', 'cities_names_update')) = 2
+           and to_regprocedure('public.city_fold_script(text)') is not null
+           and coalesce(position('city_qualifiers' in pg_get_functiondef(to_regprocedure('public.search_cities(text, integer)'))) > 0, false)
+        """
+
     func apply(_ db: PostgresConnection, dryRun: Bool, log: StageLog) throws -> String {
         let statements = try SQLScript.withoutTransaction(try FileIO.readText(seed), source: seed)
         try Migrations.apply(db, app: "cities", name: CitiesSchema.migrationName, sql: CitiesSchema.migration,
                              present: Self.migrationPresent, log: log)
         try Migrations.apply(db, app: "cities", name: CitiesSchema.searchMigrationName, sql: CitiesSchema.searchMigration,
                              present: Self.searchMigrationPresent, log: log)
+        try Migrations.apply(db, app: "cities", name: CitiesSchema.everyScriptMigrationName, sql: CitiesSchema.everyScriptMigration,
+                             present: Self.everyScriptMigrationPresent, log: log)
         try log.step("cities: load \(seed)") { try db.execute(statements, name: seed) }
         // Rows this transaction wrote carry its id as xmin: a rerun writes none.
         let counts = try db.query("""

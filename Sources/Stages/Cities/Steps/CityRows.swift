@@ -25,14 +25,21 @@ extension CitiesStage {
             let admin = placement.admin ?? admin1[city.countryCode + "\t" + city.admin1Code]
             if admin == nil { report.withoutAdmin += 1 }
             report.byContinent[country.continent, default: 0] += 1
-            let altNames = city.alternateNames.filter { !isCodeLike($0) }
-            report.codeNamesDropped += city.alternateNames.count - altNames.count
+            var altNames = city.alternateNames.filter { !isCodeLike($0) }
             let commonNames = (common[city.id] ?? []).filter { !isCodeLike($0) }
+            let abbreviations = city.alternateNames.filter { isCodeLike($0) && isAbbreviation($0, of: [city.name] + commonNames) }
+            report.codeNamesDropped += city.alternateNames.count - altNames.count - abbreviations.count
+            report.abbreviations += abbreviations.count
+            var known = Set(([city.name] + altNames).map { $0.lowercased() })
+            for form in ([city.name] + commonNames).flatMap(shortForms) where known.insert(form.lowercased()).inserted { altNames.append(form) }
+            let scriptNames = inputs.script[city.id] ?? []
+            report.scriptNames += scriptNames.count
             if !commonNames.isEmpty { report.withCommonNames += 1 }
             cityRows.append(CityRow(id: city.id, displayName: displayName(city: city.name, admin: admin, country: country.name),
                                     plainName: plainName(city.name), admin: admin, country: country.name,
                                     countryID: countryRows[ci].id, population: city.population,
-                                    latitude: city.latitude, longitude: city.longitude, altNames: altNames, commonNames: commonNames))
+                                    latitude: city.latitude, longitude: city.longitude, altNames: altNames, commonNames: commonNames,
+                                    scriptNames: scriptNames, abbreviations: abbreviations))
             placeKeys.append(PlaceKey(id: city.id, group: [cityRows[cityRows.count - 1].plainName.lowercased(), String(countryRows[ci].id), city.admin1Code].joined(separator: "\t"),
                                       point: city.point, population: city.population))
         }

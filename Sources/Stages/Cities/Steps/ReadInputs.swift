@@ -10,6 +10,10 @@ extension CitiesStage {
         var table: [String: SourceCountry]
         /// The other names people use, per GeoNames id (empty without --common-names).
         var common: [Int64: [String]]
+        /// The names in other scripts, per GeoNames id (empty without --script-names).
+        var script: [Int64: [String]] = [:]
+        /// "CC\tadmin1 code" → ISO 3166-2 code and name (empty without --region-codes).
+        var regionCodes: [String: (code: String, name: String)] = [:]
         var locator: CountryLocator
         var territories: [String: Territory]
     }
@@ -27,6 +31,9 @@ extension CitiesStage {
             territories = t.territories
             if !t.unused.isEmpty { log.info("\(o.territories): \(t.unused.count) rows do not apply to this country set (\(t.unused.joined(separator: " ")))") }
         }
-        return Inputs(source: source, admin1: admin1, table: table, common: common, locator: locator, territories: territories)
+        var inputs = Inputs(source: source, admin1: admin1, table: table, common: common, locator: locator, territories: territories)
+        if !o.scriptNames.isEmpty { inputs.script = try readScriptNames(o.scriptNames) }
+        if !o.regionCodes.isEmpty { inputs.regionCodes = try readRegionCodes(o.regionCodes) }
+        return inputs
     }
 }

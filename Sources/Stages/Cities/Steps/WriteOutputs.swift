@@ -4,7 +4,7 @@ import CitiesSchema
 
 extension CitiesStage {
     /// Writes the report, the migration and the seed (last).
-    static func writeOutputs(_ o: Options, sourceCount: Int, countryRows: [CountryRow], cityRows: [CityRow], reportLines: [String],
+    static func writeOutputs(_ o: Options, sourceCount: Int, countryRows: [CountryRow], cityRows: [CityRow], qualifiers: [QualifierRow], reportLines: [String],
                              duplicates: [Int64: Int64], report: inout Report, log: StageLog) throws {
         let header = [
             "Cities for the city-ranking app (CONTRACTS §7), written by geo-cities: load after migrations/ (\(CitiesSchema.migrations.map(\.name).joined(separator: ", "))).",
@@ -12,7 +12,7 @@ extension CitiesStage {
             "\(cityRows.count) cities of \(sourceCount) in \(o.cities), \(countryRows.count) countries of \(o.world).",
             "Idempotent: a reload with nothing changed rewrites no row; cities that left the source are marked (retired_at), never deleted.",
         ]
-        let seedText = try log.step("write seed") { try seed(countries: countryRows, cities: cityRows, header: header) }
+        let seedText = try log.step("write seed") { try seed(countries: countryRows, cities: cityRows, qualifiers: qualifiers, header: header) }
         report.seedBytes = seedText.utf8.count
 
         var reportText = "# geo-cities report: one line per city whose country the polygons and GeoNames disagree on, and how it was resolved\n"

@@ -152,13 +152,23 @@ import CitiesSchema
         #expect(lines[0] == "-- a header with a line break")
         // One row per line, in id order; quotes doubled, the backslash inside an E'' string.
         let munich = try #require(lines.first { $0.hasPrefix("(2867714, ") })
-        #expect(munich == #"(2867714, E'Mu''nich\\''); drop table x; --, Bavaria, Germany', 'Mu''nich', null, 'Germany', 2921044, 1505005, 48.13743, 11.57549, 'München|O''Munich', 'München', 2950159),"#)
+        #expect(munich == #"(2867714, E'Mu''nich\\''); drop table x; --, Bavaria, Germany', 'Mu''nich', null, 'Germany', 2921044, 1505005, 48.13743, 11.57549, 'München|O''Munich', 'München', 2950159, null, null),"#)
         #expect(lines.firstIndex { $0.hasPrefix("(2867714, ") }! < lines.firstIndex { $0.hasPrefix("(2950159, ") }!)
-        #expect(lines.contains("(2950159, 'Berlin, Berlin, Germany', 'Berlin', 'Berlin', 'Germany', 2921044, 3426354, 52.52437, 13.41053, null, null, null)"))
+        #expect(lines.contains("(2950159, 'Berlin, Berlin, Germany', 'Berlin', 'Berlin', 'Germany', 2921044, 3426354, 52.52437, 13.41053, null, null, null, null, null)"))
         #expect(lines.contains("(2921044, 'Germany', 'DE', 'Berlin', 'Europe', 82927922)"))
         #expect(lines.contains("'{2867714,2950159}'::bigint[]));"))
-        #expect(a.contains("is distinct from (excluded.display_name, excluded.plain_name, excluded.admin, excluded.country, excluded.country_id, excluded.population, excluded.latitude, excluded.longitude, excluded.alt_names, excluded.common_names, excluded.same_as) or t.retired_at is not null;"))
+        #expect(a.contains("is distinct from (excluded.display_name, excluded.plain_name, excluded.admin, excluded.country, excluded.country_id, excluded.population, excluded.latitude, excluded.longitude, excluded.alt_names, excluded.common_names, excluded.same_as, excluded.script_names, excluded.abbreviations) or t.retired_at is not null;"))
         #expect(lines.first == "-- a header with a line break" && a.hasSuffix("commit;\n"))
+    }
+
+    @Test func seedCarriesTheQualifiersAndRemovesTheOnesGone() throws {
+        let (countries, cities) = rows()
+        let q = [CitiesStage.QualifierRow(name: "Czech Republic", countryID: 3077311, admin: ""),
+                 CitiesStage.QualifierRow(name: "BY", countryID: 2921044, admin: "Bavaria")]
+        let seed = try CitiesStage.seed(countries: countries, cities: cities, qualifiers: q, header: [])
+        #expect(seed.contains("('Czech Republic', 3077311, ''),\n('BY', 2921044, 'Bavaria');"))
+        #expect(seed.contains("delete from public.city_qualifiers q\n where not exists"))
+        #expect(seed.contains("insert into public.city_qualifiers (name, country_id, admin) select name, country_id, admin from city_qualifiers_new\non conflict do nothing;"))
     }
 
     @Test func seedBatchesRows() throws {
@@ -182,7 +192,7 @@ import CitiesSchema
     }
 
     @Test func searchMigrationComesAfterTheFirstAndRanksByWhatPeopleMean() {
-        #expect(CitiesSchema.migrations.map(\.name) == [CitiesSchema.migrationName, CitiesSchema.searchMigrationName])
+        #expect(CitiesSchema.migrations.map(\.name) == [CitiesSchema.migrationName, CitiesSchema.searchMigrationName, CitiesSchema.everyScriptMigrationName])
         #expect(CitiesSchema.migrations.map(\.name) == CitiesSchema.migrations.map(\.name).sorted())
         #expect(CitiesSchema.searchMigrationName.range(of: #"^\d{14}_[a-z_]+\.sql$"#, options: .regularExpression) != nil)
         let m = CitiesSchema.searchMigration
@@ -197,11 +207,44 @@ import CitiesSchema
         #expect(!m.contains("create table ") && !m.contains("create index cities") && !m.contains("add column common"))
     }
 
+    @Test func everyScriptMigrationComesLastAndStatesItsRules() {
+        #expect(CitiesSchema.migrations.last?.name == CitiesSchema.everyScriptMigrationName)
+        let m = CitiesSchema.everyScriptMigration
+        for needle in ["add column if not exists script_names", "add column if not exists abbreviations",
+                       "create table if not exists public.city_names", "create table if not exists public.city_qualifiers",
+                       "create or replace function public.search_cities(q text, n int default 10)", "set search_path = ''",
+                       "referencing new table as changed for each statement", "policy city_names_read", "policy city_qualifiers_read",
+                       "-- Score = match bonus + log10(population)", "qualifier", "abbreviation exact"] {
+            #expect(m.contains(needle), "every-script migration lacks \(needle)")
+        }
+        #expect(!m.contains("create table public.") && !m.contains("create index city"))
+    }
+
     // MARK: what the search ranks by
 
     @Test func codeLikeNamesAreNoNames() {
         for code in ["MUN", "NYC", "HCMC", "NL_GM0796", "B.H.", "A2", "Ō"] { #expect(CitiesStage.isCodeLike(code), "\(code)") }
         for name in ["Munich", "München", "Tor", "sampa", "Ciudad de México", "'s-Hertogenbosch"] { #expect(!CitiesStage.isCodeLike(name), "\(name)") }
+    }
+
+    @Test func abbreviationsAreInitialsOfTheCitysNamesAndAirportCodesAreNot() {
+        let ny = ["New York City", "New York"], la = ["Los Angeles"], dc = ["Washington", "Washington D. C."]
+        for (code, names) in [("NYC", ny), ("NY", ny), ("L.A.", la), ("LA", la), ("D.C.", dc), ("DC", dc), ("KL", ["Kuala Lumpur"]),
+                              ("HCMC", ["Ho Chi Minh City"]), ("BH", ["Belo Horizonte"])] {
+            #expect(CitiesStage.isAbbreviation(code, of: names), "\(code)")
+        }
+        for (code, names) in [("LAX", la), ("JFK", ny), ("MUN", ["Maturín"]), ("SFO", ["San Francisco"]), ("WAS", dc),
+                              ("N", ["New York"]), ("NYCITY", ny), ("ny", ny), ("YC", ["New york city"])] {
+            #expect(!CitiesStage.isAbbreviation(code, of: names), "\(code)")
+        }
+    }
+
+    @Test func mountSaintAndFortHaveTheirShortForms() {
+        #expect(CitiesStage.shortForms("Mount Pleasant") == ["Mt Pleasant"])
+        #expect(CitiesStage.shortForms("Saint-Denis") == [])
+        #expect(CitiesStage.shortForms("Fort Worth") == ["Ft Worth"])
+        #expect(CitiesStage.shortForms("Sainte Foy") == ["Ste Foy"])
+        #expect(CitiesStage.shortForms("Paris") == [])
     }
 
     @Test func readsCommonNamesAndRefusesBrokenRows() throws {
@@ -248,6 +291,8 @@ import CitiesSchema
         o.commonNames = Repo.path("data/geonames/common_names.tsv")
         o.countryTable = Repo.path("data/geonames/country_population.tsv")
         o.territories = Repo.path("data/territories.tsv")
+        o.scriptNames = Repo.path("data/geonames/script_names.tsv")
+        o.regionCodes = Repo.path("data/region_codes.tsv")
         o.world = world; o.outputDir = dir + "/out"; o.report = dir + "/report.tsv"
         try o.validate()
         let r = try CitiesStage.run(o, log: StageLog(stage: "cities", quiet: true))
@@ -262,7 +307,10 @@ import CitiesSchema
         #expect(seed.contains("(2, 'Papeete, French Polynesia, France', 'Papeete', 'French Polynesia', 'France', 3017382,"))
         #expect(seed.contains(CitiesSchema.attribution))
         for m in CitiesSchema.migrations { #expect(FileManager.default.fileExists(atPath: o.outputDir + "/migrations/" + m.name)) }
-        #expect(seed.contains("'München|Muenchen', 'Munchen|Munique', null)"))
+        #expect(seed.contains("'München|Muenchen', 'Munchen|Munique', null, '"))
+        #expect(seed.contains("Мюнхен") && seed.contains("ミュンヘン"))
+        #expect(r.scriptNames > 10 && r.abbreviations == 0 && r.qualifiers > 20)
+        #expect(seed.contains("('Bavaria', 2921044, 'Bavaria')") && seed.contains("('DE', 2921044, '')") && seed.contains("('Germany', 2921044, '')"))
         let report = try String(contentsOfFile: o.report, encoding: .utf8)
         #expect(report.contains("dropped\t3\tNowhere\tZZ\t\t\t\n"))
         #expect(report.contains("territory\t2\tPapeete\tPF\t\tFR\t\n"))
