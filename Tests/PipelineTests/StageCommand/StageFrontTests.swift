@@ -127,7 +127,9 @@ import ReleaseStage
         follow.databaseURL = "postgresql:///game"
         everyNumberIsChecked(TerritoryFollowStage.Options.self, valid: follow)
         everyNumberIsChecked(InspectStage.Options.self)
-        everyNumberIsChecked(ReleaseStage.Options.self)
+        var release = ReleaseStage.Options()
+        (release.out, release.day) = ("/tmp/release", Day(iso: "2026-11-28"))   // the stage needs both
+        everyNumberIsChecked(ReleaseStage.Options.self, valid: release)
         var query = LookupStage.QueryOptions()
         (query.latitude, query.longitude) = (48.85, 2.35)
         everyNumberIsChecked(LookupStage.QueryOptions.self, valid: query)
