@@ -70,8 +70,6 @@ let stages: [StageTarget] = [
 // need nothing beside them: Plugins/EmbedFiles says why not `.embedInCode` resources.
 let embedFiles: [Target.PluginUsage] = ["EmbedFiles"]
 
-let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
-
 let package = Package(
     name: "GeoPipeline",
     platforms: [.macOS(.v13)],
@@ -89,9 +87,7 @@ let package = Package(
       + [.executable(name: "geo-project", targets: ["geo-project"]),
          .executable(name: "geo-hexagons", targets: ["geo-hexagons"]),
          .executable(name: "geo-inspect", targets: ["geo-inspect"])],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-    ],
+    // No package dependencies: every front's command line is StageCommand's (docs/ARCHITECTURE.md).
     targets: [
         .systemLibrary(name: "CGEOS", path: "Sources/System/CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CPROJ", path: "Sources/System/CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
@@ -120,7 +116,7 @@ let package = Package(
         // What geo-hexagons does, for scripts and apps: H3 over GeoModel's GeoJSON reader.
         .target(name: "Hexagons", dependencies: ["H3", "GeoModel", "Geodesy"]),
         .testTarget(name: "HexagonsTests", dependencies: ["Hexagons", "H3", "GeoModel"]),
-        .executableTarget(name: "geo-hexagons", dependencies: ["Hexagons", "H3", argumentParser]),
+        .executableTarget(name: "geo-hexagons", dependencies: ["Hexagons", "H3", "GeoModel", "StageCommand"]),
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
@@ -143,14 +139,13 @@ let package = Package(
         .target(name: "CitiesSchema", dependencies: ["GeoModel", "GeoFormats"], plugins: embedFiles),
         // The inspection page's front (InspectStage lives in the release stage, which writes one into every release).
         .executableTarget(name: "geo-inspect", dependencies: [.target(name: "ReleaseStage"), "StageCommand"]),
-        // What every stage front shares: its arguments and --help derived from the stage's
-        // declared options, then validate → run → summary (docs/ARCHITECTURE.md).
+        // The one command-line stack (every front, geo-lookup's and geo-hexagons' subcommands too):
+        // arguments and --help derived from declared options, then validate → run (docs/ARCHITECTURE.md).
         .target(name: "StageCommand", dependencies: ["GeoModel"]),
     ] + stages.map {
         .target(name: $0.name + "Stage", dependencies: $0.uses, path: "Sources/Stages/\($0.name)", plugins: $0.embedsFiles ? embedFiles : [])
     } + stages.map {
-        // geo-lookup's query and bench commands, which are not the stage, keep swift-argument-parser.
-        .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), "StageCommand"] + $0.frontUses + ($0.front == "geo-lookup" ? [argumentParser] : []))
+        .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), "StageCommand"] + $0.frontUses)
     },
     swiftLanguageModes: [.v6]
 )

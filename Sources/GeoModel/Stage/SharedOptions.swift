@@ -13,7 +13,7 @@ extension StageOption {
         case .flag(let inversion): outerKind = .flag(inversion: inversion)
         }
         return .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: outerKind,
-                     expected: expected,
+                     expected: expected, isRequired: isRequired,
                      apply: { outer, text in apply(&outer[keyPath: path], text) },
                      defaultText: { defaultText($0[keyPath: path]) },
                      problem: { problem($0[keyPath: path]) })

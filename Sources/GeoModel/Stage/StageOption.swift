@@ -67,6 +67,8 @@ public struct StageOption<Root>: Sendable {
     public let problem: @Sendable (Root) -> String?
     /// What the value must be when it does not parse ("a date YYYY-MM-DD"); nil: the usual message.
     public let expected: String?
+    /// An option the command line must give (`--res <res>`; its field's initial value is a placeholder).
+    public let isRequired: Bool
 
     /// `--name`, or `<name>` for an argument.
     public var spelling: String {
@@ -75,11 +77,11 @@ public struct StageOption<Root>: Sendable {
     }
 
     public init(name: String, short: Character? = nil, aliases: [String] = [], deprecatedAliases: [String] = [],
-                help: String, kind: Kind, expected: String? = nil,
+                help: String, kind: Kind, expected: String? = nil, isRequired: Bool = false,
                 apply: @escaping @Sendable (inout Root, String) -> Bool,
                 defaultText: @escaping @Sendable (Root) -> String?, problem: @escaping @Sendable (Root) -> String? = { _ in nil }) {
         self.name = name; self.short = short; self.aliases = aliases; self.deprecatedAliases = deprecatedAliases
-        self.help = help; self.kind = kind; self.expected = expected
+        self.help = help; self.kind = kind; self.expected = expected; self.isRequired = isRequired
         self.apply = apply; self.defaultText = defaultText; self.problem = problem
     }
 }
@@ -90,6 +92,20 @@ extension StageOption {
         .init(name: name, help: help, kind: .argument(required: required),
               apply: { $0[keyPath: field] = $1; return true },
               defaultText: { required ? nil : $0[keyPath: field] })
+    }
+
+    /// A positional argument of another type than text (`<latitude>`), nil unless given.
+    public static func argument<V: OptionValue>(_ name: String, _ field: WritableKeyPath<Root, V?> & Sendable, help: String) -> Self {
+        .init(name: name, help: help, kind: .argument(required: false), expected: V.expected,
+              apply: { root, text in guard let v = V(optionText: text) else { return false }; root[keyPath: field] = v; return true },
+              defaultText: { _ in nil })
+    }
+
+    /// `--name <name>` the command line must give (no default; `field`'s initial value is never used).
+    public static func required<V: OptionValue>(_ name: String, _ field: WritableKeyPath<Root, V> & Sendable, help: String) -> Self {
+        .init(name: name, help: help, kind: .option, expected: V.expected, isRequired: true,
+              apply: { root, text in guard let v = V(optionText: text) else { return false }; root[keyPath: field] = v; return true },
+              defaultText: { _ in nil })
     }
 
     /// `--name <name>` for a field with a default (shown in `--help`).

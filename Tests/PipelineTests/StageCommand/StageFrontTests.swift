@@ -127,6 +127,55 @@ import ReleaseStage
         follow.databaseURL = "postgresql:///game"
         everyNumberIsChecked(TerritoryFollowStage.Options.self, valid: follow)
         everyNumberIsChecked(InspectStage.Options.self)
+        var release = ReleaseStage.Options()
+        (release.out, release.day) = ("/tmp/release", Day(iso: "2026-11-28"))   // the stage needs both
+        everyNumberIsChecked(ReleaseStage.Options.self, valid: release)
+        var query = LookupStage.QueryOptions()
+        (query.latitude, query.longitude) = (48.85, 2.35)
+        everyNumberIsChecked(LookupStage.QueryOptions.self, valid: query)
+        everyNumberIsChecked(LookupStage.BenchOptions.self)
+    }
+
+    /// geo-lookup's query: the same parser, a negative coordinate needs no "--".
+    @Test func commandsBesideTheStages() throws {
+        let query = Command<LookupStage.QueryOptions>(name: "geo-lookup query", abstract: "Query.") { _, _ in }
+        guard case .parsed(let q, let quiet, _) = query.parse(["-q", "--city-km", "5", "-33.87", "151.21"]) else { Issue.record("not parsed"); return }
+        #expect(q.latitude == -33.87 && q.longitude == 151.21 && q.cityKm == 5 && quiet && !q.batch)
+        #expect(throws: Never.self) { try q.validate() }
+        guard case .parsed(let b, _, _) = query.parse(["--batch", "1", "2"]) else { Issue.record("not parsed"); return }
+        do { try b.validate(); Issue.record("--batch with coordinates") } catch let e as OptionsError {
+            #expect(e.message == "--batch reads standard input; give no coordinates")
+        }
+        guard case .usageError(let message, let help) = query.parse(["abc", "1"]) else { Issue.record("abc parsed"); return }
+        #expect(message == "The value 'abc' is invalid for '<latitude>'" && help == "<latitude>  Latitude in degrees.")
+        #expect(query.usage == "geo-lookup query [--index <index>] [--city-km <city-km>] [--batch] [<latitude>] [<longitude>] [--quiet]")
+    }
+
+    /// An option without a default (geo-hexagons' `--res`) must be given; usage shows it unbracketed.
+    @Test func aRequiredOptionMustBeGiven() throws {
+        struct Res: DeclaredOptions {
+            var res = 0
+            var file = ""
+            static let declared: [StageOption<Res>] = [.required("res", \.res, help: "H3 resolution 0...15"),
+                                                       .argument("file", \.file, required: true, help: "GeoJSON file")]
+        }
+        let polyfill = Command<Res>(name: "geo-hexagons polyfill", abstract: "Cells.") { _, _ in }
+        guard case .usageError(let message, let help) = polyfill.parse(["f.geojson"]) else { Issue.record("parsed without --res"); return }
+        #expect(message == "Missing expected argument '--res <res>'" && help == "--res <res>  H3 resolution 0...15")
+        guard case .parsed(let o, _, _) = polyfill.parse(["--res", "9", "f.geojson"]) else { Issue.record("not parsed"); return }
+        #expect(o.res == 9 && o.file == "f.geojson")
+        #expect(polyfill.usage == "geo-hexagons polyfill --res <res> <file> [--quiet]")
+        #expect(!polyfill.help.contains("(default: 0)"))
+    }
+
+    /// A group lists its subcommands, the default marked, scripts' commands hidden.
+    @Test func aGroupListsItsSubcommands() {
+        let group = CommandGroup(name: "geo-lookup", abstract: "Lookup.", subcommands: [
+            Command<LookupStage.QueryOptions>(name: "query", abstract: "Ask the index.") { _, _ in },
+            Command<LookupStage.BenchOptions>(name: "bench", abstract: "Time it.", listed: false) { _, _ in },
+        ], defaultSubcommand: "query")
+        #expect(group.help.contains("  query (default)         Ask the index.") && !group.help.contains("bench"))
+        #expect(group.subcommands.map(\.name) == ["geo-lookup query", "geo-lookup bench"])
     }
 
     @Test func frontSpecificSpellings() throws {

@@ -1,11 +1,8 @@
 import GeoModel
 
 /// `--help` and the usage line, derived from the declared options, laid out as
-/// swift-argument-parser lays them out (80 columns, help text from column 26).
-extension StageFront {
-    static var width: Int { 80 }
-    static var helpColumn: Int { 26 }
-
+/// swift-argument-parser lays them out (80 columns, help text from column 26: `HelpLayout`).
+extension Command {
     /// `-o, --output <output>`, `--fill-point-gaps/--no-fill-point-gaps`, `<input>`; with
     /// `long`, the long form alone (`--output <output>`), as error messages name an option.
     func label(_ o: StageOption<Options>, long: Bool = false) -> String {
@@ -34,7 +31,7 @@ extension StageFront {
         for o in declared {
             switch o.kind {
             case .argument(let required): parts.append(required ? "<\(o.name)>" : "[<\(o.name)>]")
-            case .option: parts.append("[--\(o.name) <\(o.name)>]")
+            case .option: parts.append(o.isRequired ? "--\(o.name) <\(o.name)>" : "[--\(o.name) <\(o.name)>]")
             case .flag(let inversion):
                 parts.append("[--\(o.name)]")
                 if inversion { parts.append("[--no-\(o.name)]") }
@@ -51,16 +48,27 @@ extension StageFront {
             var text = o.help
             if let d = o.defaultText(defaults) { text += " (default: \(d))" }
             if !o.aliases.isEmpty { text += " (also: \(o.aliases.map { "--" + $0 }.joined(separator: ", ")))" }
-            let entry = Self.entry(label(o), text)
+            let entry = HelpLayout.entry(label(o), text)
             if case .argument = o.kind { arguments.append(entry) } else { options.append(entry) }
         }
-        options.append(Self.entry("-q, --quiet", "No progress lines."))
-        options.append(Self.entry("-h, --help", "Show help information."))
-        var out = Self.wrap("OVERVIEW: " + abstract, indent: 0).joined(separator: "\n") + "\n\n"
-        if !discussion.isEmpty { out += discussion + "\n\n" }
-        out += "USAGE: \(usage)\n\n"
+        options.append(HelpLayout.entry("-q, --quiet", "No progress lines."))
+        options.append(HelpLayout.entry("-h, --help", "Show help information."))
+        var out = HelpLayout.overview(abstract, discussion) + "USAGE: \(usage)\n\n"
         if !arguments.isEmpty { out += "ARGUMENTS:\n" + arguments.joined() + "\n" }
         out += "OPTIONS:\n" + options.joined()
+        return out
+    }
+}
+
+/// The layout every `--help` shares: 80 columns, an entry's help from column 26.
+enum HelpLayout {
+    static var width: Int { 80 }
+    static var helpColumn: Int { 26 }
+
+    /// `OVERVIEW: abstract` (wrapped), then the discussion as written.
+    static func overview(_ abstract: String, _ discussion: String) -> String {
+        var out = wrap("OVERVIEW: " + abstract, indent: 0).joined(separator: "\n") + "\n\n"
+        if !discussion.isEmpty { out += discussion + "\n\n" }
         return out
     }
 
