@@ -208,17 +208,17 @@ if want('cells'):
 # H3.mapRing: a cell drawn on a map from its id (the game's map, issue 41)
 # ---------------------------------------------------------------------------------------------
 if want('ring'):
-    cells = list(h3.get_res0_cells())
+    ring_cells = list(h3.get_res0_cells())
     for r in range(10):
-        cells += list(h3.get_pentagons(r))
-        cells += [c for la in (90.0, -90.0) for c in h3.grid_disk(h3.latlng_to_cell(la, 0.0, r), 1)]
-        cells += [h3.latlng_to_cell(la, lo, r) for la in (-70.0, -17.0, 0.0, 40.0, 65.0) for lo in (179.999, -179.999)]
+        ring_cells += list(h3.get_pentagons(r))
+        ring_cells += [c for la in (90.0, -90.0) for c in h3.grid_disk(h3.latlng_to_cell(la, 0.0, r), 1)]
+        ring_cells += [h3.latlng_to_cell(la, lo, r) for la in (-70.0, -17.0, 0.0, 40.0, 65.0) for lo in (179.999, -179.999)]
     rz = rng.uniform(-1, 1, 20_000)
-    cells += [h3.latlng_to_cell(float(a), float(b), int(r)) for a, b, r in
+    ring_cells += [h3.latlng_to_cell(float(a), float(b), int(r)) for a, b, r in
               zip(np.degrees(np.arcsin(rz)), rng.uniform(-180, 180, 20_000), rng.integers(0, 10, 20_000))]
-    got = ask([f"r {c}" for c in cells])
+    got = ask([f"r {c}" for c in ring_cells])
     across = polar = 0
-    for c, line in zip(cells, got):
+    for c, line in zip(ring_cells, got):
         v = [float(x) for x in line.split()[1:]]
         ring = list(zip(v[0::2], v[1::2]))
         eb = h3.cell_to_boundary(c)
@@ -245,7 +245,7 @@ if want('ring'):
             across += 1
         elif any(h3.latlng_to_cell(p, 0.0, h3.get_resolution(c)) == c for p in (90.0, -90.0)):
             die(f"mapRing({c}): holds a pole but is not closed over it")
-    progress(f"H3.mapRing: {len(cells):,} cells (base cells, pentagons, polar cells, cells across ±180°) = h3's boundary, "
+    progress(f"H3.mapRing: {len(ring_cells):,} ring_cells (base ring_cells, pentagons, polar ring_cells, ring_cells across ±180°) = h3's boundary, "
              f"closed, longitudes continuous ({across} past ±180°, {polar} closed over a pole)")
 
 # ---------------------------------------------------------------------------------------------
