@@ -1,5 +1,5 @@
 # territory-follow: the game's runs claimed within seconds of their submission (CONTRACTS §8b,
-# issue #32; docs/OPERATIONS.md, docs/SCALING.md)
+# issue #32; docs/GAME.md, docs/SCALING.md)
 #
 #   GAME_DATABASE_URL=postgresql://user:password@host:5432/postgres make territory-follow
 # (in the environment: a URL on make's own command line shows, password and all, in `ps`)

@@ -11,7 +11,7 @@
 #   - the Advisor's rules (scripts/checks/advisor_lints.sql, our own queries named as Supabase
 #     names them); plpgsql_check on every PL/pgSQL function (triggers with their table and
 #     transition tables); squawk on every migration file;
-#   - fails on any ERROR, and on any other finding that docs/OPERATIONS.md ("What the advisor
+#   - fails on any ERROR, and on any other finding that docs/SUPABASE.md ("What the advisor
 #     check accepts") does not name with why it stays. An accepted finding no longer found is
 #     reported (the table should shrink with it), not failed.
 # ADVISOR_MIGRATIONS=DIR reads DIR/{migrations,cities/migrations,game/migrations} instead of dist/supabase.
@@ -239,9 +239,9 @@ for f in "${QUIZ[@]}" "${CITIES[@]}" "${GAME[@]}"; do
   squawk "${flags[@]}" "$f" 2>/dev/null | sed -n 's/^[^:]*:\([0-9]*\):[0-9]*: \([a-z]*\): \([^ ]*\) \(.*\)$/squawk\tWARN\t\3\t'"$(basename "$f")"'\tline \1: \4/p' >>"$TMP/findings.tsv" || true
 done
 
-# What docs/OPERATIONS.md accepts: the rows of its table "What the advisor check accepts"
+# What docs/SUPABASE.md accepts: the rows of its table "What the advisor check accepts"
 # (| tool | rule | object | why it stays |; a * in object stands for any text).
-awk '/^### What the advisor check accepts/ {on = 1; next} on && /^#/ {on = 0} on && /^\| *(advisor|plpgsql_check|squawk) *\|/' docs/OPERATIONS.md \
+awk '/^### What the advisor check accepts/ {on = 1; next} on && /^#/ {on = 0} on && /^\| *(advisor|plpgsql_check|squawk) *\|/' docs/SUPABASE.md \
   | awk -F'|' '{for (i = 2; i <= 5; i++) gsub(/^ +| +$|`/, "", $i); print $2 "\t" $3 "\t" $4 "\t" $5}' >"$TMP/accepted.tsv"
 
 echo "-- findings (tool, level, rule, object)"
@@ -259,14 +259,14 @@ while IFS=$'\t' read -r tool level rule object detail; do
   if [ "$level" = ERROR ]; then
     errors=$((errors + 1)); echo "  FAIL $tool $level $rule $object ($detail)"; fail=1
   elif [ -n "$ok" ]; then
-    warnings=$((warnings + 1)); accepted=$((accepted + 1)); used[$ok]=1; echo "  ok   $tool $level $rule $object (accepted in docs/OPERATIONS.md)"
+    warnings=$((warnings + 1)); accepted=$((accepted + 1)); used[$ok]=1; echo "  ok   $tool $level $rule $object (accepted in docs/SUPABASE.md)"
   else
-    warnings=$((warnings + 1)); unexplained=$((unexplained + 1)); echo "  FAIL $tool $level $rule $object ($detail): not accepted in docs/OPERATIONS.md"; fail=1
+    warnings=$((warnings + 1)); unexplained=$((unexplained + 1)); echo "  FAIL $tool $level $rule $object ($detail): not accepted in docs/SUPABASE.md"; fail=1
   fi
 done <"$TMP/findings.tsv"
 n=0
 while IFS=$'\t' read -r atool arule aobject why; do
-  n=$((n + 1)); [ -n "${used[$n]:-}" ] || echo "  note $atool $arule $aobject is accepted in docs/OPERATIONS.md but no longer found"
+  n=$((n + 1)); [ -n "${used[$n]:-}" ] || echo "  note $atool $arule $aobject is accepted in docs/SUPABASE.md but no longer found"
 done <"$TMP/accepted.tsv"
 for t in advisor plpgsql_check squawk; do
   echo "  $t: $(awk -F'\t' -v t=$t '$1 == t && $2 == "ERROR"' "$TMP/findings.tsv" | wc -l) errors, $(awk -F'\t' -v t=$t '$1 == t && $2 != "ERROR"' "$TMP/findings.tsv" | wc -l) warnings"
