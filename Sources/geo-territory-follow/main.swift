@@ -18,7 +18,7 @@ StageFront<TerritoryFollowStage>(
     quarantined alone (geodata.quarantined_runs); any other failure is logged and tried again:
     the follower stops only on SIGTERM or SIGINT (the batch finishes, exit 0). --heartbeat FILE:
     touched at every turn of the loop, for a liveness probe on its age. A lost connection is made again with a doubling back-off (--max-backoff).
-    One log line per batch. See docs/OPERATIONS.md and docs/SCALING.md.
+    One log line per batch. See docs/GAME.md and docs/SCALING.md.
 
     Example:
       GAME_DATABASE_URL=postgresql://postgres@db.example/postgres geo-territory-follow --batch 200

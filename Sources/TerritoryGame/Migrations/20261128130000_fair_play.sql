@@ -32,7 +32,7 @@
 -- stored): submit_run_rules(run, lon, lat, times) returns the first such reason, in the order above,
 -- or null. The other rules' reasons (too short, not closed…) stay "stored and judged invalid later".
 -- Cost of the replay search: 8 probes of run_signatures' primary key and at most 8 matchings of
--- ~2,000 fixes (docs/OPERATIONS.md: measured at 1,000,000 stored runs).
+-- ~2,000 fixes (docs/GAME.md: measured at 1,000,000 stored runs).
 begin;
 do $$ begin perform pg_advisory_xact_lock(hashtext('game migration fair_play')); end $$;
 
