@@ -32,8 +32,6 @@ fi
 source scripts/checks/lib/pg.sh
 pg_start check_advisor C timezone=UTC
 fail=0
-sql() { pg_sql "$@"; }
-expect() { pg_expect "$@"; }
 
 # apply DB FILE…: each file with psql, stopping at the first error (shown).
 apply() {

@@ -32,9 +32,7 @@ source scripts/checks/lib/pg.sh
 pg_start check_fair_play C timezone=UTC
 source scripts/checks/lib/game_runs.sh
 fail=0
-sql() { pg_sql "$@"; }
 url() { echo "host=$SOCK user=postgres dbname=$1"; }
-bad() { echo "  FAIL $1"; fail=1; }
 
 # The set, judged by TerritoryRules through geo-territory on a file.
 t0=$(date +%s)

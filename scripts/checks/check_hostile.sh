@@ -38,8 +38,6 @@ source scripts/checks/lib/pg.sh
 pg_start check_hostile C timezone=UTC
 source scripts/checks/lib/game_runs.sh
 fail=0
-ok() { echo "  ok   $1"; }
-bad() { echo "  FAIL $1"; fail=1; }
 DB=hostile
 ATTACKER=e0000000-0000-4000-8000-00000000000e
 HOARDER=d0000000-0000-4000-8000-00000000000d

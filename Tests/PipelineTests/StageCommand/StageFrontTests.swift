@@ -199,8 +199,10 @@ import ReleaseStage
         #expect(try parsed(nightly, ["--apps", "quiz,cities", "--no-wait"]).0.apps == ["quiz", "cities"])
         // The follower's database comes from the environment only, GAME_DATABASE_URL first.
         let follow = StageFront<TerritoryFollowStage>(name: "geo-territory-follow", abstract: "", discussion: "")
-        var (f, _, _) = try parsed(follow, ["--batch", "200", "--drain", "--max-rejects", "3"])
-        #expect(f.batch == 200 && f.drain && f.maxRejects == 3 && f.databaseURL == nil)
+        var (f, _, _) = try parsed(follow, ["--batch", "200", "--drain", "--heartbeat", "/tmp/follower.alive"])
+        #expect(f.batch == 200 && f.drain && f.heartbeat == "/tmp/follower.alive" && f.databaseURL == nil)
+        // --max-rejects is for files (the night, geo-territory); a follower quarantines pending runs one by one.
+        #expect(usageError(follow, ["--max-rejects", "3"]) == "Unknown option '--max-rejects'")
         #expect(throws: OptionsError.self) { try f.validate() }
         f.readDatabaseURL(from: ["DATABASE_URL": "postgresql:///b", "GAME_DATABASE_URL": "postgresql:///a"])
         #expect(f.databaseURL == "postgresql:///a")
