@@ -25,6 +25,9 @@ public struct Claim: Sendable, Equatable {
     /// the same owner. `TerritoryGame.cellsConflict` is the same order in SQL.
     @inline(__always) public func beats(_ other: Claim) -> Bool {
         if claimedAt != other.claimedAt { return claimedAt > other.claimedAt }
+        // The same run claimed again (a rerun of its night): one arrival in the database, so
+        // equal, whatever arrival a night's fold gave it this time.
+        if run == other.run { return false }
         return arrival != other.arrival ? arrival > other.arrival : run > other.run
     }
 }

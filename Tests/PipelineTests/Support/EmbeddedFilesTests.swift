@@ -24,7 +24,8 @@ import TerritoryPostgres
         try expectFolder("Sources/TerritoryGame/Migrations", is: GameMigration.all)
         try expectFolder("Sources/CitiesSchema/Migrations", is: CitiesSchema.migrations.map { ($0.name, $0.sql) })
         try expectFolder("Sources/DailyChallenges/Migrations", is: [(DailyChallenges.migrationName, DailyChallenges.schemaSQL())])
-        #expect([GameMigration.name, SubmitMigration.name, ZoomMigration.name] == GameMigration.all.map(\.name))
+        // The named ones are the first three; the later migrations (privacy, fair play) follow them.
+        #expect([GameMigration.name, SubmitMigration.name, ZoomMigration.name] == GameMigration.all.prefix(3).map(\.name))
         #expect(ZoomMigration.sql == GameMigration.all[2].sql)
     }
 

@@ -12,7 +12,10 @@ import TerritoryRules
         let input = Repo.path("data/territory/runs.geojson")
         let night = try TerritoryGame.night(input: input, existing: [], shard: nil, threads: 2, log: StageLog(stage: "test", quiet: true))
         let geos = GEOSContext()
-        let judged = try RunsReader.read(path: input, workers: 2).map { try TerritoryGame.NightRun(judging: $0, file: input, geos: geos) }
+        // Judged one at a time, then given the arrival order the night gives them (the follower's
+        // come from runs.arrival).
+        var judged = try RunsReader.read(path: input, workers: 2).map { try TerritoryGame.NightRun(judging: $0, file: input, geos: geos) }
+        for i in judged.indices where i < night.runs.count { judged[i].arrival = night.runs[i].arrival }
         #expect(judged.map(\.id) == night.runs.map(\.id))
         #expect(judged.map(\.copyRow) == night.runs.map(\.copyRow))
         #expect(judged.map(\.cells) == night.runs.map(\.cells))
