@@ -111,8 +111,10 @@ struct ReleaseSnapshot {
                 guard let code = v[2] else { throw fail("a countries row without a country_code") }
                 guard countries[code] == nil else { throw fail("country \(code) appears twice") }
                 countries[code] = [v[1], v[3], v[4], v[5]]
-            default:
+            case nil:
                 throw fail("a values row outside an insert into public.cities or public.countries")
+            default:
+                continue   // the seed's other rows (city_qualifiers_new: what may follow a city's name) are no product's
             }
         }
         return (cities, countries)
