@@ -101,6 +101,8 @@ as_role() {
 }
 # submit RUNNER CASE: submit_run of the case's body by RUNNER as authenticated.
 submit() { as_role authenticated "$1" "select submit_run(body::jsonb) from checks.cases where name = '$2'"; }
+# moved BODY DLON: the SQL of BODY (a jsonb expression) with every fix DLON degrees further east.
+moved() { echo "jsonb_set($1, '{geometry,coordinates}', (select jsonb_agg(jsonb_build_array((c->>0)::float8 + $2, (c->>1)::float8) order by k) from jsonb_array_elements(($1)->'geometry'->'coordinates') with ordinality e(c, k)))"; }
 stored() { sql "$DB" "select count(*) from runs where id = '$1'"; }
 runs_count() { sql "$DB" "select count(*) || ' ' || coalesce(sum(xmin::text::bigint), 0) from runs"; }
 
@@ -238,14 +240,15 @@ submit_idempotency() {
   # Sent again while the first request is still open: the second waits for it, then finds the
   # same body (its id) or another (refused).
   local c=00000000-0000-4000-8000-0000000000cc name want first
-  sql "$DB" "insert into checks.cases select 'concurrent', 'again', '$c', '', jsonb_set(body::jsonb, '{id}', '\"$c\"')::text from checks.cases where name = 'user_id_left_out';
+  # Moved 0.01° east: the same fixes under another id would be a replay (CONTRACTS §8c).
+  sql "$DB" "insert into checks.cases select 'concurrent', 'again', '$c', '', $(moved "jsonb_set(body::jsonb, '{id}', '\"$c\"')" 0.01)::text from checks.cases where name = 'user_id_left_out';
              insert into checks.cases select 'concurrent_changed', 'again', '$c', '', jsonb_set(body::jsonb, '{properties,accuracy_m,0}', '3.5')::text from checks.cases where name = 'concurrent'"
   "${PSQL[@]}" -d "$DB" -At -c "begin; set local role authenticated; set local request.jwt.claims = '{\"sub\": \"$RUNNER_A\"}';
     select submit_run(body::jsonb) from checks.cases where name = 'concurrent'; select pg_sleep(1); commit;" >"$TMP/first.out" 2>&1 </dev/null &
   first=$!
   for _ in $(seq 50); do [ "$(sql "$DB" "select count(*) from pg_stat_activity where query like '%pg_sleep(1)%' and state = 'active' and pid <> pg_backend_pid()")" = 1 ] && break; sleep 0.05; done
   for name in concurrent concurrent_changed; do submit "$RUNNER_A" $name >"$TMP/$name.out" & done
-  wait $first; wait
+  wait $first || true; wait
   want="$c
 23505: id: the run $c is already stored with another body (a new run needs a new id)"
   [ "$(cat "$TMP/concurrent.out" "$TMP/concurrent_changed.out")" = "$want" ] && [ "$(stored $c)" = 1 ] && grep -q "^$c$" "$TMP/first.out" \
@@ -258,7 +261,7 @@ submit_idempotency() {
 # ----------------------------------------------------------------------------------------------
 submit_rls() {
   echo "-- who reads what"
-  sql "$DB" "insert into checks.cases select 'b_run', 'again', '00000000-0000-4000-8000-0000000000bb', '', jsonb_set(body::jsonb, '{id}', '\"00000000-0000-4000-8000-0000000000bb\"')::text from checks.cases where name = 'user_id_left_out'"
+  sql "$DB" "insert into checks.cases select 'b_run', 'again', '00000000-0000-4000-8000-0000000000bb', '', $(moved "jsonb_set(body::jsonb, '{id}', '\"00000000-0000-4000-8000-0000000000bb\"')" 0.02)::text from checks.cases where name = 'user_id_left_out'"
   [ "$(submit "$RUNNER_B" b_run)" = 00000000-0000-4000-8000-0000000000bb ] && ok "runner B submits a run" || bad "runner B's run"
   local q got stmt
   q="select count(*) || ' ' || count(path) || ' ' || count(submission) || ' ' || count(*) filter (where judged_at is null) from my_runs"

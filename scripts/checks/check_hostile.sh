@@ -199,7 +199,11 @@ rate_limits() {
     select gen_random_uuid(), '$HOARDER', now(), now(), '{}', now(), now() - interval '2 hours' - random() * interval '20 hours'
       from generate_series(1, 59)" >/dev/null
   local body; body=$(pg_sql "$DB" "select body from checks.attacks where name = 'quota_1'")
-  pg_sql "$DB" "insert into checks.attacks select 'hoard_' || g, 'hoard', gen_random_uuid(), jsonb_set(jsonb_set(body::jsonb, '{properties,user_id}', '\"$HOARDER\"'), '{id}', to_jsonb(gen_random_uuid()::text))::text
+  # Each copy 0.1° and more further east: the same fixes again would be a replay (CONTRACTS §8c).
+  pg_sql "$DB" "insert into checks.attacks select 'hoard_' || g, 'hoard', gen_random_uuid(),
+                  jsonb_set(jsonb_set(jsonb_set(body::jsonb, '{properties,user_id}', '\"$HOARDER\"'), '{id}', to_jsonb(gen_random_uuid()::text)),
+                            '{geometry,coordinates}', (select jsonb_agg(jsonb_build_array((c->>0)::float8 + 0.1 * g, (c->>1)::float8) order by k)
+                                                         from jsonb_array_elements(body::jsonb->'geometry'->'coordinates') with ordinality e(c, k)))::text
                   from checks.attacks, generate_series(1, 2) g where name = 'quota_1'" >/dev/null
   pg_sql "$DB" "update checks.attacks set id = (body::jsonb ->> 'id')::uuid where kind = 'hoard'" >/dev/null
   got=$(attack "$HOARDER" hoard_1)

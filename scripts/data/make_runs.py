@@ -295,7 +295,7 @@ def speed_burst(fixes, shape, first, count, fast, slow, interval):
 
 def scale(rng, count, fixes_per_run):
     """`count` runs over one city (a 40 × 40 km box around Berlin), vectorised with numpy:
-    ellipse loops of 0.3–3.6 km with about `fixes_per_run` fixes a second apart and 3 m GPS
+    ellipse loops of 0.3–3.6 km with about `fixes_per_run` fixes at a runner's pace and 3 m GPS
     noise, 2,000 users, over one week; 3 % not closed and 3 % with a teleport. Yields each
     run's JSON text."""
     import numpy as np
@@ -324,7 +324,11 @@ def scale(rng, count, fixes_per_run):
         lon = city[1] + np.degrees(e / (n * math.cos(math.radians(city[0]))))
         acc = np.round(np.clip(nrng.normal(4.0, 1.5, nf), 2.0, None), 1)
         start = week0 + rng.randrange(7 * 86400)
-        times = [datetime.fromtimestamp(start + i, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") for i in range(nf)]
+        # A runner's pace, about 3 m/s (no stretch faster than a world record, CONTRACTS §8c):
+        # a fix every `step` seconds, the loop's length (Ramanujan's ellipse perimeter) over the fixes.
+        perimeter = math.pi * (3 * (a + b) - math.sqrt((3 * a + b) * (a + 3 * b))) * laps
+        step = max(1, round(perimeter / (nf * 3.0)))
+        times = [datetime.fromtimestamp(start + i * step, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") for i in range(nf)]
         coords = ",".join(f"[{o:.7f},{l:.7f}]" for o, l in zip(lon.tolist(), lat.tolist()))
         yield ('{"type":"Feature","id":"%s","geometry":{"type":"LineString","coordinates":[%s]},'
                '"properties":{"user_id":"%s","times":["%s"],"accuracy_m":[%s]}}'

@@ -192,7 +192,7 @@ declare
   k text;
   ks text;
   head text;
-  quals text[] := '{}';
+  quals text[] := '{}'::text[];
   last_prefix boolean := false;
   words text[];
   w int;
@@ -212,8 +212,8 @@ declare
       when position(' ' || $X in search_keys) > 0 then 0.0
       else -1.0
     end$b$;
-  latin_best text[] := '{}';
-  other text[] := '{}';
+  latin_best text[] := '{}'::text[];
+  other text[] := '{}'::text[];
   stmt text;
 begin
   if lim = 0 or q is null then return; end if;
