@@ -227,7 +227,9 @@ else bad "rerun's migrations (exit $rc): $(grep -E 'migration' "$TMP/out")"; fi
 sql undone "alter table territory_hex drop column cell cascade; alter table runs disable row level security;
   alter table daily_challenges drop constraint daily_challenges_date_key; drop policy cities_read on public.cities"
 rc=0; night undone || rc=$?
-if [ $rc -eq 0 ] && [ "$(grep -c 'recorded in geodata.migrations, but .* applying it again' "$TMP/out")" = "$all_migrations" ] \
+# (The fair play migration's own tables and functions are untouched by all that: it is found present.)
+if [ $rc -eq 0 ] && [ "$(grep -c 'recorded in geodata.migrations, but .* applying it again' "$TMP/out")" = "$((all_migrations - 1))" ] \
+   && grep -q '_fair_play.sql is applied (geodata.migrations)' "$TMP/out" \
    && [ "$(sql undone "select (select relrowsecurity from pg_class where oid = 'runs'::regclass) and to_regclass('territory_runner_stats') is not null
         and exists (select 1 from pg_constraint where conname = 'daily_challenges_date_key')
         and exists (select 1 from pg_policy where polname = 'cities_read')
