@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 
 /// Replays (CONTRACTS §8c): a run whose path repeats a stored run's, whatever its times and
 /// whoever stored it, is not a run.
@@ -17,10 +18,11 @@ import Foundation
 /// stored run's signature in an index, so that a submission costs a few index probes and at
 /// most `Signature.candidates` matchings, however many runs are stored.
 public enum Replay {
-    /// Metres per degree of latitude on the sphere of the mean radius (the local plane below).
-    public static let metresPerDegree = 111_319.490_793_273_57
-    /// Radians per degree, as the SQL mirror writes it.
-    static let radians = 0.017_453_292_519_943_295
+    /// Metres per degree on the sphere of Geodesy's WGS84 equatorial radius (the local plane
+    /// below): 111,319.49079327357, the figure the SQL mirror writes out.
+    public static let metresPerDegree = Earth.wgs84EquatorialRadius * radians
+    /// Radians per degree (0.017453292519943295, as the SQL mirror writes it).
+    static let radians = Double.pi / 180
 
     /// How many of the run's fixes (`lon`, `lat`: its kept fixes, in order) pair one to one, in
     /// order, with the stored run's fixes (`storedLon`, `storedLat`: all of them) within

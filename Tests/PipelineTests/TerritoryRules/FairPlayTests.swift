@@ -1,10 +1,19 @@
 import Foundation
 import Geodesy
 import Testing
+import TerritoryGame
 import TerritoryRules
 
 /// CONTRACTS §8c's rules in TerritoryRules: records, the loop cap, simulated fixes, replays.
 @Suite struct TerritoryRulesFairPlayTests {
+    /// The replay plane's scale is Geodesy's WGS84 radius, bit for bit the figure
+    /// submit_run_rules writes out (the fair_play migration), so both pair the same fixes.
+    @Test func replayPlaneMatchesTheSQLMirror() throws {
+        #expect(Replay.metresPerDegree == 111319.49079327357)
+        let sql = try #require(GameMigration.all.first { $0.name.hasSuffix("_fair_play.sql") }).sql
+        #expect(sql.contains("* 111319.49079327357;") && sql.contains("cos(lat[1] * 0.017453292519943295)"))
+    }
+
     let rules = Rules()
     func codes(_ v: Verdict) -> [String] { v.reasons.map(\.code.rawValue) }
 
