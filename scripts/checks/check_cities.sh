@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# run-all: alone (it bounds the seed's load time in server CPU; see run-all.sh)
 # Consumer check for dist/supabase/cities/ (CONTRACTS §7, issue #15): loads the migrations and
 # the seed into a REAL, throwaway PostgreSQL server (unix socket only, as in check_challenges.sh)
 # and asserts what the city-ranking app relies on:
