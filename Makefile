@@ -120,13 +120,13 @@ $(TARGET_DEPS): Package.swift scripts/target-deps.py
 SOURCE_FILES = $(eval SOURCE_FILES := $$(shell find Sources Plugins -type f))$(SOURCE_FILES)
 binary_sources = $(filter $(addsuffix /%,$(or $(SOURCES_geo-$(1)),Sources)),$(SOURCE_FILES))
 $(BIN)/geo-%: Package.swift $$(call binary_sources,$$*) | $(SETUP_STAMP)
-	swift build -c release --product geo-$*
+	scripts/swift-release.sh build --product geo-$*
 	@touch $@
 
 .PHONY: all build setup
 setup: $(SETUP_STAMP)
 build: | $(SETUP_STAMP)
-	swift build -c release
+	scripts/swift-release.sh build
 
 # Every pipeline; the order does not matter (see INGEST_OUT above). PIPELINES is a variable
 # so that scripts/checks/check_include_order.sh can include them the other way round.

@@ -30,9 +30,9 @@ fi
 make --no-print-directory setup >/dev/null
 # The binaries first (not timed): every product, or the five's stages when only they are measured.
 if [ "${BENCH_COMPARE_SETS:-five all}" = five ]; then
-  for p in geo-ingest geo-world geo-globe geo-preview geo-silhouettes geo-challenges geo-highlights; do swift build -c release --product $p >/dev/null; done
+  for p in geo-ingest geo-world geo-globe geo-preview geo-silhouettes geo-challenges geo-highlights; do scripts/swift-release.sh build --product $p >/dev/null; done
 else
-  swift build -c release >/dev/null
+  scripts/swift-release.sh build >/dev/null
 fi
 
 NE=data/natural-earth

@@ -28,7 +28,7 @@ DRAIN_SMALL=${DRAIN_SMALL:-10000}
 DRAIN_LARGE=${DRAIN_LARGE:-50000}
 BIN=${BIN:-.build/release}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
-[ -x "$BIN/geo-territory-follow" ] && [ -x "$BIN/geo-nightly" ] || swift build -c release --product geo-territory-follow --product geo-nightly >/dev/null
+[ -x "$BIN/geo-territory-follow" ] && [ -x "$BIN/geo-nightly" ] || scripts/swift-release.sh build --product geo-territory-follow --product geo-nightly >/dev/null
 
 source bench/lib.sh
 source scripts/checks/lib/pg.sh

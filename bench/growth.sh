@@ -16,7 +16,7 @@ INPUTS=${BENCH_GROWTH_INPUTS:-110m 50m 10m 10m-all 10m-x4 10m-x4-all}
 root=build/growth
 mkdir -p "$root"
 make --no-print-directory setup >/dev/null
-swift build -c release >/dev/null
+scripts/swift-release.sh build >/dev/null
 x4=$root/ne_10m_x4_map_units.geojson
 if [[ " $INPUTS " == *" 10m-x4"* ]] && [ ! -s "$x4" ]; then
   $PY bench/split_edges.py data/natural-earth/ne_10m_admin_0_map_units.geojson "$x4"

@@ -17,7 +17,7 @@ RUNS=${1:-build/bench/territory_runs.geojson}
 PAIRS=${PAIRS:-2}
 BIN=${BIN:-.build/release}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
-[ -x "$BIN/geo-territory" ] && [ -x "$BIN/geo-nightly" ] || swift build -c release --product geo-territory --product geo-nightly >/dev/null
+[ -x "$BIN/geo-territory" ] && [ -x "$BIN/geo-nightly" ] || scripts/swift-release.sh build --product geo-territory --product geo-nightly >/dev/null
 
 source bench/lib.sh
 source scripts/checks/lib/pg.sh

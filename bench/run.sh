@@ -16,7 +16,7 @@ totals=$out/totals.tsv; : > "$totals"
 export STAGE_LOG=$PWD/$log
 
 make --no-print-directory setup >/dev/null
-swift build -c release >/dev/null
+scripts/swift-release.sh build >/dev/null
 source bench/lib.sh
 now() { date +%s%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }

@@ -34,7 +34,7 @@ SECS=${SECONDS_PER_BOX:-10}
 KEEP=${VIEWPORT_KEEP:-}
 LARGE=build/bench/territory_large.geojson
 MIGRATIONS=dist/supabase/game/migrations
-[ -x "$BIN/geo-nightly" ] || swift build -c release --product geo-nightly >/dev/null
+[ -x "$BIN/geo-nightly" ] || scripts/swift-release.sh build --product geo-nightly >/dev/null
 source bench/lib.sh
 source scripts/checks/lib/pg.sh
 [ -f "$LARGE" ] || { mkdir -p build/bench; "$PY" scripts/data/make_runs.py --large "${LARGE_LOOPS:-375}" -o "$LARGE"; }

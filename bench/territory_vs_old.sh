@@ -28,7 +28,7 @@ if [ ! -x "$old" ]; then
   mkdir -p "$(dirname "$old")"; cp "$src/.build/release/geo-territory" "$old"
   git worktree remove --force "$src"; rm -rf "$(dirname "$src")"
 fi
-[ -x "$new" ] || swift build -c release --product geo-territory
+[ -x "$new" ] || scripts/swift-release.sh build --product geo-territory
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for i in $(seq "$pairs"); do
   n=$(measure "$tmp/new.log" "$new" "$runs" --out-dir "$tmp/out" -q)

@@ -8,8 +8,8 @@ test: export PHASES = $(BUILD)/test-phases.tsv
 test: | $(SETUP_STAMP)
 	@rm -f $(PHASES)
 	scripts/phase.sh setup bash scripts/setup.sh --test
-	scripts/phase.sh build swift build -c release
-	scripts/phase.sh swift-test swift test
+	scripts/phase.sh build scripts/swift-release.sh build
+	scripts/phase.sh swift-test scripts/swift-release.sh test
 	scripts/phase.sh fuzz $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30
 	scripts/phase.sh make-all $(MAKE) --no-print-directory all
 	bash scripts/checks/run-all.sh

@@ -45,7 +45,7 @@ for m in Sources/TerritoryGame/Migrations/*.sql; do
 done
 
 for f in "$TERRITORY" "$FOLLOW" "$NIGHTLY" "$RUNS" "${GAME_MIGRATION_FILES[@]}"; do
-  [ -e "$f" ] || { echo "check_follow: $f is missing (run make territory, and swift build -c release --product geo-territory, geo-territory-follow, geo-nightly)"; exit 1; }
+  [ -e "$f" ] || { echo "check_follow: $f is missing (run make territory, and scripts/swift-release.sh build --product geo-territory, geo-territory-follow, geo-nightly)"; exit 1; }
 done
 if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then bash scripts/setup.sh --test; fi
 

@@ -88,7 +88,7 @@ def progress(label):
 
 
 if not os.access(BIN, os.X_OK):
-    die(f"{BIN} not found: build it with `swift build -c release --product geo-hexagons`")
+    die(f"{BIN} not found: build it with `scripts/swift-release.sh build --product geo-hexagons`")
 
 # ---------------------------------------------------------------------------------------------
 # latLngToCell

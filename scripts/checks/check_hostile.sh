@@ -30,7 +30,7 @@ PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PY=${PYTHON:-python3}
 
 for f in "$FOLLOW" "$NIGHTLY" "$RUNS"; do
-  [ -e "$f" ] || { echo "check_hostile: $f is missing (swift build -c release --product geo-territory-follow, geo-nightly)"; exit 1; }
+  [ -e "$f" ] || { echo "check_hostile: $f is missing (scripts/swift-release.sh build --product geo-territory-follow, geo-nightly)"; exit 1; }
 done
 if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then bash scripts/setup.sh --test; fi
 

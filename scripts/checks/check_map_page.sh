@@ -15,7 +15,7 @@ PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PY=${PYTHON:-python3}
 OUT=${OUT:-build/game-map}
 for f in "$BIN/geo-nightly" "$BIN/geo-hexagons" data/territory/runs.geojson data/territory/edge_runs.geojson; do
-  [ -e "$f" ] || { echo "check_map_page: $f is missing (swift build -c release --product geo-nightly --product geo-hexagons)"; exit 1; }
+  [ -e "$f" ] || { echo "check_map_page: $f is missing (scripts/swift-release.sh build --product geo-nightly --product geo-hexagons)"; exit 1; }
 done
 source scripts/checks/lib/pg.sh
 pg_start check_map_page C timezone=UTC

@@ -31,7 +31,7 @@ PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PY=${PYTHON:-python3}
 
 for f in "$NIGHTLY" "$WORLD" "$RUNS" "$SEED" "$TERRITORY_OUT/territory.geojson" "$TERRITORY_OUT/territory_hex.sql" "$GAME_MIGRATION"; do
-  [ -e "$f" ] || { echo "check_nightly: $f is missing (run make all, and swift build -c release --product geo-nightly)"; exit 1; }
+  [ -e "$f" ] || { echo "check_nightly: $f is missing (run make all, and scripts/swift-release.sh build --product geo-nightly)"; exit 1; }
 done
 if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then bash scripts/setup.sh --test; fi
 

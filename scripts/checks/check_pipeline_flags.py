@@ -8,7 +8,7 @@ aliases, `--no-…` inversions), which StageCommand derives from the stage's dec
 renamed or dropped option fails here rather than at 3 a.m. in `make nightly`. Before reading the
 real pipelines the check plants a bogus flag in a copy of one and insists it is caught.
 
-usage: scripts/checks/check_pipeline_flags.py   (after `swift build -c release`; BIN=… elsewhere)
+usage: scripts/checks/check_pipeline_flags.py   (after `scripts/swift-release.sh build`; BIN=… elsewhere)
 """
 import glob
 import os
@@ -82,7 +82,7 @@ def declared_flags(binary, subcommand):
     try:
         out = subprocess.run(args, capture_output=True, text=True, timeout=60).stdout
     except FileNotFoundError:
-        sys.exit(f"check_pipeline_flags: {args[0]} is missing (run swift build -c release)")
+        sys.exit(f"check_pipeline_flags: {args[0]} is missing (run scripts/swift-release.sh build)")
     usage = out[out.find("USAGE:"):] if "USAGE:" in out else ""
     if not usage:
         sys.exit(f"check_pipeline_flags: `{' '.join(args)}` printed no USAGE section")

@@ -34,7 +34,7 @@ EDGES=${TERRITORY_EDGE_RUNS:-data/territory/edge_runs.geojson}
 FIRST=$(ls dist/supabase/game/migrations/*_territory_viewport.sql 2>/dev/null | tail -1)
 MIGRATION=$(ls dist/supabase/game/migrations/*_territory_at_every_zoom.sql 2>/dev/null | tail -1)
 for f in "$BIN/geo-nightly" "$RUNS" "$EDGES" "$FIRST" "$MIGRATION"; do
-  [ -n "$f" ] && [ -e "$f" ] || { echo "check_zoom: ${f:-a game migration} is missing (run make territory, and swift build -c release --product geo-nightly)"; exit 1; }
+  [ -n "$f" ] && [ -e "$f" ] || { echo "check_zoom: ${f:-a game migration} is missing (run make territory, and scripts/swift-release.sh build --product geo-nightly)"; exit 1; }
 done
 if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then bash scripts/setup.sh --test; fi
 
