@@ -57,10 +57,10 @@ let stages: [StageTarget] = [
     .init(name: "Lookup", front: "geo-lookup", uses: ["Parallelism", "GeoModel", "GeoLookup"]),                            // countries.geojson + places → dist/lookup/lookup.bin
     .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite", "Geodesy"], embedsFiles: true),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
     .init(name: "Cities", front: "geo-cities", uses: ["GeoModel", "GeoGEOS", "GeoFormats", "CitiesSchema", "Geodesy"], frontUses: ["CitiesSchema"]), // GeoNames cities + world.geojson → dist/supabase/cities/
-    .init(name: "Territory", front: "geo-territory", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules", "TerritoryGame"], frontUses: ["TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
+    .init(name: "Territory", front: "geo-territory", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules", "TerritoryGame", "TerritoryOptions"], frontUses: ["TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
     // The night against the apps' live PostgreSQL (issue #21): the quiz's, the game's and the
     // cities' libraries (not their stages), loaded through GeoPostgres.
-    .init(name: "Nightly", front: "geo-nightly", uses: ["Parallelism", "GeoModel", "GeoPostgres", "GeoDigest", "LiveNight", "DailyChallenges", "TerritoryGame", "TerritoryPostgres", "CitiesSchema"], embedsFiles: true),
+    .init(name: "Nightly", front: "geo-nightly", uses: ["Parallelism", "GeoModel", "GeoPostgres", "GeoDigest", "LiveNight", "DailyChallenges", "TerritoryGame", "TerritoryOptions", "TerritoryPostgres", "CitiesSchema"], embedsFiles: true),
     // The game's runs judged as they are submitted (issue #32): the night's code, through GeoPostgres.
     .init(name: "TerritoryFollow", front: "geo-territory-follow", uses: ["Parallelism", "GeoModel", "GeoPostgres", "TerritoryGame", "TerritoryPostgres"]),
     .init(name: "Release", front: "geo-release", uses: ["Parallelism", "GeoModel", "GeoPROJ", "GeoFormats", "GeoLookup", "GeoDigest", "Geodesy"], embedsFiles: true),  // products → a release dir (manifest, changes) + the inspect page
@@ -116,12 +116,12 @@ let package = Package(
         // What geo-hexagons does, for scripts and apps: H3 over GeoModel's GeoJSON reader.
         .target(name: "Hexagons", dependencies: ["H3", "GeoModel", "Geodesy"]),
         .testTarget(name: "HexagonsTests", dependencies: ["Hexagons", "H3", "GeoModel"]),
-        .executableTarget(name: "geo-hexagons", dependencies: ["Hexagons", "H3", "GeoModel", "StageCommand"]),
+        .executableTarget(name: "geo-hexagons", dependencies: ["Hexagons", "H3", "GeoModel", "StageContract", "StageCommand"]),
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["GeoModel", "Parallelism", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "GeoDigest", "StageCommand", "Geodesy", "TerritoryRules",
-                                   "TerritoryGame", "LiveNight", "TerritoryPostgres", "DailyChallenges", "CitiesSchema"]
+                    dependencies: ["GeoModel", "Parallelism", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "GeoDigest", "StageContract", "StageCommand", "Geodesy", "TerritoryRules",
+                                   "TerritoryGame", "TerritoryOptions", "LiveNight", "TerritoryPostgres", "DailyChallenges", "CitiesSchema"]
                         + stages.map { .target(name: $0.name + "Stage") }),
         .target(name: "GeoLookup", dependencies: ["Geodesy", "Parallelism"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "Geodesy"]),
@@ -137,13 +137,20 @@ let package = Package(
         // … the daily quiz's schedule and SQL (geo-challenges, the night) and the cities' schema (geo-cities, the night).
         .target(name: "DailyChallenges", dependencies: ["GeoModel", "GeoPROJ", "GeoFormats"], plugins: embedFiles),
         .target(name: "CitiesSchema", dependencies: ["GeoModel", "GeoFormats"], plugins: embedFiles),
+        // The stage contract and the option registry (PipelineStage, DeclaredOptions, StageOption,
+        // OptionsError): what every stage, StageCommand and the fronts build on, and no library
+        // below the stages imports (scripts/checks/check_layers.sh).
+        .target(name: "StageContract", dependencies: ["GeoModel"]),
+        // The runs options geo-territory and geo-nightly share, as the command line spells them:
+        // TerritoryGame's RunsOptions declared over the contract (TerritoryGame does not list it).
+        .target(name: "TerritoryOptions", dependencies: ["StageContract", "TerritoryGame"]),
         // The inspection page's front (InspectStage lives in the release stage, which writes one into every release).
         .executableTarget(name: "geo-inspect", dependencies: [.target(name: "ReleaseStage"), "StageCommand"]),
         // The one command-line stack (every front, geo-lookup's and geo-hexagons' subcommands too):
         // arguments and --help derived from declared options, then validate → run (docs/ARCHITECTURE.md).
-        .target(name: "StageCommand", dependencies: ["GeoModel"]),
+        .target(name: "StageCommand", dependencies: ["StageContract"]),
     ] + stages.map {
-        .target(name: $0.name + "Stage", dependencies: $0.uses, path: "Sources/Stages/\($0.name)", plugins: $0.embedsFiles ? embedFiles : [])
+        .target(name: $0.name + "Stage", dependencies: ["StageContract"] + $0.uses, path: "Sources/Stages/\($0.name)", plugins: $0.embedsFiles ? embedFiles : [])
     } + stages.map {
         .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), "StageCommand"] + $0.frontUses)
     },

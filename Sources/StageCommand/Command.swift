@@ -1,5 +1,5 @@
 import Foundation
-import GeoModel
+import StageContract
 
 /// A command-line front derived from declared options (`DeclaredOptions`): parse the
 /// arguments, validate (a bad value is a usage error: the message, the usage line, exit 64),

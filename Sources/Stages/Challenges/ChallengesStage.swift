@@ -1,6 +1,7 @@
 import DailyChallenges
 import Foundation
 import GeoModel
+import StageContract
 
 /// The challenges stage: world.geojson (+ the live table's export) → dist/supabase/
 /// {migrations/<version>_<name>.sql, seed.sql} (CONTRACTS §6, the Supabase CLI layout) and a

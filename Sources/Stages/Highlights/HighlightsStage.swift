@@ -5,6 +5,7 @@
 import Foundation
 import GeoModel
 import GeoGEOS
+import StageContract
 
 public enum HighlightsStage: PipelineStage {
     public static let name = "highlights"

@@ -2,7 +2,9 @@ import Foundation
 import GeoModel
 import GeoPostgres
 import LiveNight
+import StageContract
 import TerritoryGame
+import TerritoryOptions
 import TerritoryPostgres
 
 /// The night against the apps' live PostgreSQL (CONTRACTS §9, issue #21): for each app, one
@@ -32,8 +34,8 @@ public enum NightlyStage: PipelineStage {
         /// The game: a runs file to load (CONTRACTS §8: an import, a replay); nil: the runs the
         /// app submitted that are still pending in its database (CONTRACTS §8b).
         public var runsFile: String? = nil
-        /// … a file's shard, the rejects allowed and the threads, declared by RunsOptions as for
-        /// geo-territory.
+        /// … a file's shard, the rejects allowed and the threads, declared by TerritoryOptions as
+        /// for geo-territory.
         public var runs = RunsOptions()
         /// The cities: the seed `make cities` wrote (the migration is the stage's own text).
         public var citiesSeed = "dist/supabase/cities/seed.sql"
@@ -79,7 +81,7 @@ public enum NightlyStage: PipelineStage {
                 throw OptionsError("--apps (NIGHTLY_APPS): unknown app \"\(a)\"; known: \(knownApps.joined(separator: " "))")
             }
             _ = try day()
-            if try runs.parsedShard() != nil, runsFile == nil {
+            if try runs.validatedShard() != nil, runsFile == nil {
                 throw OptionsError("--shard (TERRITORY_SHARD) splits a runs file: give --runs (TERRITORY_RUNS) too")
             }
             for a in apps where url(for: a) == nil {

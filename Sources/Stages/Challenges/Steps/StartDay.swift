@@ -1,5 +1,6 @@
 import DailyChallenges
 import GeoModel
+import StageContract
 
 extension ChallengesStage {
     /// The first day planned: --from, else the day after the last existing one, else tomorrow;

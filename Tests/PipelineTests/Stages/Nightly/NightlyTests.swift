@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import StageContract
 import Testing
 @testable import DailyChallenges
 @testable import LiveNight

@@ -1,3 +1,5 @@
+import GeoModel
+
 /// A stage's options declared once (the models: PDAL's `addArgs`, mapshaper's option registry).
 ///
 /// Each entry names one field of the stage's `Options` by key path, with its command-line
