@@ -1,4 +1,4 @@
-import GeoModel
+import CalendarDay
 
 /// A stage's options declared once (the models: PDAL's `addArgs`, mapshaper's option registry).
 ///

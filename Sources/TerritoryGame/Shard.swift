@@ -1,5 +1,5 @@
-import GeoModel
 import H3
+import SeededRandom
 import TerritoryRules
 
 /// `--shard i/n`: the runs are split by the resolution-3 cell their first fix lies in (the

@@ -5,6 +5,7 @@
 import Foundation
 import GeoModel
 import GeoGEOS
+import PopulatedPlaces
 import StageContract
 
 public enum HighlightsStage: PipelineStage {

@@ -7,6 +7,7 @@ import Foundation
 import GeoLookup
 import GeoModel
 import Parallelism
+import PopulatedPlaces
 import StageContract
 
 public enum LookupStage: PipelineStage {

@@ -1,6 +1,7 @@
 import Foundation
 import GeoModel
 import H3
+import SeededRandom
 import Testing
 @testable import TerritoryStage
 @testable import TerritoryGame
