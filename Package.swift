@@ -21,9 +21,9 @@ import PackageDescription
 //   TerritoryGame                 the game's territory on the server: runs read and judged (GEOS,
 //                                 PROJ, TerritoryRules), loops, claims and their fold, shards, the
 //                                 rows and merge that load a night, the game's migration
-//   LiveNight                     an app's night in its live PostgreSQL: the AppNight protocol,
+//   NightDatabase                     an app's night in its live PostgreSQL: the AppNight protocol,
 //                                 contract errors, migrations recorded in geodata.migrations
-//   TerritoryPostgres             the territory night's database side (LiveNight, TerritoryGame):
+//   TerritoryPostgres             the territory night's database side (NightDatabase, TerritoryGame):
 //                                 judged runs and cells into users, runs, territory_hex
 //   DailyChallenges, CitiesSchema the quiz's schedule and SQL; the cities' migration
 //   Stages/<Name> → <Name>Stage   one target per pipeline stage: Options, validate(), run → Report;
@@ -60,7 +60,7 @@ let stages: [StageTarget] = [
     .init(name: "Territory", front: "geo-territory", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules", "TerritoryGame", "TerritoryOptions"], frontUses: ["TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
     // The night against the apps' live PostgreSQL (issue #21): the quiz's, the game's and the
     // cities' libraries (not their stages), loaded through GeoPostgres.
-    .init(name: "Nightly", front: "geo-nightly", uses: ["Parallelism", "GeoModel", "CalendarDay", "SeededRandom", "GeoPostgres", "GeoDigest", "LiveNight", "DailyChallenges", "TerritoryGame", "TerritoryOptions", "TerritoryPostgres", "CitiesSchema"], embedsFiles: true),
+    .init(name: "Nightly", front: "geo-nightly", uses: ["Parallelism", "GeoModel", "CalendarDay", "SeededRandom", "GeoPostgres", "GeoDigest", "NightDatabase", "DailyChallenges", "TerritoryGame", "TerritoryOptions", "TerritoryPostgres", "CitiesSchema"], embedsFiles: true),
     // The game's runs judged as they are submitted (issue #32): the night's code, through GeoPostgres.
     .init(name: "TerritoryFollow", front: "geo-territory-follow", uses: ["Parallelism", "GeoModel", "GeoPostgres", "TerritoryGame", "TerritoryPostgres"]),
     .init(name: "Release", front: "geo-release", uses: ["Parallelism", "GeoModel", "CalendarDay", "GeoPROJ", "GeoFormats", "GeoLookup", "GeoDigest", "Geodesy"], embedsFiles: true),  // products → a release dir (manifest, changes) + the inspect page
@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "PipelineTests",
                     dependencies: ["GeoModel", "Parallelism", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "GeoDigest", "StageContract", "StageCommand", "Geodesy", "TerritoryRules",
                                    "CalendarDay", "SeededRandom", "PopulatedPlaces",
-                                   "TerritoryGame", "TerritoryOptions", "LiveNight", "TerritoryPostgres", "DailyChallenges", "CitiesSchema"]
+                                   "TerritoryGame", "TerritoryOptions", "NightDatabase", "TerritoryPostgres", "DailyChallenges", "CitiesSchema"]
                         + stages.map { .target(name: $0.name + "Stage") }),
         .target(name: "GeoLookup", dependencies: ["Geodesy", "Parallelism"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "Geodesy"]),
@@ -139,9 +139,9 @@ let package = Package(
         // the game's territory on the server (geo-territory, the night, the follower) …
         .target(name: "TerritoryGame", dependencies: ["GeoModel", "Parallelism", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules", "CalendarDay", "SeededRandom"], plugins: embedFiles),
         // … an app's night in its live database (the AppNight frame, recorded migrations) …
-        .target(name: "LiveNight", dependencies: ["GeoModel", "GeoPostgres", "GeoDigest", "SeededRandom"], plugins: embedFiles),
+        .target(name: "NightDatabase", dependencies: ["GeoModel", "GeoPostgres", "GeoDigest", "SeededRandom"], plugins: embedFiles),
         // … the territory night's database side (the night and the follower) …
-        .target(name: "TerritoryPostgres", dependencies: ["GeoModel", "GeoPostgres", "LiveNight", "TerritoryGame"], plugins: embedFiles),
+        .target(name: "TerritoryPostgres", dependencies: ["GeoModel", "GeoPostgres", "NightDatabase", "TerritoryGame"], plugins: embedFiles),
         // … the daily quiz's schedule and SQL (geo-challenges, the night) and the cities' schema (geo-cities, the night).
         .target(name: "DailyChallenges", dependencies: ["GeoModel", "GeoPROJ", "GeoFormats", "CalendarDay", "SeededRandom"], plugins: embedFiles),
         .target(name: "CitiesSchema", dependencies: ["GeoModel", "GeoFormats"], plugins: embedFiles),

@@ -17,7 +17,7 @@ while IFS= read -r line; do
   echo "  FAIL Package.swift: a stage lists another stage in uses: $line"; fail=1
 done < <(grep -E '^\s*\.init\(name: "[A-Za-z]+", front:' Package.swift | grep -E 'uses: \[[^]]*"[A-Za-z]+Stage"' || true)
 # The stage contract (StageContract) is the stages' and the fronts': a library below the stages
-# (GeoModel, TerritoryGame, LiveNight, …) imports neither it nor the options declared over it
+# (GeoModel, TerritoryGame, NightDatabase, …) imports neither it nor the options declared over it
 # (TerritoryOptions). Allowed: the stages, the fronts, StageCommand, and TerritoryOptions itself.
 for dir in Sources/*/; do
   lib=$(basename "$dir")

@@ -2,7 +2,7 @@ import CalendarDay
 import Foundation
 import GeoModel
 import GeoPostgres
-import LiveNight
+import NightDatabase
 import StageContract
 import TerritoryGame
 import TerritoryOptions

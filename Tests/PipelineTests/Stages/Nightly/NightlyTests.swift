@@ -4,7 +4,7 @@ import GeoModel
 import StageContract
 import Testing
 @testable import DailyChallenges
-@testable import LiveNight
+@testable import NightDatabase
 @testable import NightlyStage
 @testable import TerritoryGame
 

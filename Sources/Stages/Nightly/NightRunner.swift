@@ -1,7 +1,7 @@
 import Foundation
 import GeoModel
 import GeoPostgres
-import LiveNight
+import NightDatabase
 import SeededRandom
 
 /// The frame every app's night runs in: connect, one transaction, the advisory lock, the app's
