@@ -4,8 +4,10 @@ import PackageDescription
 // Layers, with dependencies that run one way (docs/ARCHITECTURE.md draws them):
 //   Sources/System/C*             the system libraries' module maps (pkg-config), each imported
 //                                 only by its wrapper target below
-//   GeoModel                      geometry, JSON/GeoJSON, errors, files, progress, sphere math,
-//                                 the stage contract; imports no C library
+//   GeoModel                      geometry, JSON/GeoJSON, TSV/CSV, errors, files, progress
+//                                 (StageLog), sphere math; imports no C library
+//   CalendarDay, SeededRandom     Day; SplitMix64: small values several targets share
+//   PopulatedPlaces               Natural Earth's populated places (ingest, highlights, lookup)
 //   GeoGEOS, GeoPROJ              the only code that imports CGEOS / CPROJ (handles owned by Swift types)
 //   GeoCompression                the only code that imports CZlib
 //   GeoSQLite                     the only code that imports CSQLite (the focus app's content database)
@@ -21,13 +23,18 @@ import PackageDescription
 //   TerritoryGame                 the game's territory on the server: runs read and judged (GEOS,
 //                                 PROJ, TerritoryRules), loops, claims and their fold, shards, the
 //                                 rows and merge that load a night, the game's migration
-//   NightDatabase                     an app's night in its live PostgreSQL: the AppNight protocol,
+//   NightDatabase                 an app's night in its live PostgreSQL: the AppNight protocol,
 //                                 contract errors, migrations recorded in geodata.migrations
 //   TerritoryPostgres             the territory night's database side (NightDatabase, TerritoryGame):
 //                                 judged runs and cells into users, runs, territory_hex
 //   DailyChallenges, CitiesSchema the quiz's schedule and SQL; the cities' migration
+//   StageContract                 the stage contract and the option registry (PipelineStage,
+//                                 DeclaredOptions, StageOption, OptionsError): the stages',
+//                                 StageCommand's and the fronts'; no library below them imports it
+//   TerritoryOptions              the runs options geo-territory and geo-nightly share, declared
+//                                 over TerritoryGame's RunsOptions (TerritoryGame does not list it)
 //   Stages/<Name> → <Name>Stage   one target per pipeline stage: Options, validate(), run → Report;
-//                                 a stage imports libraries, never another stage
+//                                 a stage imports libraries and StageContract, never another stage
 //   geo-<name>                    one thin command-line front per stage (StageCommand derives its
 //                                 arguments from the stage's declared options)
 //   EmbedFiles (Plugins/) ─ embed-files   compiles a target's .sql and .html files into it
