@@ -4,8 +4,10 @@ import PackageDescription
 // Layers, with dependencies that run one way (docs/ARCHITECTURE.md draws them):
 //   Sources/System/C*             the system libraries' module maps (pkg-config), each imported
 //                                 only by its wrapper target below
-//   GeoModel                      geometry, JSON/GeoJSON, errors, files, progress, sphere math,
-//                                 the stage contract; imports no C library
+//   GeoModel                      geometry, JSON/GeoJSON, TSV/CSV, errors, files, progress
+//                                 (StageLog), sphere math; imports no C library
+//   CalendarDay, SeededRandom     Day; SplitMix64: small values several targets share
+//   PopulatedPlaces               Natural Earth's populated places (ingest, highlights, lookup)
 //   GeoGEOS, GeoPROJ              the only code that imports CGEOS / CPROJ (handles owned by Swift types)
 //   GeoCompression                the only code that imports CZlib
 //   GeoSQLite                     the only code that imports CSQLite (the focus app's content database)
@@ -21,13 +23,18 @@ import PackageDescription
 //   TerritoryGame                 the game's territory on the server: runs read and judged (GEOS,
 //                                 PROJ, TerritoryRules), loops, claims and their fold, shards, the
 //                                 rows and merge that load a night, the game's migration
-//   LiveNight                     an app's night in its live PostgreSQL: the AppNight protocol,
+//   NightDatabase                 an app's night in its live PostgreSQL: the AppNight protocol,
 //                                 contract errors, migrations recorded in geodata.migrations
-//   TerritoryPostgres             the territory night's database side (LiveNight, TerritoryGame):
+//   TerritoryPostgres             the territory night's database side (NightDatabase, TerritoryGame):
 //                                 judged runs and cells into users, runs, territory_hex
 //   DailyChallenges, CitiesSchema the quiz's schedule and SQL; the cities' migration
+//   StageContract                 the stage contract and the option registry (PipelineStage,
+//                                 DeclaredOptions, StageOption, OptionsError): the stages',
+//                                 StageCommand's and the fronts'; no library below them imports it
+//   TerritoryOptions              the runs options geo-territory and geo-nightly share, declared
+//                                 over TerritoryGame's RunsOptions (TerritoryGame does not list it)
 //   Stages/<Name> → <Name>Stage   one target per pipeline stage: Options, validate(), run → Report;
-//                                 a stage imports libraries, never another stage
+//                                 a stage imports libraries and StageContract, never another stage
 //   geo-<name>                    one thin command-line front per stage (StageCommand derives its
 //                                 arguments from the stage's declared options)
 //   EmbedFiles (Plugins/) ─ embed-files   compiles a target's .sql and .html files into it
@@ -46,24 +53,24 @@ struct StageTarget {
 }
 
 let stages: [StageTarget] = [
-    .init(name: "Ingest", front: "geo-ingest", uses: ["Parallelism", "GeoModel", "GeoGEOS", "Geodesy"]),                              // Natural Earth → build/ingest/countries.geojson
+    .init(name: "Ingest", front: "geo-ingest", uses: ["Parallelism", "GeoModel", "GeoGEOS", "Geodesy", "PopulatedPlaces"]),                              // Natural Earth → build/ingest/countries.geojson
     .init(name: "World", front: "geo-world", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "Geodesy"]),                     // repair + coverage simplification → dist/world.geojson
     .init(name: "Globe", front: "geo-globe", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]),       // world.geojson → dist/globe.glb (+ manifest)
     .init(name: "Preview", front: "geo-preview", uses: ["Parallelism", "GeoModel", "GeoFormats", "Geodesy"]),                         // globe.glb → dist/preview/*.png
     .init(name: "Map", front: "geo-map", uses: ["GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]),           // world.geojson → dist/map/ (PROJ flat maps)
     .init(name: "Silhouettes", front: "geo-silhouettes", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "Geodesy"]), // → dist/silhouettes/<ISO>.svg
-    .init(name: "Highlights", front: "geo-highlights", uses: ["Parallelism", "GeoModel", "GeoGEOS"]),                      // curated highlights → dist/country_highlights.json
-    .init(name: "Challenges", front: "geo-challenges", uses: ["GeoModel", "DailyChallenges"], frontUses: ["DailyChallenges"]), // world.geojson → dist/supabase/
-    .init(name: "Lookup", front: "geo-lookup", uses: ["Parallelism", "GeoModel", "GeoLookup"]),                            // countries.geojson + places → dist/lookup/lookup.bin
+    .init(name: "Highlights", front: "geo-highlights", uses: ["Parallelism", "GeoModel", "GeoGEOS", "PopulatedPlaces"]),                      // curated highlights → dist/country_highlights.json
+    .init(name: "Challenges", front: "geo-challenges", uses: ["GeoModel", "CalendarDay", "DailyChallenges"], frontUses: ["DailyChallenges"]), // world.geojson → dist/supabase/
+    .init(name: "Lookup", front: "geo-lookup", uses: ["Parallelism", "GeoModel", "GeoLookup", "PopulatedPlaces", "SeededRandom"]),                            // countries.geojson + places → dist/lookup/lookup.bin
     .init(name: "Routes", front: "geo-routes", uses: ["GeoModel", "GeoLookup", "GeoPROJ", "GeoSQLite", "Geodesy"], embedsFiles: true),     // data/routes.tsv → dist/routes/ (GeoJSON + SQLite)
     .init(name: "Cities", front: "geo-cities", uses: ["GeoModel", "GeoGEOS", "GeoFormats", "CitiesSchema", "Geodesy"], frontUses: ["CitiesSchema"]), // GeoNames cities + world.geojson → dist/supabase/cities/
-    .init(name: "Territory", front: "geo-territory", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules", "TerritoryGame"], frontUses: ["TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
+    .init(name: "Territory", front: "geo-territory", uses: ["Parallelism", "GeoModel", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules", "TerritoryGame", "TerritoryOptions"], frontUses: ["TerritoryRules"]), // runs → dist/territory/ (claimed H3 cells)
     // The night against the apps' live PostgreSQL (issue #21): the quiz's, the game's and the
     // cities' libraries (not their stages), loaded through GeoPostgres.
-    .init(name: "Nightly", front: "geo-nightly", uses: ["Parallelism", "GeoModel", "GeoPostgres", "GeoDigest", "LiveNight", "DailyChallenges", "TerritoryGame", "TerritoryPostgres", "CitiesSchema"], embedsFiles: true),
+    .init(name: "Nightly", front: "geo-nightly", uses: ["Parallelism", "GeoModel", "CalendarDay", "SeededRandom", "GeoPostgres", "GeoDigest", "NightDatabase", "DailyChallenges", "TerritoryGame", "TerritoryOptions", "TerritoryPostgres", "CitiesSchema"], embedsFiles: true),
     // The game's runs judged as they are submitted (issue #32): the night's code, through GeoPostgres.
     .init(name: "TerritoryFollow", front: "geo-territory-follow", uses: ["Parallelism", "GeoModel", "GeoPostgres", "TerritoryGame", "TerritoryPostgres"]),
-    .init(name: "Release", front: "geo-release", uses: ["Parallelism", "GeoModel", "GeoPROJ", "GeoFormats", "GeoLookup", "GeoDigest", "Geodesy"], embedsFiles: true),  // products → a release dir (manifest, changes) + the inspect page
+    .init(name: "Release", front: "geo-release", uses: ["Parallelism", "GeoModel", "CalendarDay", "GeoPROJ", "GeoFormats", "GeoLookup", "GeoDigest", "Geodesy"], embedsFiles: true),  // products → a release dir (manifest, changes) + the inspect page
 ]
 
 // The SQL and HTML in files of their own language (issue #39), compiled into the binaries so they
@@ -103,25 +110,33 @@ let package = Package(
         // (pure Swift, Foundation's Dispatch), for the pipeline and GeoLookup alike.
         .target(name: "Parallelism"),
         .target(name: "GeoModel", dependencies: ["Geodesy", "Parallelism"]),
+        // Three small values several targets share, each in one place, none of them geometry:
+        // the calendar day (quiz, nights, releases, timestamps, date options), SplitMix64 (the
+        // quiz's draws, shard and lock hashes, reproducible test samples) and Natural Earth's
+        // populated places (the ingest, highlights and lookup stages).
+        .target(name: "CalendarDay"),
+        .target(name: "SeededRandom"),
+        .target(name: "PopulatedPlaces", dependencies: ["GeoModel", "Geodesy"]),
         .target(name: "GeoGEOS", dependencies: ["GeoModel", "Geodesy", "Parallelism", "CGEOS"]),
         .target(name: "GeoPROJ", dependencies: ["GeoModel", "Geodesy", "Parallelism", "CPROJ"]),
         .target(name: "GeoCompression", dependencies: ["CZlib"]),
         .target(name: "GeoSQLite", dependencies: ["CSQLite"]),
         .target(name: "GeoPostgres", dependencies: ["CLibPQ"]),
         .target(name: "GeoDigest", dependencies: ["GeoModel", "CCrypto"]),
-        .target(name: "GeoFormats", dependencies: ["GeoModel", "Geodesy", "GeoCompression"]),
+        .target(name: "GeoFormats", dependencies: ["GeoModel", "Geodesy", "CalendarDay", "GeoCompression"]),
         // H3 grid in pure Swift (issue #13): standard library and Foundation only, for the iOS apps too.
         .target(name: "H3", dependencies: ["Geodesy"]),
         .testTarget(name: "H3Tests", dependencies: ["H3", "Geodesy"]),
         // What geo-hexagons does, for scripts and apps: H3 over GeoModel's GeoJSON reader.
         .target(name: "Hexagons", dependencies: ["H3", "GeoModel", "Geodesy"]),
         .testTarget(name: "HexagonsTests", dependencies: ["Hexagons", "H3", "GeoModel"]),
-        .executableTarget(name: "geo-hexagons", dependencies: ["Hexagons", "H3", "GeoModel", "StageCommand"]),
+        .executableTarget(name: "geo-hexagons", dependencies: ["Hexagons", "H3", "GeoModel", "StageContract", "StageCommand"]),
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
         .testTarget(name: "PipelineTests",
-                    dependencies: ["GeoModel", "Parallelism", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "GeoDigest", "StageCommand", "Geodesy", "TerritoryRules",
-                                   "TerritoryGame", "LiveNight", "TerritoryPostgres", "DailyChallenges", "CitiesSchema"]
+                    dependencies: ["GeoModel", "Parallelism", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "GeoDigest", "StageContract", "StageCommand", "Geodesy", "TerritoryRules",
+                                   "CalendarDay", "SeededRandom", "PopulatedPlaces",
+                                   "TerritoryGame", "TerritoryOptions", "NightDatabase", "TerritoryPostgres", "DailyChallenges", "CitiesSchema"]
                         + stages.map { .target(name: $0.name + "Stage") }),
         .target(name: "GeoLookup", dependencies: ["Geodesy", "Parallelism"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "Geodesy"]),
@@ -129,21 +144,28 @@ let package = Package(
         .target(name: "TerritoryRules", dependencies: ["H3", "Geodesy"]),
         // What two users share sits here, below the stages (no stage imports a stage):
         // the game's territory on the server (geo-territory, the night, the follower) …
-        .target(name: "TerritoryGame", dependencies: ["GeoModel", "Parallelism", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules"], plugins: embedFiles),
+        .target(name: "TerritoryGame", dependencies: ["GeoModel", "Parallelism", "GeoGEOS", "GeoPROJ", "GeoFormats", "H3", "Geodesy", "TerritoryRules", "CalendarDay", "SeededRandom"], plugins: embedFiles),
         // … an app's night in its live database (the AppNight frame, recorded migrations) …
-        .target(name: "LiveNight", dependencies: ["GeoModel", "GeoPostgres", "GeoDigest"], plugins: embedFiles),
+        .target(name: "NightDatabase", dependencies: ["GeoModel", "GeoPostgres", "GeoDigest", "SeededRandom"], plugins: embedFiles),
         // … the territory night's database side (the night and the follower) …
-        .target(name: "TerritoryPostgres", dependencies: ["GeoModel", "GeoPostgres", "LiveNight", "TerritoryGame"], plugins: embedFiles),
+        .target(name: "TerritoryPostgres", dependencies: ["GeoModel", "GeoPostgres", "NightDatabase", "TerritoryGame"], plugins: embedFiles),
         // … the daily quiz's schedule and SQL (geo-challenges, the night) and the cities' schema (geo-cities, the night).
-        .target(name: "DailyChallenges", dependencies: ["GeoModel", "GeoPROJ", "GeoFormats"], plugins: embedFiles),
+        .target(name: "DailyChallenges", dependencies: ["GeoModel", "GeoPROJ", "GeoFormats", "CalendarDay", "SeededRandom"], plugins: embedFiles),
         .target(name: "CitiesSchema", dependencies: ["GeoModel", "GeoFormats"], plugins: embedFiles),
+        // The stage contract and the option registry (PipelineStage, DeclaredOptions, StageOption,
+        // OptionsError): what every stage, StageCommand and the fronts build on, and no library
+        // below the stages imports (scripts/checks/check_layers.sh).
+        .target(name: "StageContract", dependencies: ["GeoModel", "CalendarDay"]),
+        // The runs options geo-territory and geo-nightly share, as the command line spells them:
+        // TerritoryGame's RunsOptions declared over the contract (TerritoryGame does not list it).
+        .target(name: "TerritoryOptions", dependencies: ["StageContract", "TerritoryGame"]),
         // The inspection page's front (InspectStage lives in the release stage, which writes one into every release).
         .executableTarget(name: "geo-inspect", dependencies: [.target(name: "ReleaseStage"), "StageCommand"]),
         // The one command-line stack (every front, geo-lookup's and geo-hexagons' subcommands too):
         // arguments and --help derived from declared options, then validate → run (docs/ARCHITECTURE.md).
-        .target(name: "StageCommand", dependencies: ["GeoModel"]),
+        .target(name: "StageCommand", dependencies: ["StageContract"]),
     ] + stages.map {
-        .target(name: $0.name + "Stage", dependencies: $0.uses, path: "Sources/Stages/\($0.name)", plugins: $0.embedsFiles ? embedFiles : [])
+        .target(name: $0.name + "Stage", dependencies: ["StageContract"] + $0.uses, path: "Sources/Stages/\($0.name)", plugins: $0.embedsFiles ? embedFiles : [])
     } + stages.map {
         .executableTarget(name: $0.front, dependencies: [.target(name: $0.name + "Stage"), "StageCommand"] + $0.frontUses)
     },

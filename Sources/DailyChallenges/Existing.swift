@@ -2,6 +2,7 @@
 //   \copy (select date, is_guess_country, is_guess_capital, is_guess_flag, answer
 //          from daily_challenges order by date) to FILE csv header
 
+import CalendarDay
 import Foundation
 import GeoModel
 

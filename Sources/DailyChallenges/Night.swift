@@ -2,6 +2,7 @@
 // CSV export, and the days from today through today + ahead planned by the same schedule as
 // `make challenges` (existing rows kept, whatever their date; only days without a row added).
 
+import CalendarDay
 import GeoModel
 
 extension DailyChallenges {

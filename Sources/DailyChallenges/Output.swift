@@ -1,9 +1,11 @@
 // schema.sql, seed.sql and the human report of the challenge stage.
 
+import CalendarDay
 import Foundation
 import GeoModel
 import GeoPROJ
 import GeoFormats
+import SeededRandom
 
 extension DailyChallenges {
     public static let table = "public.daily_challenges"

@@ -4,9 +4,11 @@
 // permutation of its block of three days, and the answer is chosen by rules that look only at
 // earlier days, with random draws from a generator derived from (seed, k). So scheduling more
 // days never changes an earlier row.
+import CalendarDay
 import GeoModel
 import GeoPROJ
 import GeoFormats
+import SeededRandom
 
 
 /// The three question kinds of CONTRACTS §6, in the order of the table's columns.

@@ -1,5 +1,5 @@
 import Foundation
-import GeoModel
+import StageContract
 
 /// A command-line front derived from declared options (`DeclaredOptions`): parse the
 /// arguments, validate (a bad value is a usage error: the message, the usage line, exit 64),
@@ -163,7 +163,7 @@ public struct Command<Options: DeclaredOptions>: Front {
                 notes.append("--\(old) is deprecated; use --\(o.name)")
             }
             guard o.apply(&options, text) else {
-                if let expected = o.expected { return .usageError("\(o.spelling) must be \(expected) (got \"\(text)\")", optionHelp: nil) }
+                if let invalid = o.invalid { return .usageError(invalid(text), optionHelp: nil) }
                 return .usageError("The value '\(text)' is invalid for '\(label(o, long: true))'", optionHelp: optionHelp(k))
             }
         }

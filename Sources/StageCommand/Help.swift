@@ -1,4 +1,4 @@
-import GeoModel
+import StageContract
 
 /// `--help` and the usage line, derived from the declared options, laid out as
 /// swift-argument-parser lays them out (80 columns, help text from column 26: `HelpLayout`).

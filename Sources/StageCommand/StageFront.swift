@@ -1,4 +1,4 @@
-import GeoModel
+import StageContract
 
 /// A stage's command-line front: the `Command` over the stage's declared options whose work is
 /// `Stage.execute` (validate → run → the one-line summary).

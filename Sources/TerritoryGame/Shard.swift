@@ -1,5 +1,5 @@
-import GeoModel
 import H3
+import SeededRandom
 import TerritoryRules
 
 /// `--shard i/n`: the runs are split by the resolution-3 cell their first fix lies in (the
@@ -16,7 +16,7 @@ public struct Shard: Sendable, CustomStringConvertible, Equatable {
     public init(parsing s: String) throws {
         let parts = s.split(separator: "/")
         guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, i >= 0, i < n else {
-            throw OptionsError("--shard must be i/n with 0 ≤ i < n (got \"\(s)\")")
+            throw ShardError(text: s)
         }
         index = i; count = n
     }
@@ -33,4 +33,14 @@ public struct Shard: Sendable, CustomStringConvertible, Equatable {
         let c = try H3.latLngToCell(LatLng(latDegrees: run.lat[0], lngDegrees: run.lon[0]), res: resolution)
         return contains(cell: c.value)
     }
+}
+
+/// A shard that is not `i/n` with 0 ≤ i < n.
+public struct ShardError: Error, CustomStringConvertible, Sendable {
+    /// The text that is no shard.
+    public var text: String
+    public init(text: String) { self.text = text }
+    /// What a shard must look like.
+    public static let form = "i/n with 0 ≤ i < n"
+    public var description: String { "a shard must be \(Self.form) (got \"\(text)\")" }
 }

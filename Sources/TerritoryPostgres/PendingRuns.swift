@@ -1,7 +1,7 @@
 import Foundation
 import GeoModel
 import GeoPostgres
-import LiveNight
+import NightDatabase
 import TerritoryGame
 
 /// The runs the app submitted (`submit_run`, CONTRACTS §8b) that nobody has judged yet: rows

@@ -1,6 +1,6 @@
 import GeoModel
 import GeoPostgres
-import LiveNight
+import NightDatabase
 import TerritoryGame
 
 /// The running game (CONTRACTS §8, §8a): tonight's runs judged over the live territory, written

@@ -12,6 +12,7 @@ import GeoModel
 import H3
 import Hexagons
 import StageCommand
+import StageContract
 
 struct NoOptions: DeclaredOptions {
     static let declared: [StageOption<NoOptions>] = []

@@ -1,6 +1,7 @@
 // Writing SQL text that cannot be broken by the data in it. Every value that goes into a
 // statement passes through `SQL.literal`; names that only go into
 // comments pass through `SQL.comment`.
+import CalendarDay
 import GeoModel
 
 

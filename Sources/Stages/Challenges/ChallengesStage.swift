@@ -1,6 +1,8 @@
+import CalendarDay
 import DailyChallenges
 import Foundation
 import GeoModel
+import StageContract
 
 /// The challenges stage: world.geojson (+ the live table's export) → dist/supabase/
 /// {migrations/<version>_<name>.sql, seed.sql} (CONTRACTS §6, the Supabase CLI layout) and a
@@ -19,9 +21,9 @@ public enum ChallengesStage: PipelineStage {
         /// The live table's schedule (psql `\copy … csv header`); nil: none. Its rows before
         /// `from` never change; from `from` on they are kept unless `replanFuture`.
         public var existing: String? = nil
-        /// First day to schedule, YYYY-MM-DD; nil: the day after the last existing date, or
-        /// tomorrow (UTC) without an existing schedule.
-        public var from: String? = nil
+        /// First day to schedule; nil: the day after the last existing date, or tomorrow (UTC)
+        /// without an existing schedule.
+        public var from: Day? = nil
         public var days = 365
         /// Re-plan existing days from `from` on (never before it, and never today or earlier:
         /// those days may have been played); default: only fill days without a row.
@@ -45,6 +47,7 @@ public enum ChallengesStage: PipelineStage {
             .option("existing", \.existing,
                     help: "The live table's schedule, as `psql \\copy (select date, is_guess_country, is_guess_capital, is_guess_flag, answer from daily_challenges order by date) to FILE csv header` writes it."),
             .option("from", deprecatedAliases: ["start"], \.from,
+                    invalid: { "--from must be a date YYYY-MM-DD from year 0001 on (got \"\($0)\")" },
                     help: "First day to schedule, YYYY-MM-DD. Default: the day after the last existing date, or tomorrow (UTC) without --existing."),
             .option("days", \.days, .within(1...100_000), help: "Number of days to schedule from --from."),
             .flag("replan-future", \.replanFuture,
@@ -59,15 +62,7 @@ public enum ChallengesStage: PipelineStage {
         ]
 
         public func validateRules() throws {
-            if let from { _ = try fromDay(from) }
             if replanFuture && existing == nil { throw OptionsError("--replan-future needs --existing (the schedule to re-plan)") }
-        }
-
-        func fromDay(_ text: String) throws -> Day {
-            guard let d = Day(iso: text), d.components.year >= 1 else {
-                throw OptionsError("--from must be a date YYYY-MM-DD from year 0001 on (got \"\(text)\")")
-            }
-            return d
         }
 
         func rules(start: Day) -> ScheduleRules {

@@ -7,6 +7,7 @@ import CitiesSchema
 import Foundation
 import GeoModel
 import GeoGEOS
+import StageContract
 
 public enum CitiesStage: PipelineStage {
     public static let name = "cities"

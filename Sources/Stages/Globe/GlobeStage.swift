@@ -4,6 +4,7 @@ import GeoModel
 import GeoGEOS
 import GeoPROJ
 import GeoFormats
+import StageContract
 
 /// The globe stage: dist/world.geojson → dist/globe.glb (+ manifest, + dist/globe.usdz with
 /// `usdz`: the same scene as USD, encoded from the same meshes by GlobeUSD). In steps: read the

@@ -5,6 +5,7 @@ import Foundation
 import GeoModel
 import GeoGEOS
 import Parallelism
+import PopulatedPlaces
 
 extension HighlightsStage {
     public struct CityOptions: Sendable {

@@ -5,6 +5,8 @@
 import Foundation
 import GeoModel
 import GeoGEOS
+import PopulatedPlaces
+import StageContract
 
 public enum HighlightsStage: PipelineStage {
     public static let name = "highlights"

@@ -1,6 +1,7 @@
 import Foundation
 import GeoModel
 import Geodesy
+import PopulatedPlaces
 
 // Each country's capital: the capitals table, Natural Earth's populated places and GeoNames,
 // compared; and the check that no quiz answer (name or capital) of one country is another's.

@@ -2,6 +2,8 @@ import Foundation
 import GeoModel
 import GeoGEOS
 import Parallelism
+import PopulatedPlaces
+import StageContract
 
 /// The ingest stage: Natural Earth admin-0 units → one feature per country of the app's set,
 /// with the app's ids and properties (CONTRACTS §1). Geometry is dissolved per country but

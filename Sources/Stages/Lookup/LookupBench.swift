@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GeoLookup
 import GeoModel
+import SeededRandom
 
 /// `geo-lookup bench` (make bench): size, load time and lookups per second of an index, on one
 /// core. Loads the index `loads` times (median: reading the file, checking it, ready to

@@ -1,6 +1,7 @@
 import Foundation
 import GeoLookup
 import GeoModel
+import StageContract
 
 /// geo-lookup's commands beside the stage (`build`): asking the index, and timing it.
 extension LookupStage {

@@ -7,6 +7,8 @@ import Foundation
 import GeoLookup
 import GeoModel
 import Parallelism
+import PopulatedPlaces
+import StageContract
 
 public enum LookupStage: PipelineStage {
     public static let name = "lookup"

@@ -3,6 +3,7 @@ import GeoModel
 import GeoGEOS
 import GeoPROJ
 import GeoFormats
+import StageContract
 
 /// The projection stage: world.geojson → projected GeoJSON (map metres) + an SVG world map in
 /// the app's palette (CONTRACTS §3).

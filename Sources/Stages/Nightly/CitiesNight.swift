@@ -1,7 +1,7 @@
 import CitiesSchema
 import GeoModel
 import GeoPostgres
-import LiveNight
+import NightDatabase
 
 /// The city-ranking app (CONTRACTS §7): the cities stage's migration and seed in the night's
 /// transaction. The seed never deletes a city (a user_city row may point at it): a city that

@@ -1,27 +1,49 @@
+import CalendarDay
 import Foundation
 import GeoModel
 import GeoPostgres
-import LiveNight
+import NightDatabase
+import StageContract
 import TerritoryGame
+import TerritoryOptions
 import TerritoryPostgres
 
 /// The night against the apps' live PostgreSQL (CONTRACTS §9, issue #21): for each app, one
 /// transaction behind an advisory lock that reads the live tables, checks them against the
 /// contract, writes what changed (COPY into temporary tables, one set-based merge) and records
-/// the night in `geodata.nights`. The apps are AppNight.swift's; each is its own file.
+/// the night in `geodata.nights`. The frame is NightRunner.swift's; each app is its own file.
 public enum NightlyStage: PipelineStage {
     public static let name = "nightly"
-    public static let knownApps = ["quiz", "territory", "cities"]
+
+    /// The apps a night brings up to date, as `--apps` names them.
+    public enum App: String, CaseIterable, Sendable, OptionValue {
+        case quiz, territory, cities
+
+        public init?(optionText: String) { self.init(rawValue: optionText) }
+        public var optionText: String { rawValue }
+
+        /// The environment variable holding this app's own database (else DATABASE_URL).
+        public var urlVariable: String {
+            switch self {
+            case .quiz: "QUIZ_DATABASE_URL"
+            case .territory: "GAME_DATABASE_URL"
+            case .cities: "CITIES_DATABASE_URL"
+            }
+        }
+
+        /// Every app, as messages list them: "quiz territory cities".
+        static var known: String { allCases.optionText }
+    }
 
     public struct Options: DeclaredOptions {
         /// Apps to bring up to date, in this order.
-        public var apps = NightlyStage.knownApps
+        public var apps = App.allCases
         /// libpq URI or conninfo for every app; per app overrides. Read from the environment by
         /// the front (never from the command line, where `ps` would show a password).
         public var databaseURL: String? = nil
-        public var appURLs: [String: String] = [:]
-        /// The night's date, YYYY-MM-DD (UTC); nil: today.
-        public var today: String? = nil
+        public var appURLs: [App: String] = [:]
+        /// The night's date (UTC); nil: today.
+        public var today: Day? = nil
         /// Do everything in the transactions, print what would change, roll back.
         public var dryRun = false
         /// Another night of an app running: wait for it (true) or stop at once.
@@ -32,8 +54,8 @@ public enum NightlyStage: PipelineStage {
         /// The game: a runs file to load (CONTRACTS §8: an import, a replay); nil: the runs the
         /// app submitted that are still pending in its database (CONTRACTS §8b).
         public var runsFile: String? = nil
-        /// … a file's shard, the rejects allowed and the threads, declared by RunsOptions as for
-        /// geo-territory.
+        /// … a file's shard, the rejects allowed and the threads, declared by TerritoryOptions as
+        /// for geo-territory.
         public var runs = RunsOptions()
         /// The cities: the seed `make cities` wrote (the migration is the stage's own text).
         public var citiesSeed = "dist/supabase/cities/seed.sql"
@@ -42,21 +64,25 @@ public enum NightlyStage: PipelineStage {
         public init() {}
 
         /// The connection string of `app`: its own, else DATABASE_URL.
-        public func url(for app: String) -> String? {
+        public func url(for app: App) -> String? {
             (appURLs[app].flatMap { $0.isEmpty ? nil : $0 }) ?? databaseURL.flatMap { $0.isEmpty ? nil : $0 }
         }
 
-        public static let urlVariables = ["quiz": "QUIZ_DATABASE_URL", "territory": "GAME_DATABASE_URL", "cities": "CITIES_DATABASE_URL"]
-
-        /// `apps` as the command line spells them.
-        public var appList: WordList {
-            get { WordList(apps) }
-            set { apps = newValue.words }
+        /// The connection string of `app`, or an `OptionsError` naming the variables to set.
+        public func database(for app: App) throws -> String {
+            guard let url = url(for: app) else {
+                throw OptionsError("\(app.rawValue) has no database: set DATABASE_URL or \(app.urlVariable) (a libpq URI or conninfo)")
+            }
+            return url
         }
 
         public static let declared: [StageOption<Options>] = [
-            .option("apps", \.appList, help: "Apps, space- or comma-separated: quiz territory cities (NIGHTLY_APPS)."),
-            .option("today", \.today, help: "The night's date YYYY-MM-DD (NIGHTLY_TODAY; default: today, UTC)."),
+            .option("apps", \.apps, invalid: { text in
+                        let unknown = text.split(whereSeparator: { $0 == " " || $0 == "," }).first { App(rawValue: String($0)) == nil } ?? ""
+                        return "--apps (NIGHTLY_APPS): unknown app \"\(unknown)\"; known: \(App.known)"
+                    }, help: "Apps, space- or comma-separated: quiz territory cities (NIGHTLY_APPS)."),
+            .option("today", \.today, invalid: { "--today (NIGHTLY_TODAY) must be a date YYYY-MM-DD (got \"\($0)\")" },
+                    help: "The night's date YYYY-MM-DD (NIGHTLY_TODAY; default: today, UTC)."),
             .flag("dry-run", \.dryRun, help: "Print what each app would change; change nothing."),
             .flag("wait", \.wait, inversion: true, help: "Wait for another night of an app that is running (--no-wait: stop at once)."),
             .option("world", \.world, help: "The quiz's country set."),
@@ -70,29 +96,19 @@ public enum NightlyStage: PipelineStage {
         /// The databases, from the environment (never the command line, where `ps` would show a password).
         public mutating func readDatabaseURLs(from environment: [String: String]) {
             databaseURL = environment["DATABASE_URL"]
-            for (app, name) in Self.urlVariables { appURLs[app] = environment[name] }
+            for app in App.allCases { appURLs[app] = environment[app.urlVariable] }
         }
 
         public func validateRules() throws {
-            guard !apps.isEmpty else { throw OptionsError("--apps (NIGHTLY_APPS) names no app; known: \(knownApps.joined(separator: " "))") }
-            for a in apps where !knownApps.contains(a) {
-                throw OptionsError("--apps (NIGHTLY_APPS): unknown app \"\(a)\"; known: \(knownApps.joined(separator: " "))")
-            }
-            _ = try day()
-            if try runs.parsedShard() != nil, runsFile == nil {
+            guard !apps.isEmpty else { throw OptionsError("--apps (NIGHTLY_APPS) names no app; known: \(App.known)") }
+            if try runs.validatedShard() != nil, runsFile == nil {
                 throw OptionsError("--shard (TERRITORY_SHARD) splits a runs file: give --runs (TERRITORY_RUNS) too")
             }
-            for a in apps where url(for: a) == nil {
-                throw OptionsError("\(a) has no database: set DATABASE_URL or \(Self.urlVariables[a]!) (a libpq URI or conninfo)")
-            }
+            for app in apps { _ = try database(for: app) }
         }
 
         /// The night's date: `today`, or the clock's (UTC).
-        public func day() throws -> Day {
-            guard let t = today else { return Day(date: Date()) }
-            guard let d = Day(iso: t), d.components.year >= 1 else { throw OptionsError("--today (NIGHTLY_TODAY) must be a date YYYY-MM-DD (got \"\(t)\")") }
-            return d
-        }
+        public func day() -> Day { today ?? Day(date: Date()) }
     }
 
     public struct Report: StageReport {
@@ -103,22 +119,22 @@ public enum NightlyStage: PipelineStage {
     }
 
     public static func run(_ o: Options, log: StageLog) throws -> Report {
-        let today = try o.day()
+        let today = o.day()
         var report = Report(dryRun: o.dryRun)
         var failed: [String] = []
         for app in o.apps {
             var night: AppNight
             switch app {
-            case "quiz": night = QuizNight(world: o.world, ahead: o.ahead, today: today)
-            case "territory": night = TerritoryNight(runs: o.runsFile, shard: o.runs.shard, maxRejects: o.runs.maxRejects, threads: o.runs.threads)
-            default: night = CitiesNight(seed: o.citiesSeed)
+            case .quiz: night = QuizNight(world: o.world, ahead: o.ahead, today: today)
+            case .territory: night = TerritoryNight(runs: o.runsFile, shard: o.runs.shard, maxRejects: o.runs.maxRejects, threads: o.runs.threads)
+            case .cities: night = CitiesNight(seed: o.citiesSeed)
             }
             let line: String
             do {
-                line = try NightRunner(app: app, url: o.url(for: app)!, options: o, log: log).run(&night)
+                line = try NightRunner(app: app.rawValue, url: o.database(for: app), options: o, log: log).run(&night)
             } catch {
-                line = "\(app): FAILED: \(error)"
-                failed.append(app)
+                line = "\(app.rawValue): FAILED: \(error)"
+                failed.append(app.rawValue)
             }
             print(line)
             fflush(nil)   // every C stream, stdout among them (Swift 6 does not let nonisolated code read the `stdout` global)

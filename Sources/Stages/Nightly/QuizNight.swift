@@ -1,7 +1,8 @@
+import CalendarDay
 import DailyChallenges
 import GeoModel
 import GeoPostgres
-import LiveNight
+import NightDatabase
 
 /// The quiz (CONTRACTS §6): every day from today through today + ahead gets exactly one row of
 /// daily_challenges; no existing row changes, whatever its date.

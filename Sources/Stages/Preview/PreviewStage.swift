@@ -4,6 +4,7 @@ import GeoModel
 import Geodesy
 import GeoFormats
 import Parallelism
+import StageContract
 
 /// Pictures of the globe for people, rendered from the real artefact (dist/globe.glb) by a
 /// small software rasteriser (Rasteriser.swift): what the app will load, seen from the

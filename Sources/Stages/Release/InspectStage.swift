@@ -2,6 +2,7 @@ import Foundation
 import GeoModel
 import GeoFormats
 import GeoLookup
+import StageContract
 
 /// The inspection page (issue 23): `dist/inspect/index.html`, a static Leaflet page that opens
 /// from the file system with no network. Leaflet (Debian's libjs-leaflet) is copied next to it;

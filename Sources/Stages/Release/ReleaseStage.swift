@@ -1,5 +1,7 @@
+import CalendarDay
 import Foundation
 import GeoModel
+import StageContract
 
 /// The release stage (CONTRACTS §10): the built products → a release directory with the
 /// products, `manifest.json`, `changes.json` + `CHANGES.md` against a previous release, and the

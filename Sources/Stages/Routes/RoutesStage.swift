@@ -9,6 +9,7 @@ import GeoLookup
 import GeoModel
 import GeoPROJ
 import GeoSQLite
+import StageContract
 
 public enum RoutesStage: PipelineStage {
     public static let name = "routes"

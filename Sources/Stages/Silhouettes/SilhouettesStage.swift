@@ -3,6 +3,7 @@ import GeoModel
 import GeoGEOS
 import GeoPROJ
 import GeoFormats
+import StageContract
 
 /// The silhouette stage: world.geojson → <dir>/<ISO>.svg for every polygon country, plus an
 /// SVG contact sheet, an HTML index and a manifest (what was drawn, with which centre).

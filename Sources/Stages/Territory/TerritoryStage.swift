@@ -1,5 +1,7 @@
 import GeoModel
+import StageContract
 import TerritoryGame
+import TerritoryOptions
 import TerritoryRules
 
 /// Runs → validated loops → claimed H3 cells (CONTRACTS §8), for the running game's nightly job.
@@ -7,8 +9,10 @@ public enum TerritoryStage: PipelineStage {
     public static let name = "territory"
 
     public struct Options: DeclaredOptions {
-        /// The runs, their shard, the rejects allowed and the threads (declared by RunsOptions,
-        /// for this stage and the night alike).
+        /// The runs FeatureCollection (CONTRACTS §8).
+        public var input = "data/territory/runs.geojson"
+        /// Their shard, the rejects allowed and the threads (declared by TerritoryOptions, for
+        /// this stage and the night alike).
         public var runs = RunsOptions()
         /// The current territory (`psql \copy territory_hex to … csv header`), for an
         /// incremental night; nil recomputes from the runs alone.
@@ -30,7 +34,7 @@ public enum TerritoryStage: PipelineStage {
         public init() {}
 
         public static let declared: [StageOption<Options>] = [
-            RunsOptions.inputDeclaration.nested(at: \.runs),
+            .argument("input", \.input, help: "The runs (GeoJSON FeatureCollection, CONTRACTS §8)."),
             .option("existing", \.existing, help: "The current territory (CSV hex_id,owner_user_id,last_run_id,claimed_at) for an incremental night."),
             .option("output-dir", short: "o", aliases: ["out-dir"], \.outputDir, help: "Directory for the outputs."),
         ] + RunsOptions.declared.map { $0.nested(at: \.runs) } + [
@@ -40,7 +44,7 @@ public enum TerritoryStage: PipelineStage {
         ]
 
         public func validateRules() throws {
-            _ = try runs.parsedShard()
+            _ = try runs.validatedShard()
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GeoModel
 import Parallelism
+import StageContract
 
 /// The game's runs claimed within seconds of their submission (CONTRACTS §8b, issue #32):
 /// stays connected to the game's database, hears each `submit_run` through LISTEN/NOTIFY

@@ -1,4 +1,5 @@
 import GeoModel
+import StageContract
 
 extension WorldStage {
     /// How far the coverage is simplified: decided once, when the options are read.

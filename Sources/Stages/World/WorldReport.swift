@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import StageContract
 
 extension WorldStage {
     public struct CountryReport: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import StageContract
 
 /// The world stage: the ingest's countries → dist/world.geojson (CONTRACTS §1).
 /// Repair (GEOS make-valid), drop small islands, decide point countries, simplify the

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Testing
 import GeoModel
 import Geodesy

@@ -1,4 +1,6 @@
+import CalendarDay
 import Foundation
+import StageContract
 import Testing
 import GeoModel
 import StageCommand
@@ -186,7 +188,7 @@ import ReleaseStage
         // A deprecated spelling works with a note; both spellings at once are refused.
         let challenges = StageFront<ChallengesStage>(name: "geo-challenges", abstract: "", discussion: "")
         let (c, _, notes) = try parsed(challenges, ["--start", "2026-01-01", "--today", "2025-12-31"])
-        #expect(c.from == "2026-01-01" && c.today == Day(iso: "2025-12-31") && notes == ["--start is deprecated; use --from"])
+        #expect(c.from == Day(iso: "2026-01-01") && c.today == Day(iso: "2025-12-31") && notes == ["--start is deprecated; use --from"])
         #expect(usageError(challenges, ["--start", "2026-01-01", "--from", "2026-01-02"]) == "give --from only (--start is its deprecated name)")
         #expect(usageError(challenges, ["--today", "x"]) == "--today must be a date YYYY-MM-DD (got \"x\")")
         // An inverted flag; the preview's views as one value.
@@ -196,7 +198,14 @@ import ReleaseStage
         let views = try parsed(preview, ["g.glb", "--views", "a=-30,20 b=0,-90"]).0.views
         #expect(views.map(\.name) == ["a", "b"] && views[1].center.y == -90)
         let nightly = StageFront<NightlyStage>(name: "geo-nightly", abstract: "", discussion: "")
-        #expect(try parsed(nightly, ["--apps", "quiz,cities", "--no-wait"]).0.apps == ["quiz", "cities"])
+        #expect(try parsed(nightly, ["--apps", "quiz,cities", "--no-wait"]).0.apps == [.quiz, .cities])
+        // Every date option is a Day and every app a NightlyStage.App, parsed by the registry,
+        // each with its own words.
+        #expect(usageError(nightly, ["--apps", "quiz weather"]) == "--apps (NIGHTLY_APPS): unknown app \"weather\"; known: quiz territory cities")
+        #expect(usageError(nightly, ["--today", "2026-02-30"]) == "--today (NIGHTLY_TODAY) must be a date YYYY-MM-DD (got \"2026-02-30\")")
+        #expect(usageError(challenges, ["--from", "0000-01-01"]) == "--from must be a date YYYY-MM-DD from year 0001 on (got \"0000-01-01\")")
+        let release = StageFront<ReleaseStage>(name: "geo-release", abstract: "", discussion: "")
+        #expect(usageError(release, ["--day", "yesterday"]) == "--day must be a date YYYY-MM-DD (got \"yesterday\")")
         // The follower's database comes from the environment only, GAME_DATABASE_URL first.
         let follow = StageFront<TerritoryFollowStage>(name: "geo-territory-follow", abstract: "", discussion: "")
         var (f, _, _) = try parsed(follow, ["--batch", "200", "--drain", "--heartbeat", "/tmp/follower.alive"])

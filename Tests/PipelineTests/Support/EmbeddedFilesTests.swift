@@ -1,7 +1,7 @@
 import CitiesSchema
 import DailyChallenges
 import Foundation
-import LiveNight
+import NightDatabase
 import Testing
 import TerritoryGame
 import TerritoryPostgres
@@ -30,7 +30,7 @@ import TerritoryPostgres
     }
 
     @Test func otherFilesAreTheirBytes() throws {
-        #expect(try bytes("Sources/LiveNight/SQL/geodata_migrations.sql") == Data(Migrations.schema.utf8))
+        #expect(try bytes("Sources/NightDatabase/SQL/geodata_migrations.sql") == Data(Migrations.schema.utf8))
         #expect(try bytes("Sources/TerritoryPostgres/SQL/session_tables.sql") == Data(PendingRuns.sessionTables.utf8))
         #expect(try bytes("Sources/Stages/Nightly/SQL/geodata_nights.sql") == Data(NightsTable.schema.utf8))
         #expect(try bytes("Sources/Stages/Routes/SQL/content_schema.sql") == Data(RoutesStage.schema.utf8))

@@ -4,6 +4,7 @@ import GeoModel
 import Geodesy
 import GeoPROJ
 import H3
+import SeededRandom
 import Testing
 @testable import TerritoryGame
 @testable import TerritoryRules

@@ -1,3 +1,4 @@
+import CalendarDay
 import DailyChallenges
 import GeoModel
 

@@ -1,5 +1,7 @@
+import CalendarDay
 import DailyChallenges
 import GeoModel
+import StageContract
 
 extension ChallengesStage {
     /// The first day planned: --from, else the day after the last existing one, else tomorrow;
@@ -8,7 +10,7 @@ extension ChallengesStage {
         let today = o.today ?? clock
         let start: Day
         if let from = o.from {
-            start = try o.fromDay(from)
+            start = from
         } else if let last = existing.last?.day {
             start = last.adding(days: 1)
         } else {

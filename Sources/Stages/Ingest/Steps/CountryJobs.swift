@@ -1,5 +1,6 @@
 import Foundation
 import GeoModel
+import PopulatedPlaces
 
 extension IngestStage {
     /// Each country's attributes (cheap, sequential, first error wins): its units share a

@@ -1,5 +1,6 @@
 import GeoLookup
 import GeoModel
+import PopulatedPlaces
 
 extension LookupStage {
     /// The populated places as the builder takes them: a city keeps its country code only when

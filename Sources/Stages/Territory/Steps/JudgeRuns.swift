@@ -22,12 +22,12 @@ extension TerritoryStage {
     /// every worker; the file's pages are handed back behind them. More malformed runs than
     /// `--max-rejects` allows stop the stage here.
     static func judgeRuns(_ o: Options, shard: Shard?, log: StageLog) throws -> JudgedRuns {
-        let file = try MappedFile(path: o.runs.input)
-        let rules = o.rules, resolution = o.resolution, loops = o.loopsGeoJSON, input = o.runs.input, app = o.appVerdicts
+        let file = try MappedFile(path: o.input)
+        let rules = o.rules, resolution = o.resolution, loops = o.loopsGeoJSON, input = o.input, app = o.appVerdicts
         // Each worker's rows of the runs insert go to its own scratch file (`RowSpools`).
         let spools = RowSpools()
         let decoded = try log.step("read and judge runs, build loops, claim cells") {
-            try RunsReader.eachRun(file.buffer, file: o.runs.input, workers: o.runs.threads, makeState: { JudgeWorker() },
+            try RunsReader.eachRun(file.buffer, file: o.input, workers: o.runs.threads, makeState: { JudgeWorker() },
                                    released: { file.release($0) }) { run, worker -> (fixes: Int, record: RunRecord?) in
                 if let s = shard, try !s.contains(runHome: run, resolution: resolution) { return (run.fixCount, nil) }
                 let (v, loop, cells) = try TerritoryGame.judgeOne(run, rules: rules, resolution: resolution, file: input, geos: worker.geos)
@@ -38,7 +38,7 @@ extension TerritoryStage {
                 return (run.fixCount, record)
             }
         }
-        try TerritoryGame.quarantine(decoded.rejected, of: decoded.features, allowed: o.runs.allowedRejects(features: decoded.features), input: o.runs.input, log: log)
+        try TerritoryGame.quarantine(decoded.rejected, of: decoded.features, allowed: o.runs.allowedRejects(features: decoded.features), input: o.input, log: log)
         var records: [RunRecord] = []
         records.reserveCapacity(decoded.runs.count)
         var fixes = 0

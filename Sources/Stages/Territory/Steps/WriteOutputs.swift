@@ -10,7 +10,7 @@ extension TerritoryStage {
     /// file's parts, not copied).
     static func writeOutputs(_ o: Options, _ judged: inout JudgedRuns, _ claims: Claims, shard: Shard?, log: StageLog) throws {
         try log.step("format and write outputs in \(o.outputDir)") {
-            var out = TerritoryOutputs(records: judged.records, owned: claims.owned, won: claims.won, resolution: o.resolution, input: o.runs.input,
+            var out = TerritoryOutputs(records: judged.records, owned: claims.owned, won: claims.won, resolution: o.resolution, input: o.input,
                                        shard: shard, rejected: judged.rejected, spools: judged.spools)
             judged.records = []
             let loopsParts = o.loopsGeoJSON ? out.loopsParts() : []

@@ -1,6 +1,7 @@
 import Foundation
 import GeoModel
 import GeoPostgres
+import StageContract
 import TerritoryGame
 import TerritoryPostgres
 

@@ -1,4 +1,6 @@
+import CalendarDay
 import Foundation
+import StageContract
 import Testing
 @testable import GeoModel
 @testable import ChallengesStage
@@ -223,17 +225,17 @@ import Testing
         o.replanFuture = true
         o.today = Day(iso: "2026-11-22")!
         for from in ["2026-02-01", "2026-02-18", "2026-11-22"] {
-            o.from = from
+            o.from = Day(iso: from)
             let e = try #require(throws: OptionsError.self) { try ChallengesStage.run(o, log: StageLog(stage: "test", quiet: true)) }
             #expect(e.message.hasPrefix("--from \(from) is not after today (2026-11-22, UTC)"))
         }
-        o.from = "2026-11-23"; o.dryRun = true
+        o.from = Day(iso: "2026-11-23"); o.dryRun = true
         let r = try ChallengesStage.run(o, log: StageLog(stage: "test", quiet: true))
         #expect(r.schedule.rules.start == Day(iso: "2026-11-23")!)
         var p = stageOptions(existing: nil)
         p.replanFuture = true
         #expect(throws: OptionsError.self) { try p.validate() }
-        p.replanFuture = false; p.from = "2026-13-01"
-        #expect(throws: OptionsError.self) { try p.validate() }
+        p.replanFuture = false
+        #expect(Day(optionText: "2026-13-01") == nil && Day(optionText: "0000-01-01") == nil)   // --from is parsed as a Day
     }
 }

@@ -1,3 +1,4 @@
+import CalendarDay
 import Foundation
 import Testing
 @testable import GeoModel

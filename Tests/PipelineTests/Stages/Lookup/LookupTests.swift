@@ -1,4 +1,5 @@
 import Foundation
+import StageContract
 import Testing
 import GeoLookup
 @testable import GeoModel

@@ -1,8 +1,10 @@
+import CalendarDay
 import Foundation
 import GeoModel
+import StageContract
 import Testing
 @testable import DailyChallenges
-@testable import LiveNight
+@testable import NightDatabase
 @testable import NightlyStage
 @testable import TerritoryGame
 
@@ -10,10 +12,10 @@ import Testing
     @Test func perAppURLOverridesDatabaseURL() throws {
         var o = NightlyStage.Options()
         o.databaseURL = "host=all"
-        o.appURLs = ["territory": "host=game", "cities": ""]
-        #expect(o.url(for: "quiz") == "host=all")
-        #expect(o.url(for: "territory") == "host=game")
-        #expect(o.url(for: "cities") == "host=all")   // empty: not set
+        o.appURLs = [.territory: "host=game", .cities: ""]
+        #expect(o.url(for: .quiz) == "host=all")
+        #expect(o.url(for: .territory) == "host=game")
+        #expect(o.url(for: .cities) == "host=all")   // empty: not set
         try o.validate()
     }
 
@@ -22,13 +24,11 @@ import Testing
         o.databaseURL = nil; o.appURLs = [:]
         #expect(throws: OptionsError.self) { try o.validate() }   // no database at all
         o.databaseURL = "host=x"
-        o.apps = ["quiz", "weather"]
+        o.apps = []
         #expect(throws: OptionsError.self) { try o.validate() }
-        o.apps = ["quiz", "territory"]
-        o.today = "2026-13-01"
-        #expect(throws: OptionsError.self) { try o.validate() }
-        o.today = "2026-11-25"
-        #expect(try o.day() == Day(iso: "2026-11-25"))
+        o.apps = [.quiz, .territory]
+        o.today = Day(iso: "2026-11-25")
+        #expect(o.day() == Day(iso: "2026-11-25"))
         o.ahead = 5000
         #expect(throws: OptionsError.self) { try o.validate() }
         o.ahead = 60; o.runs.shard = "4/4"

@@ -1,4 +1,5 @@
 import Foundation
+import StageContract
 import Testing
 @testable import GeoModel
 import Geodesy

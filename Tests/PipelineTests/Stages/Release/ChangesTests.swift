@@ -1,3 +1,4 @@
+import CalendarDay
 import Testing
 import GeoModel
 import Geodesy

@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import GeoModel
 import GeoPROJ
+import SeededRandom
 import Testing
 import TerritoryRules
 

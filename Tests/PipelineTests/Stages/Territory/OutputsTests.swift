@@ -3,6 +3,7 @@ import GeoModel
 import Geodesy
 import GeoPROJ
 import H3
+import SeededRandom
 import Testing
 @testable import TerritoryStage
 @testable import TerritoryGame

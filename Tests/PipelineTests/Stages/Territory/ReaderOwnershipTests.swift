@@ -1,6 +1,7 @@
 import Foundation
 import GeoModel
 import H3
+import SeededRandom
 import Testing
 @testable import TerritoryStage
 @testable import TerritoryGame
@@ -116,7 +117,7 @@ import TerritoryRules
             let input = "\(dir)/runs-\(n)-\(bad).geojson", out = "\(dir)/out-\(n)-\(bad)-\(maxRejects ?? -1)"
             try Data(manyRuns(n, bad: Set(stride(from: 3, to: n, by: n / bad).prefix(bad)))).write(to: URL(fileURLWithPath: input))
             var o = TerritoryStage.Options()
-            o.runs.input = input; o.outputDir = out; o.runs.threads = 2; o.runs.maxRejects = maxRejects
+            o.input = input; o.outputDir = out; o.runs.threads = 2; o.runs.maxRejects = maxRejects
             do { return (try TerritoryStage.run(o, log: StageLog(stage: "test", quiet: true)), out) } catch { return (nil, "\(error)") }
         }
         let (ok, out) = try night(1500, bad: 15)

@@ -4,6 +4,7 @@ import GeoModel
 import Geodesy
 import GeoPROJ
 import H3
+import StageContract
 import Testing
 @testable import TerritoryStage
 @testable import TerritoryGame
@@ -97,7 +98,7 @@ import TerritoryRules
     @Test func shardOption() throws {
         #expect(try Shard(parsing: "2/4") == Shard(index: 2, count: 4))
         for bad in ["4/4", "-1/2", "1", "a/b", "0/0"] {
-            #expect(throws: OptionsError.self) { try Shard(parsing: bad) }
+            #expect(throws: ShardError.self) { try Shard(parsing: bad) }
         }
         // Every cell in exactly one shard.
         let cells = (0..<200).map { UInt64(0x8919_6953_1db_ffff) &+ UInt64($0) << 20 }

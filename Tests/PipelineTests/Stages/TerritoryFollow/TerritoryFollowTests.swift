@@ -1,3 +1,4 @@
+import StageContract
 import Testing
 import GeoModel
 import GeoPostgres

@@ -1,4 +1,5 @@
 import Foundation
+import StageContract
 import Testing
 import GeoModel
 @testable import WorldStage

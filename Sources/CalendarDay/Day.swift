@@ -1,4 +1,5 @@
-// A calendar date for schedules: the daily challenges' dates, from a start day.
+// A calendar day: the quiz's schedule, a night's and a release's date, the runs' timestamps, every
+// date option (StageContract parses them). Foundation only: the clock is read by the caller, no time zone.
 
 import Foundation
 

@@ -1,3 +1,5 @@
+import GeoModel
+
 /// The contract every pipeline stage follows (docs/ARCHITECTURE.md):
 /// - `Options` holds every parameter with its default, written once here in Swift, and
 ///   declares each option once (`DeclaredOptions`, StageOption.swift): the command-line front

@@ -1,4 +1,5 @@
 import Foundation
+import GeoModel
 import Geodesy
 
 /// Natural Earth populated places, indexed by ISO_A2.

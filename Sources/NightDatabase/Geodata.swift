@@ -1,4 +1,5 @@
 import GeoModel
+import SeededRandom
 
 /// The schema `geodata` in an app's database (CONTRACTS §9): the night's records, and the
 /// follower's quarantined runs. Whoever finds one of its tables missing takes this advisory

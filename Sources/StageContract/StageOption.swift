@@ -1,3 +1,5 @@
+import CalendarDay
+
 /// A stage's options declared once (the models: PDAL's `addArgs`, mapshaper's option registry).
 ///
 /// Each entry names one field of the stage's `Options` by key path, with its command-line
@@ -65,8 +67,10 @@ public struct StageOption<Root>: Sendable {
     public let defaultText: @Sendable (Root) -> String?
     /// What is wrong with the field's value, as the message a user reads; nil when it is fine.
     public let problem: @Sendable (Root) -> String?
-    /// What the value must be when it does not parse ("a date YYYY-MM-DD"); nil: the usual message.
-    public let expected: String?
+    /// The message for command-line text that is no value of the field's type, given that text:
+    /// `--day must be a date YYYY-MM-DD (got "x")` for a type that says what it expects (or
+    /// the option's own words); nil: the usual "The value 'x' is invalid for '--name <name>'".
+    public let invalid: (@Sendable (String) -> String)?
     /// An option the command line must give (`--res <res>`; its field's initial value is a placeholder).
     public let isRequired: Bool
 
@@ -77,16 +81,22 @@ public struct StageOption<Root>: Sendable {
     }
 
     public init(name: String, short: Character? = nil, aliases: [String] = [], deprecatedAliases: [String] = [],
-                help: String, kind: Kind, expected: String? = nil, isRequired: Bool = false,
+                help: String, kind: Kind, invalid: (@Sendable (String) -> String)? = nil, isRequired: Bool = false,
                 apply: @escaping @Sendable (inout Root, String) -> Bool,
                 defaultText: @escaping @Sendable (Root) -> String?, problem: @escaping @Sendable (Root) -> String? = { _ in nil }) {
         self.name = name; self.short = short; self.aliases = aliases; self.deprecatedAliases = deprecatedAliases
-        self.help = help; self.kind = kind; self.expected = expected; self.isRequired = isRequired
+        self.help = help; self.kind = kind; self.invalid = invalid; self.isRequired = isRequired
         self.apply = apply; self.defaultText = defaultText; self.problem = problem
     }
 }
 
 extension StageOption {
+    /// "SPELLING must be EXPECTED (got "text")": the message for a type that says what it expects.
+    static func mustBe(_ spelling: String, _ expected: String?) -> (@Sendable (String) -> String)? {
+        guard let expected else { return nil }
+        return { text in "\(spelling) must be \(expected) (got \"\(text)\")" }
+    }
+
     /// A positional argument; `required` ones show no default (the front insists on them).
     public static func argument(_ name: String, _ field: WritableKeyPath<Root, String> & Sendable, required: Bool = false, help: String) -> Self {
         .init(name: name, help: help, kind: .argument(required: required),
@@ -96,22 +106,24 @@ extension StageOption {
 
     /// A positional argument of another type than text (`<latitude>`), nil unless given.
     public static func argument<V: OptionValue>(_ name: String, _ field: WritableKeyPath<Root, V?> & Sendable, help: String) -> Self {
-        .init(name: name, help: help, kind: .argument(required: false), expected: V.expected,
+        .init(name: name, help: help, kind: .argument(required: false), invalid: mustBe("<\(name)>", V.expected),
               apply: { root, text in guard let v = V(optionText: text) else { return false }; root[keyPath: field] = v; return true },
               defaultText: { _ in nil })
     }
 
     /// `--name <name>` the command line must give (no default; `field`'s initial value is never used).
     public static func required<V: OptionValue>(_ name: String, _ field: WritableKeyPath<Root, V> & Sendable, help: String) -> Self {
-        .init(name: name, help: help, kind: .option, expected: V.expected, isRequired: true,
+        .init(name: name, help: help, kind: .option, invalid: mustBe("--" + name, V.expected), isRequired: true,
               apply: { root, text in guard let v = V(optionText: text) else { return false }; root[keyPath: field] = v; return true },
               defaultText: { _ in nil })
     }
 
-    /// `--name <name>` for a field with a default (shown in `--help`).
+    /// `--name <name>` for a field with a default (shown in `--help`). `invalid`: the option's own
+    /// message for text that does not parse (default: the type's, or the usual one).
     public static func option<V: OptionValue>(_ name: String, short: Character? = nil, aliases: [String] = [], deprecatedAliases: [String] = [],
-                                              _ field: WritableKeyPath<Root, V> & Sendable, help: String) -> Self {
-        .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option, expected: V.expected,
+                                              _ field: WritableKeyPath<Root, V> & Sendable, invalid: (@Sendable (String) -> String)? = nil, help: String) -> Self {
+        .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option,
+              invalid: invalid ?? mustBe("--" + name, V.expected),
               apply: { root, text in guard let v = V(optionText: text) else { return false }; root[keyPath: field] = v; return true },
               defaultText: { $0[keyPath: field].optionText })
     }
@@ -120,15 +132,16 @@ extension StageOption {
     public static func option<V: OptionValue & Comparable>(_ name: String, short: Character? = nil, aliases: [String] = [], deprecatedAliases: [String] = [],
                                                            _ field: WritableKeyPath<Root, V> & Sendable, _ range: OptionRange<V>, help: String) -> Self {
         let plain = option(name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, field, help: help)
-        return .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option, expected: V.expected,
+        return .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option, invalid: plain.invalid,
                      apply: plain.apply, defaultText: plain.defaultText,
                      problem: { root in range.problem(root[keyPath: field], name: "--" + name) })
     }
 
-    /// `--name <name>` for a field that is nil unless given.
+    /// `--name <name>` for a field that is nil unless given (`invalid` as above).
     public static func option<V: OptionValue>(_ name: String, short: Character? = nil, aliases: [String] = [], deprecatedAliases: [String] = [],
-                                              _ field: WritableKeyPath<Root, V?> & Sendable, help: String) -> Self {
-        .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option, expected: V.expected,
+                                              _ field: WritableKeyPath<Root, V?> & Sendable, invalid: (@Sendable (String) -> String)? = nil, help: String) -> Self {
+        .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option,
+              invalid: invalid ?? mustBe("--" + name, V.expected),
               apply: { root, text in guard let v = V(optionText: text) else { return false }; root[keyPath: field] = v; return true },
               defaultText: { $0[keyPath: field]?.optionText })
     }
@@ -137,7 +150,7 @@ extension StageOption {
     public static func option<V: OptionValue & Comparable>(_ name: String, short: Character? = nil, aliases: [String] = [], deprecatedAliases: [String] = [],
                                                            _ field: WritableKeyPath<Root, V?> & Sendable, _ range: OptionRange<V>, help: String) -> Self {
         let plain = option(name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, field, help: help)
-        return .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option, expected: V.expected,
+        return .init(name: name, short: short, aliases: aliases, deprecatedAliases: deprecatedAliases, help: help, kind: .option, invalid: plain.invalid,
                      apply: plain.apply, defaultText: plain.defaultText,
                      problem: { root in root[keyPath: field].flatMap { range.problem($0, name: "--" + name) } })
     }
@@ -178,18 +191,29 @@ extension Double: OptionValue {
     public var isUsableNumber: Bool { isFinite }
 }
 
+/// Every date option is a `Day`, parsed here once: `YYYY-MM-DD`, from year 0001 on (there is no
+/// year 0 in the calendar or in PostgreSQL's dates).
 extension Day: OptionValue {
-    public init?(optionText: String) { self.init(iso: optionText) }
+    public init?(optionText: String) {
+        guard let day = Day(iso: optionText), day.components.year >= 1 else { return nil }
+        self = day
+    }
     public var optionText: String { iso }
     public static var expected: String? { "a date YYYY-MM-DD" }
 }
 
-/// `--apps "quiz territory"`: words separated by spaces or commas, as one value.
-public struct WordList: OptionValue, Equatable, Sendable {
-    public var words: [String]
-    public init(_ words: [String]) { self.words = words }
-    public init?(optionText: String) { words = optionText.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) }
-    public var optionText: String { words.joined(separator: " ") }
+/// A list as one value, `--apps "quiz territory"`: words separated by spaces or commas, each a
+/// value of `Element` (the text does not parse when one word does not); shown space-separated.
+extension Array: OptionValue where Element: OptionValue {
+    public init?(optionText: String) {
+        var values: [Element] = []
+        for word in optionText.split(whereSeparator: { $0 == " " || $0 == "," }) {
+            guard let value = Element(optionText: String(word)) else { return nil }
+            values.append(value)
+        }
+        self = values
+    }
+    public var optionText: String { map(\.optionText).joined(separator: " ") }
 }
 
 /// The values a numeric option admits; its message names the option as the command line spells it.

@@ -1,7 +1,8 @@
 import Foundation
 import GeoModel
 import GeoPostgres
-import LiveNight
+import NightDatabase
+import SeededRandom
 
 /// The frame every app's night runs in: connect, one transaction, the advisory lock, the app's
 /// work, the record in geodata.nights, commit (or roll back for a dry run). A failure rolls the

@@ -1,4 +1,5 @@
 import Foundation
+import PopulatedPlaces
 import Testing
 @testable import GeoModel
 
