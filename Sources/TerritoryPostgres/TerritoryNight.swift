@@ -232,11 +232,15 @@ public struct TerritoryNight: AppNight {
 
     /// What the territory_map_speed migration makes: territory_in_viewport with its read up close
     /// (its comment names the migration; the zoom migration applied again makes the function
-    /// without it), run with its owner's rights.
+    /// without it), run with its owner's rights; the coarse levels' pass and trigger as it makes
+    /// them (the zoom migration applied again makes the earlier ones), and territory_zoom_flush.
     static let mapSpeedMigrationPresent = """
         select coalesce(obj_description(to_regprocedure('territory_in_viewport(double precision, double precision, double precision, double precision, integer)'), 'pg_proc')
                  like '%(territory_map_speed)%'
-           and (select prosecdef from pg_proc where oid = to_regprocedure('territory_in_viewport(double precision, double precision, double precision, double precision, integer)')), false)
+           and (select prosecdef from pg_proc where oid = to_regprocedure('territory_in_viewport(double precision, double precision, double precision, double precision, integer)'))
+           and to_regprocedure('territory_zoom_flush()') is not null
+           and (select prosrc like '%territory.zoom_defer%' from pg_proc where oid = to_regprocedure('territory_zoom_after_write()'))
+           and (select prosrc like '%one row version a cell%' from pg_proc where oid = to_regprocedure('territory_zoom_refresh_pass(bigint[], boolean)')), false)
         """
 
     /// Rows stored before the game's migration (or by a writer that left `cell` empty) get their
