@@ -17,6 +17,10 @@
 # notification), submit_run's own checks being more than this 2-core machine does at that rate.
 #
 #   bash bench/follow.sh [RUNS]
+#   FOLLOW_PARTS=2,3 bash bench/follow.sh       only those parts (1 steady, 2 burst, 3 drains)
+#   FOLLOW_TRACK=all bash bench/follow.sh       the drains' statements inside the triggers too
+#                                               (pg_stat_statements.track; their time is also
+#                                               their caller's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-build/bench/territory_runs.geojson}
@@ -33,7 +37,10 @@ PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 source bench/lib.sh
 source scripts/checks/lib/pg.sh
 runs_file "$RUNS"
-pg_start bench_follow C timezone=UTC shared_buffers=512MB max_wal_size=8GB shared_preload_libraries=pg_stat_statements
+PARTS=${FOLLOW_PARTS:-1,2,3}
+part() { [[ ",$PARTS," == *",$1,"* ]]; }
+pg_start bench_follow C timezone=UTC shared_buffers=512MB max_wal_size=8GB shared_preload_libraries=pg_stat_statements \
+  pg_stat_statements.track="${FOLLOW_TRACK:-top}"
 source scripts/checks/lib/game_runs.sh
 pg_sql postgres "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls" >/dev/null
 game_pgbench_script "$TMP/submit.sql"
@@ -52,6 +59,7 @@ settle() {  # settle DB: waits until nothing is pending (at most 5 minutes)
   local i; for i in $(seq 3000); do [ "$(game_pending "$1")" = 0 ] && return 0; sleep 0.1; done; return 1
 }
 
+if part 1; then
 echo
 echo "== 1. steady ${STEADY_S} s at 20 runs/s through submit_run, one follower"
 newgame steady
@@ -67,6 +75,9 @@ echo "20 runs/s: $n runs; created_at → judged_at p50 $p50 s, p95 $p95 s, max $
 echo "  submit_run: $(grep -E '^latency average' "$TMP/pgbench.log") a call (the app's side)"
 echo "  batches: $(grep -c 'batch [0-9]*:' "$TMP/steady.log"), runs per batch: $(awk '/batch [0-9]+:/ { for (i = 1; i <= NF; i++) if (($i == "runs" || $i == "run") && $(i+1) == "judged") { s += $(i-1); n++ } } END { printf "%.1f", s / n }' "$TMP/steady.log")"
 
+fi
+
+if part 2; then
 echo
 # submit_run itself takes ≈ 26 ms of the server a 1,000-fix run (its checks in PL/pgSQL): too
 # much for this 2-core machine at 200 runs/s, so the burst stores what it stores, directly.
@@ -114,6 +125,8 @@ for w in 1 2; do echo "  follow-$w: $(tail -1 "$TMP/burst-$w.log" | sed 's/^\[fo
 echo "  pgbench: $(grep -E '^(tps|latency average)' "$TMP/pgbench.log" | tr '\n' ' ')"
 echo "  8 map readers meanwhile: p95 $busy_p95 ms ($busy_n calls), $(awk -v a="$busy_p95" -v b="$quiet_p95" 'BEGIN { printf "%.2f", a / b }')× their p95 with no writes (the bound: ≤ 2×)"
 
+fi
+
 drain() {  # drain COUNT: COUNT pending runs, two followers
   local db=drain$1
   newgame "$db"
@@ -148,8 +161,10 @@ drain() {  # drain COUNT: COUNT pending runs, two followers
   pg_sql postgres "drop database $db" >/dev/null
 }
 
+part 3 || exit 0
 echo
 echo "== 3. drains by two followers"
 drain "$DRAIN_SMALL"; small=$drain_wall
+[ "$DRAIN_LARGE" -gt 0 ] || exit 0
 drain "$DRAIN_LARGE"; large=$drain_wall
 printf 'drain time %d → %d runs: × %.2f (linear: × %.2f)\n' "$DRAIN_SMALL" "$DRAIN_LARGE" "$(echo "$large / $small" | bc -l)" "$(echo "$DRAIN_LARGE / $DRAIN_SMALL" | bc -l)"

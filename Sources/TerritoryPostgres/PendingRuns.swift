@@ -265,7 +265,9 @@ public enum PendingRuns {
     /// in any order converge. The rows go in hex_id order: two workers lock shared cells in the
     /// same order and cannot deadlock on them. The boundaries of the coarse cells they fall in
     /// go first, as the night writes them, so that the zoom levels' trigger draws them exactly
-    /// (ZoomMigration). Returns the rows written.
+    /// (ZoomMigration). The upsert fires the trigger's update and insert passes: deferred
+    /// (`territory.zoom_defer`), they are one pass over the coarse cells, `territory_zoom_flush()`,
+    /// in the same transaction (the territory_map_speed migration). Returns the rows written.
     @discardableResult
     public static func writeCells(_ db: PostgresConnection, _ won: [Claim]) throws -> Int {
         guard !won.isEmpty else { return 0 }
@@ -273,10 +275,13 @@ public enum PendingRuns {
         try db.copyIn("copy judged_cells from stdin") { w in
             for c in won { try w.row(try TerritoryGame.copyRow(c)) }
         }
-        return try db.query("""
+        try db.query("select set_config('territory.zoom_defer', 'on', true)")
+        let written = try db.query("""
             insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell)
             select hex_id, owner_user_id, last_run_id, claimed_at, cell from judged_cells order by hex_id
             \(TerritoryGame.cellsConflict)
             """).affected
+        try db.query("select territory_zoom_flush()")
+        return written
     }
 }

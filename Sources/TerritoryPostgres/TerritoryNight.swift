@@ -125,7 +125,8 @@ public struct TerritoryNight: AppNight {
     /// §8b: submit_run, pending runs; the map at every zoom), the texts make territory writes, inside the caller's
     /// transaction, each unless recorded and present.
     public static func applyMigrations(_ db: PostgresConnection, log: StageLog) throws {
-        let present = [migrationPresent, submitMigrationPresent, zoomMigrationPresent, privacyMigrationPresent, fairPlayMigrationPresent]
+        let present = [migrationPresent, submitMigrationPresent, zoomMigrationPresent, privacyMigrationPresent, fairPlayMigrationPresent,
+                       mapSpeedMigrationPresent]
         precondition(present.count == GameMigration.all.count, "each of the game's migrations needs its present query")
         for (m, present) in zip(GameMigration.all, present) {
             try Migrations.apply(db, app: "territory", name: m.name,
@@ -227,6 +228,19 @@ public struct TerritoryNight: AppNight {
            and (select relrowsecurity from pg_class where oid = to_regclass('run_signatures'))
            and to_regprocedure('submit_run_rules(jsonb, uuid, timestamp with time zone[])') is not null
            and to_regprocedure('fair_play_store_signature(uuid, jsonb)') is not null, false)
+        """
+
+    /// What the territory_map_speed migration makes: territory_in_viewport with its read up close
+    /// (its comment names the migration; the zoom migration applied again makes the function
+    /// without it), run with its owner's rights; the coarse levels' pass and trigger as it makes
+    /// them (the zoom migration applied again makes the earlier ones), and territory_zoom_flush.
+    static let mapSpeedMigrationPresent = """
+        select coalesce(obj_description(to_regprocedure('territory_in_viewport(double precision, double precision, double precision, double precision, integer)'), 'pg_proc')
+                 like '%(territory_map_speed)%'
+           and (select prosecdef from pg_proc where oid = to_regprocedure('territory_in_viewport(double precision, double precision, double precision, double precision, integer)'))
+           and to_regprocedure('territory_zoom_flush()') is not null
+           and (select prosrc like '%territory.zoom_defer%' from pg_proc where oid = to_regprocedure('territory_zoom_after_write()'))
+           and (select prosrc like '%one row version a cell%' from pg_proc where oid = to_regprocedure('territory_zoom_refresh_pass(bigint[], boolean)')), false)
         """
 
     /// Rows stored before the game's migration (or by a writer that left `cell` empty) get their

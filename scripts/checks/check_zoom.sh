@@ -14,7 +14,8 @@
 #     a finer one fits is answered at the finest that fits;
 #   - rows written by hand (a new area, a steal, a delete) show at coarse zoom at commit (a new
 #     area's coarse cells drawn as stand-ins) and the next night writes their boundaries;
-#   - 4 writers upserting overlapping cells at once (sorted, as the followers do): none fails,
+#   - 4 writers upserting overlapping cells at once (sorted, as the followers do; two of them
+#     deferring the coarse cells' pass to territory_zoom_flush, as the followers do): none fails,
 #     the coarse cells equal the recount; a night repairs coarse cells changed behind the trigger;
 #   - max_cells <= 0, an absurd box, anon and authenticated's rights;
 #   - territory_cells_in_viewport (issue 41): the same cells, resolutions, owners and counts as
@@ -186,7 +187,8 @@ night "$EDGES"
 since_check "after the next night (the new area's boundaries)"
 expect game "the next night wrote the new area's coarse boundaries" "0" "select count(*) from territory_zoom where not exact or not st_isvalid(cell)"
 
-# Four writers at once, each 20 transactions upserting 12 cells (sorted, overlapping) as theirs.
+# Four writers at once, each 20 transactions upserting 12 cells (sorted, overlapping) as theirs;
+# writers 1 and 3 as the followers write (the coarse cells' pass deferred to territory_zoom_flush).
 sql game "select hex_id from territory_hex where hex_id like '89%' order by hex_id" > "$TMP/cells.txt"
 users=($(sql game "select id from users order by id limit 4"))
 for w in 0 1 2 3; do
@@ -197,9 +199,11 @@ rng = random.Random(int(sys.argv[4]))
 for k in range(20):
     pick = sorted(rng.sample(cells, 12))
     print("begin; set local role service_role;")
+    if int(sys.argv[4]) % 2: print("select set_config('territory.zoom_defer', 'on', true);")
     print("insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at) values " + ",".join(
         f"('{c}', '{sys.argv[2]}', '{sys.argv[3]}', '2026-11-27 0{sys.argv[4]}:00:{k:02d}+00')" for c in pick)
         + " on conflict (hex_id) do update set owner_user_id = excluded.owner_user_id, last_run_id = excluded.last_run_id, claimed_at = excluded.claimed_at;")
+    if int(sys.argv[4]) % 2: print("select territory_zoom_flush();")
     print("commit;")
 PYEOF
 done

@@ -6,7 +6,7 @@
 -- whose cell intersects the box (ST_Intersects); when not, the finest coarser resolution that
 -- fits, each coarse cell with its claimed cells, majority owner and that owner's cells.
 begin;
-select plan(18);
+select plan(21);
 
 insert into users (id, username) values
   ('00000000-0000-4000-8000-00000000000a', 'pgtap-a'), ('00000000-0000-4000-8000-00000000000b', 'pgtap-b');
@@ -76,6 +76,23 @@ select is_empty('select * from territory_in_viewport(-0.19, 51.50, -0.15, 51.52,
 select throws_ok('select * from territory_in_viewport(null, 51.50, -0.15, 51.52)', '22023', null, 'a null bound is refused (22023)');
 select throws_ok('select * from territory_in_viewport(-0.19, 51.52, -0.15, 51.50)', '22023', null, 'min_lat > max_lat is refused (22023)');
 reset role;
+
+-- The coarse cells' pass deferred to the end of the writer's transaction (territory.zoom_defer,
+-- territory_zoom_flush: as the followers write) leaves them as the pass in the writer's own
+-- statement does, change numbers included (one transaction: one number).
+\set upsert 'insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at) values (''89195da4ba3ffff'', ''00000000-0000-4000-8000-00000000000b'', ''30000000-0000-4000-8000-00000000000b'', ''2026-11-21T09:00:00Z''), (''89195da4b13ffff'', ''00000000-0000-4000-8000-00000000000a'', ''30000000-0000-4000-8000-00000000000a'', ''2026-11-21T09:00:00Z'') on conflict (hex_id) do update set owner_user_id = excluded.owner_user_id, last_run_id = excluded.last_run_id, claimed_at = excluded.claimed_at'
+\set zoom 'select md5(string_agg(concat_ws(''|'', h3, cells, owner_user_id, owner_cells, last_run_id, claimed_at, children, grandchildren, change), '','' order by h3)) from territory_zoom'
+select (:zoom) as written_before \gset
+savepoint in_statement;
+:upsert;
+select (:zoom) as in_statement \gset
+rollback to savepoint in_statement;
+select set_config('territory.zoom_defer', 'on', true);
+:upsert;
+select is((:zoom), :'written_before', 'deferred: the coarse cells unchanged until the flush');
+select territory_zoom_flush();
+select is((:zoom), :'in_statement', 'territory_zoom_flush: the coarse cells as the pass in the upsert''s statement leaves them');
+select is(current_setting('territory.zoom_defer', true), 'off', 'territory_zoom_flush ends the deferral');
 
 select * from finish();
 rollback;
