@@ -77,6 +77,12 @@ let stages: [StageTarget] = [
 // need nothing beside them: Plugins/EmbedFiles says why not `.embedInCode` resources.
 let embedFiles: [Target.PluginUsage] = ["EmbedFiles"]
 
+// The tests run against the release build (scripts/swift-release.sh), but their own code is
+// compiled unoptimized: the work they time is the libraries', and -O on the test modules costs
+// minutes of `make test` for nothing. (Test targets are in no product, so this unsafe flag never
+// reaches a package that depends on this one.)
+let testCode: [SwiftSetting] = [.unsafeFlags(["-Onone"])]
+
 let package = Package(
     name: "GeoPipeline",
     platforms: [.macOS(.v13)],
@@ -105,7 +111,7 @@ let package = Package(
         .executableTarget(name: "embed-files"),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
         .target(name: "Geodesy"),
-        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"]),
+        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], swiftSettings: testCode),
         // Parallel.map, Background, Locked: the one home of the package's concurrency helpers
         // (pure Swift, Foundation's Dispatch), for the pipeline and GeoLookup alike.
         .target(name: "Parallelism"),
@@ -126,10 +132,10 @@ let package = Package(
         .target(name: "GeoFormats", dependencies: ["GeoModel", "Geodesy", "CalendarDay", "GeoCompression"]),
         // H3 grid in pure Swift (issue #13): standard library and Foundation only, for the iOS apps too.
         .target(name: "H3", dependencies: ["Geodesy"]),
-        .testTarget(name: "H3Tests", dependencies: ["H3", "Geodesy"]),
+        .testTarget(name: "H3Tests", dependencies: ["H3", "Geodesy"], swiftSettings: testCode),
         // What geo-hexagons does, for scripts and apps: H3 over GeoModel's GeoJSON reader.
         .target(name: "Hexagons", dependencies: ["H3", "GeoModel", "Geodesy"]),
-        .testTarget(name: "HexagonsTests", dependencies: ["Hexagons", "H3", "GeoModel"]),
+        .testTarget(name: "HexagonsTests", dependencies: ["Hexagons", "H3", "GeoModel"], swiftSettings: testCode),
         .executableTarget(name: "geo-hexagons", dependencies: ["Hexagons", "H3", "GeoModel", "StageContract", "StageCommand"]),
         // The old name of geo-map: runs it with a deprecation note.
         .executableTarget(name: "geo-project"),
@@ -137,9 +143,10 @@ let package = Package(
                     dependencies: ["GeoModel", "Parallelism", "GeoGEOS", "GeoPROJ", "GeoCompression", "GeoFormats", "GeoLookup", "GeoSQLite", "GeoPostgres", "GeoDigest", "StageContract", "StageCommand", "Geodesy", "TerritoryRules",
                                    "CalendarDay", "SeededRandom", "PopulatedPlaces",
                                    "TerritoryGame", "TerritoryOptions", "NightDatabase", "TerritoryPostgres", "DailyChallenges", "CitiesSchema"]
-                        + stages.map { .target(name: $0.name + "Stage") }),
+                        + stages.map { .target(name: $0.name + "Stage") },
+                    swiftSettings: testCode),
         .target(name: "GeoLookup", dependencies: ["Geodesy", "Parallelism"]),
-        .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "Geodesy"]),
+        .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "Geodesy"], swiftSettings: testCode),
         // The running game's rules for the night and the app alike: Swift, Foundation, H3, Geodesy.
         .target(name: "TerritoryRules", dependencies: ["H3", "Geodesy"]),
         // What two users share sits here, below the stages (no stage imports a stage):

@@ -71,4 +71,9 @@ for f in files {
     out += "\n    /// \(f.shown)\n    static let \(identifier(f.name)) = \(literal(f.text))\n"
 }
 out += "}\n"
-do { try Data(out.utf8).write(to: URL(fileURLWithPath: output), options: .atomic) } catch { fail("\(output): \(error)") }
+// Written only when its bytes change: `swift test` builds this tool anew (executables are compiled
+// for testing there), reruns it, and a rewritten file would recompile every target that embeds.
+let bytes = Data(out.utf8)
+if FileManager.default.contents(atPath: output) != bytes {
+    do { try bytes.write(to: URL(fileURLWithPath: output), options: .atomic) } catch { fail("\(output): \(error)") }
+}
