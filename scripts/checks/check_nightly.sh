@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-all: alone (see run-all.sh)
+# run-all: one make (see run-all.sh)
 # Consumer check for `make nightly` (issue #21, CONTRACTS §9): geo-nightly against a REAL
 # PostgreSQL 15 + PostGIS (throwaway server on a unix socket, plus a TCP port on 127.0.0.1 with
 # password authentication), with Supabase's roles anon, authenticated and service_role:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-all: alone (see run-all.sh)
+# run-all: one make (see run-all.sh)
 # Two releases, the second from an edited copy of the data directory, and what changes.json says:
 #   A: make release of the products already built (DATA=data, SCALE=10m, the vertex budget decides);
 #   B: make release DATA=<copy> RELEASE_PREVIOUS=A, where the copy (scripts/checks/lib/release_edit.py)

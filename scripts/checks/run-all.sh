@@ -3,9 +3,10 @@
 # build/ and dist/. Each check reads the outputs with a real, independent reader.
 #
 # Two checks at a time (CHECK_JOBS, default 2: the machine's two cores), each one's output
-# printed whole when it ends. A check whose header says `run-all: alone` (it runs make in this
-# checkout, or times a server) runs with nothing beside it; the determinism check, which
-# rebuilds everything from scratch, runs last and alone.
+# printed whole when it ends. A check whose header says `run-all: alone` (it times a server or
+# bounds CPU time) runs with nothing beside it. One whose header says `run-all: one make` (it runs
+# make in this checkout, with the products up to date) runs beside any other check but another
+# such. The determinism check, which rebuilds everything from scratch, runs last and alone.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 PY=${PYTHON:-python3}
@@ -48,16 +49,32 @@ running() { jobs -rp | wc -l; }
 drain() { wait; reap; }
 
 alone() { head -n 20 "$1" | grep -q 'run-all: alone'; }
+makes() { head -n 20 "$1" | grep -q 'run-all: one make'; }
+make_check=""   # the pid of the running `one make` check, if any
 
 t0=$(date +%s)
-for c in $(ls scripts/checks/check_* | grep -v check_determinism); do
+# The checks that run alone first (nothing waits on them then), then the `one make` ones (the
+# night's is the longest), then the others; a `one make` check that finds another running goes
+# to the back of the queue.
+all=($(ls scripts/checks/check_* | grep -v check_determinism))
+queue=()
+for c in "${all[@]}"; do alone "$c" && queue+=("$c"); done
+for c in "${all[@]}"; do ! alone "$c" && makes "$c" && queue+=("$c"); done
+for c in "${all[@]}"; do ! alone "$c" && ! makes "$c" && queue+=("$c"); done
+while [ ${#queue[@]} -gt 0 ]; do
+  c=${queue[0]}; queue=("${queue[@]:1}")
   [ -f "$c" ] || continue
   if alone "$c"; then
     drain; start "$c"; drain
     continue
   fi
+  if makes "$c" && [ -n "$make_check" ] && kill -0 "$make_check" 2>/dev/null; then
+    if [ ${#queue[@]} -gt 0 ]; then queue+=("$c"); continue; fi
+    while kill -0 "$make_check" 2>/dev/null; do wait -n; reap; done
+  fi
   while [ "$(running)" -ge "$JOBS" ]; do wait -n; reap; done
   start "$c"
+  makes "$c" && make_check=$!
 done
 drain
 [ -f scripts/checks/check_determinism.sh ] && { start scripts/checks/check_determinism.sh; drain; }
