@@ -13,7 +13,7 @@ sums() {
   find "${dirs[@]}" -type f ! -name '.*' -print0 | sort -z | xargs -0 sha256sum
 }
 clean_run() {
-  find build -mindepth 1 -maxdepth 1 ! -name .setup ! -name params ! -name bench ! -name fuzz -exec rm -rf {} +
+  find build -mindepth 1 -maxdepth 1 ! -name .setup ! -name params ! -name bench ! -name fuzz ! -name test-phases.tsv -exec rm -rf {} +
   rm -rf dist
   if ! make --no-print-directory "$@" all >/tmp/determinism-run.log 2>&1; then
     tail -n 20 /tmp/determinism-run.log; echo "FAIL: a clean run of the pipeline failed"; exit 1
