@@ -8,15 +8,16 @@ test: export PHASES = $(BUILD)/test-phases.tsv
 test: | $(SETUP_STAMP)
 	@rm -f $(PHASES)
 	scripts/phase.sh setup bash scripts/setup.sh --test
-	scripts/phase.sh build scripts/swift-release.sh build
+	+scripts/phase.sh build scripts/swift-release.sh build
 	@# The fuzzer (one core: its own build under the sanitizers, then 30 s) beside the unit tests,
 	@# its output kept and shown after theirs.
-	scripts/phase.sh --beside fuzz $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30 > $(BUILD)/fuzz-phase.log 2>&1 & fuzz=$$!; \
+	+scripts/phase.sh --beside fuzz $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=30 > $(BUILD)/fuzz-phase.log 2>&1 & fuzz=$$!; \
 	  scripts/phase.sh swift-test scripts/swift-release.sh test; tests=$$?; \
 	  wait $$fuzz; fuzzed=$$?; cat $(BUILD)/fuzz-phase.log; \
 	  [ $$fuzzed -eq 0 ] || echo "make test: the fuzzer failed (its output above)"; [ $$tests -eq 0 ] && [ $$fuzzed -eq 0 ]
 	scripts/phase.sh make-all $(MAKE) --no-print-directory all
-	bash scripts/checks/run-all.sh
+	@# `+`: make's --output-sync holds a recipe line's output until it ends; these lines stream.
+	+bash scripts/checks/run-all.sh
 
 # make bench: our pipeline against the Python reference (bench/reference/, installed and run
 # only here; bench/compare.sh prints the ratios), then per-stage wall time, CPU time and
@@ -40,4 +41,5 @@ bench-growth: | $(SETUP_STAMP)
 # make verify: the contract checks on the products in dist/ (usable by hand, and nightly).
 verify: all
 	bash scripts/setup.sh --test
-	bash scripts/checks/run-all.sh
+	@# `+`: make's --output-sync holds a recipe line's output until it ends; these lines stream.
+	+bash scripts/checks/run-all.sh

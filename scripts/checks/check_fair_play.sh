@@ -23,12 +23,8 @@ BIN=${BIN:-.build/release}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PY=${PYTHON:-python3}
 N=${FAIR_PLAY_RUNS:-400}   # make test's size (FAIR_PLAY_RUNS=1000 for the fuller set: 0 of 903 honest runs refused)
-for f in "$BIN/geo-territory" "$BIN/geo-nightly" "$BIN/geo-territory-follow"; do
-  [ -x "$f" ] || { echo "check_fair_play: $f is missing (scripts/swift-release.sh build --product geo-territory --product geo-nightly --product geo-territory-follow)"; exit 1; }
-done
-if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then bash scripts/setup.sh --test; fi
-
 source scripts/checks/lib/pg.sh
+needs check_fair_play "scripts/swift-release.sh build" "$BIN/geo-territory" "$BIN/geo-nightly" "$BIN/geo-territory-follow"
 pg_start check_fair_play C timezone=UTC
 source scripts/checks/lib/game_runs.sh
 fail=0

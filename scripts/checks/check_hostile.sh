@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-all: alone (see run-all.sh)
+# run-all: beside another check (its time bound is a ratio to the same run's padded call)
 # The game's backend against a hostile client (issue 37, CONTRACTS §8b, §8c), on a REAL
 # PostgreSQL 15 + PostGIS with Supabase's roles and the game's migrations as a night applies
 # them, one follower running throughout (--heartbeat). An attacker calls submit_run as the app
@@ -29,12 +29,8 @@ RUNS=${TERRITORY_RUNS_RUNS:-data/territory/runs.geojson}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PY=${PYTHON:-python3}
 
-for f in "$FOLLOW" "$NIGHTLY" "$RUNS"; do
-  [ -e "$f" ] || { echo "check_hostile: $f is missing (scripts/swift-release.sh build --product geo-territory-follow, geo-nightly)"; exit 1; }
-done
-if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then bash scripts/setup.sh --test; fi
-
 source scripts/checks/lib/pg.sh
+needs check_hostile "scripts/swift-release.sh build" "$FOLLOW" "$NIGHTLY" "$RUNS"
 pg_start check_hostile C timezone=UTC
 source scripts/checks/lib/game_runs.sh
 fail=0

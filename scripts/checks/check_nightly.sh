@@ -33,7 +33,6 @@ PY=${PYTHON:-python3}
 for f in "$NIGHTLY" "$WORLD" "$RUNS" "$SEED" "$TERRITORY_OUT/territory.geojson" "$TERRITORY_OUT/territory_hex.sql" "$GAME_MIGRATION"; do
   [ -e "$f" ] || { echo "check_nightly: $f is missing (run make all, and scripts/swift-release.sh build --product geo-nightly)"; exit 1; }
 done
-if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then bash scripts/setup.sh --test; fi
 
 source scripts/checks/lib/pg.sh
 # Passwords on TCP, trust on the socket (the test's own psql).

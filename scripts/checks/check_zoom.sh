@@ -37,7 +37,6 @@ MIGRATION=$(ls dist/supabase/game/migrations/*_territory_at_every_zoom.sql 2>/de
 for f in "$BIN/geo-nightly" "$RUNS" "$EDGES" "$FIRST" "$MIGRATION"; do
   [ -n "$f" ] && [ -e "$f" ] || { echo "check_zoom: ${f:-a game migration} is missing (run make territory, and scripts/swift-release.sh build --product geo-nightly)"; exit 1; }
 done
-if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then bash scripts/setup.sh --test; fi
 
 source scripts/checks/lib/pg.sh
 pg_start check_zoom C timezone=UTC
@@ -192,20 +191,7 @@ expect game "the next night wrote the new area's coarse boundaries" "0" "select 
 sql game "select hex_id from territory_hex where hex_id like '89%' order by hex_id" > "$TMP/cells.txt"
 users=($(sql game "select id from users order by id limit 4"))
 for w in 0 1 2 3; do
-  "$PY" - "$TMP/cells.txt" "${users[$w]}" "$R1" "$w" > "$TMP/writer$w.sql" <<'PYEOF'
-import random, sys
-cells = open(sys.argv[1]).read().split()
-rng = random.Random(int(sys.argv[4]))
-for k in range(20):
-    pick = sorted(rng.sample(cells, 12))
-    print("begin; set local role service_role;")
-    if int(sys.argv[4]) % 2: print("select set_config('territory.zoom_defer', 'on', true);")
-    print("insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at) values " + ",".join(
-        f"('{c}', '{sys.argv[2]}', '{sys.argv[3]}', '2026-11-27 0{sys.argv[4]}:00:{k:02d}+00')" for c in pick)
-        + " on conflict (hex_id) do update set owner_user_id = excluded.owner_user_id, last_run_id = excluded.last_run_id, claimed_at = excluded.claimed_at;")
-    if int(sys.argv[4]) % 2: print("select territory_zoom_flush();")
-    print("commit;")
-PYEOF
+  "$PY" scripts/checks/lib/zoom_writer_sql.py "$TMP/cells.txt" "${users[$w]}" "$R1" "$w" > "$TMP/writer$w.sql"
 done
 pids=()
 for w in 0 1 2 3; do "${PSQL[@]}" -d game -f "$TMP/writer$w.sql" > "$TMP/writer$w.log" 2>&1 & pids+=($!); done

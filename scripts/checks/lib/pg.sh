@@ -19,8 +19,13 @@
 #   expect [DB] NAME EXPECTED QUERY     pg_expect on DB, postgres when it is left out
 #   ok NAME                             prints "  ok   NAME"
 #   bad NAME                            prints "  FAIL NAME" and sets fail=1
+#   needs CHECK HINT FILE…              stops the check at the first FILE missing, naming it and
+#                                       what makes it (HINT)
+# pg_start runs scripts/setup.sh --test first when the server or PostGIS is missing.
 pg_start() {
   local name=$1 locale=${2:-C}
+  PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+  [ -x "$PGBIN/postgres" ] && [ -f /usr/share/postgresql/15/extension/postgis.control ] || bash scripts/setup.sh --test
   shift; [ $# -gt 0 ] && shift
   TMP=$(mktemp -d "/tmp/$name.XXXXXX")
   DATA="$TMP/data"; SOCK="$TMP/sock"
@@ -66,6 +71,7 @@ sql() { if [ $# -eq 1 ]; then pg_sql postgres "$1"; else pg_sql "$@"; fi; }
 expect() { if [ $# -eq 3 ]; then pg_expect postgres "$@"; else pg_expect "$@"; fi; }
 ok() { echo "  ok   $1"; }
 bad() { echo "  FAIL $1"; fail=1; }
+needs() { local check=$1 hint=$2 f; shift 2; for f; do [ -e "$f" ] || { echo "$check: $f is missing ($hint)"; exit 1; }; done; }
 
 pg_cleanup() {
   local rc=$?
