@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-all: beside another check (its latency bound, p95 ≤ 1 s, is ten times a quiet run's 0.1 s)
+# run-all: alone (it times a server; see run-all.sh)
 # Consumer check for the game's loop (issue #32, CONTRACTS §8b) against a REAL PostgreSQL 15 +
 # PostGIS (throwaway server on a unix socket) with Supabase's roles anon, authenticated and
 # service_role and the stand-in auth.uid() (scripts/checks/supabase_auth.sql), the game's

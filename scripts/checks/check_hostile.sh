@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-all: beside another check (its time bound is a ratio to the same run's padded call)
+# run-all: alone (it times a server; see run-all.sh)
 # The game's backend against a hostile client (issue 37, CONTRACTS §8b, §8c), on a REAL
 # PostgreSQL 15 + PostGIS with Supabase's roles and the game's migrations as a night applies
 # them, one follower running throughout (--heartbeat). An attacker calls submit_run as the app

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-all: beside another check (its city-box bound, 30 ms, is six times a quiet run's median)
+# run-all: alone (it times the city box; see run-all.sh)
 # Consumer check for dist/territory/territory_hex.sql and preview.svg, with REAL PostgreSQL 15
 # + PostGIS on a throwaway unix-socket server (as check_challenges.sh), over the game's schema
 # (scripts/checks/territory_schema.sql = CONTRACTS §8):
