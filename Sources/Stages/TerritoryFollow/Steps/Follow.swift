@@ -161,7 +161,7 @@ struct Follower {
 }
 
 /// The liveness probe's file (--heartbeat): its modification time is the last turn of the loop.
-final class Heartbeat: @unchecked Sendable {
+final class Heartbeat {
     let path: String
     private var last = 0.0
 
