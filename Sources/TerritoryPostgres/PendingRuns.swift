@@ -265,9 +265,9 @@ public enum PendingRuns {
     /// in any order converge. The rows go in hex_id order: two workers lock shared cells in the
     /// same order and cannot deadlock on them. The boundaries of the coarse cells they fall in
     /// go first, as the night writes them, so that the zoom levels' trigger draws them exactly
-    /// (ZoomMigration). The upsert fires the trigger's update and insert passes: deferred
-    /// (`territory.zoom_defer`), they are one pass over the coarse cells, `territory_zoom_flush()`,
-    /// in the same transaction (the territory_map_speed migration). Returns the rows written.
+    /// (ZoomMigration). The zoom levels' pass runs in the upsert's own statement, not deferred to
+    /// `territory_zoom_flush()`: with the deferral, check_follow's two followers (one killed -9
+    /// mid-batch) once ended with a territory_hex unlike one night's, cause not found. Returns the rows written.
     @discardableResult
     public static func writeCells(_ db: PostgresConnection, _ won: [Claim]) throws -> Int {
         guard !won.isEmpty else { return 0 }
@@ -275,13 +275,10 @@ public enum PendingRuns {
         try db.copyIn("copy judged_cells from stdin") { w in
             for c in won { try w.row(try TerritoryGame.copyRow(c)) }
         }
-        try db.query("select set_config('territory.zoom_defer', 'on', true)")
-        let written = try db.query("""
+        return try db.query("""
             insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell)
             select hex_id, owner_user_id, last_run_id, claimed_at, cell from judged_cells order by hex_id
             \(TerritoryGame.cellsConflict)
             """).affected
-        try db.query("select territory_zoom_flush()")
-        return written
     }
 }

@@ -85,8 +85,8 @@ comment on function public.territory_in_viewport(double precision, double precis
 --   local to its transaction) the trigger only notes the resolution-8 cells each statement
 --   changed, and `select territory_zoom_flush()` brings them and every coarser cell up to date
 --   in one pass (and ends the deferral); the writer calls it before it commits. An upsert (its
---   update, then its insert trigger) is then one pass where it was two. The followers do so;
---   every other writer (the night, a row written by hand) gets the pass in its own statement.
+--   update, then its insert trigger) is then one pass where it was two. No writer does yet: the
+--   followers, the night and a row written by hand get the pass in their own statement.
 --   Not flushed, the coarse cells stay behind until the night's check rebuilds them.
 create or replace function public.territory_zoom_refresh_pass(a bigint[], everything boolean) returns integer
   language plpgsql security definer set max_parallel_workers_per_gather = 0 set search_path = public, extensions, pg_temp as $$
