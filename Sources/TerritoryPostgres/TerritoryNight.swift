@@ -126,7 +126,7 @@ public struct TerritoryNight: AppNight {
     /// transaction, each unless recorded and present.
     public static func applyMigrations(_ db: PostgresConnection, log: StageLog) throws {
         let present = [migrationPresent, submitMigrationPresent, zoomMigrationPresent, privacyMigrationPresent, fairPlayMigrationPresent,
-                       mapSpeedMigrationPresent]
+                       mapSpeedMigrationPresent, runnerRunsMigrationPresent]
         precondition(present.count == GameMigration.all.count, "each of the game's migrations needs its present query")
         for (m, present) in zip(GameMigration.all, present) {
             try Migrations.apply(db, app: "territory", name: m.name,
@@ -241,6 +241,15 @@ public struct TerritoryNight: AppNight {
            and to_regprocedure('territory_zoom_flush()') is not null
            and (select prosrc like '%territory.zoom_defer%' from pg_proc where oid = to_regprocedure('territory_zoom_after_write()'))
            and (select prosrc like '%one row version a cell%' from pg_proc where oid = to_regprocedure('territory_zoom_refresh_pass(bigint[], boolean)')), false)
+        """
+
+    /// What the runner_runs migration makes: each runner's count of stored runs in
+    /// territory_runner_runs (read policy on), written by runs' trigger (the privacy migration
+    /// applied again makes the earlier one) and read by the stats view.
+    static let runnerRunsMigrationPresent = """
+        select coalesce(\(Migrations.readPoliciesPresent(["territory_runner_runs": "territory_runner_runs_read"]))
+           and (select prosrc like '%territory_runner_runs_add%' from pg_proc where oid = to_regprocedure('territory_runner_totals_after_runs()'))
+           and pg_get_viewdef(to_regclass('territory_runner_stats')) like '%territory_runner_runs%', false)
         """
 
     /// Rows stored before the game's migration (or by a writer that left `cell` empty) get their

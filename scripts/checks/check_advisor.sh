@@ -194,6 +194,19 @@ stats_step "a cell deleted and a run deleted" "delete from territory_hex where h
 stats_step "territory_hex truncated" "truncate territory_hex"
 stats_step "runs truncated" "truncate runs cascade"
 expect plain "territory_runner_totals_rebuild() after the writes: nothing to change" "0" "select territory_runner_totals_rebuild()"
+# A runner's next run is stored while a judging transaction (a follower's batch: A's run judged, a
+# cell claimed for A) holds A's judged figures until it commits: the insert must not wait for it.
+sql plain "insert into runs (id, user_id, started_at, ended_at) values ('$RUN', '$A', now(), now())" >/dev/null
+"${PSQL[@]}" -d plain -c "begin" -c "update runs set valid_loop = true, distance_m = 5000 where id = '$RUN'" \
+  -c "insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell) values ('${CELLS[0]%% *}', '$A', '$RUN', now(), '${CELLS[0]#* }')" \
+  -c "select pg_sleep(6)" -c "commit" >/dev/null 2>"$TMP/judging.err" &
+judging=$!
+for i in $(seq 50); do [ "$(sql plain "select count(*) from pg_stat_activity where query = 'select pg_sleep(6)'")" = 1 ] && break; sleep 0.1; done
+got=$("${PSQL[@]}" -d plain -At -c "set lock_timeout = '2s'" -c "insert into runs (id, user_id, started_at, ended_at) values ('$B', '$A', now(), now()) returning 'stored'" 2>&1 | tail -1 || true)
+wait $judging || { echo "  FAIL the judging transaction: $(cat "$TMP/judging.err")"; fail=1; }
+if [ "$got" = stored ]; then echo "  ok   a runner's run stored while a judging transaction holds their judged figures (no wait)"
+else echo "  FAIL storing a run waited for a judging transaction of the same runner: $got"; fail=1; fi
+stats_step "a run stored beside a judging" "select 1"
 # A function a client calls with its caller's rights reads no more than the tables and views above;
 # one with its owner's rights (security definer) may read anything, so each is named here, with what
 # it returns, and the calls above search what it gives.
