@@ -126,7 +126,7 @@ public struct TerritoryNight: AppNight {
     /// transaction, each unless recorded and present.
     public static func applyMigrations(_ db: PostgresConnection, log: StageLog) throws {
         let present = [migrationPresent, submitMigrationPresent, zoomMigrationPresent, privacyMigrationPresent, fairPlayMigrationPresent,
-                       mapSpeedMigrationPresent, runnerRunsMigrationPresent]
+                       mapSpeedMigrationPresent, runnerRunsMigrationPresent, boxInlineMigrationPresent]
         precondition(present.count == GameMigration.all.count, "each of the game's migrations needs its present query")
         for (m, present) in zip(GameMigration.all, present) {
             try Migrations.apply(db, app: "territory", name: m.name,
@@ -250,6 +250,13 @@ public struct TerritoryNight: AppNight {
         select coalesce(\(Migrations.readPoliciesPresent(["territory_runner_runs": "territory_runner_runs_read"]))
            and (select prosrc like '%territory_runner_runs_add%' from pg_proc where oid = to_regprocedure('territory_runner_totals_after_runs()'))
            and pg_get_viewdef(to_regclass('territory_runner_stats')) like '%territory_runner_runs%', false)
+        """
+
+    /// What the territory_box_inline migration makes: territory_zoom_box as one expression, no
+    /// FROM (the zoom migration applied again makes the earlier body).
+    static let boxInlineMigrationPresent = """
+        select coalesce((select position(' from ' in lower(prosrc)) = 0 from pg_proc
+                          where oid = to_regprocedure('territory_zoom_box(double precision, double precision, double precision, double precision)')), false)
         """
 
     /// Rows stored before the game's migration (or by a writer that left `cell` empty) get their

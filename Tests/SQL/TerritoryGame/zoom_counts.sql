@@ -6,7 +6,7 @@
 -- whose cell intersects the box (ST_Intersects); when not, the finest coarser resolution that
 -- fits, each coarse cell with its claimed cells, majority owner and that owner's cells.
 begin;
-select plan(21);
+select plan(22);
 
 insert into users (id, username) values
   ('00000000-0000-4000-8000-00000000000a', 'pgtap-a'), ('00000000-0000-4000-8000-00000000000b', 'pgtap-b');
@@ -93,6 +93,17 @@ select is((:zoom), :'written_before', 'deferred: the coarse cells unchanged unti
 select territory_zoom_flush();
 select is((:zoom), :'in_statement', 'territory_zoom_flush: the coarse cells as the pass in the upsert''s statement leaves them');
 select is(current_setting('territory.zoom_defer', true), 'off', 'territory_zoom_flush ends the deferral');
+
+-- The box (territory_box_inline): one expression PostgreSQL inlines into its callers, not a query
+-- planned and run on every call of the viewport functions.
+create function pg_temp.plan_of(q text) returns text language plpgsql as $$
+declare r text; o text := '';
+begin
+  for r in execute 'explain (verbose, costs off) ' || q loop o := o || r || E'\n'; end loop;
+  return o;
+end $$;
+select unalike(pg_temp.plan_of($q$select territory_zoom_box(x, 51.5, x + 0.01, 51.51) from generate_series(1, 2) x$q$), '%territory_zoom_box%',
+  'territory_zoom_box is inlined into its caller');
 
 select * from finish();
 rollback;
