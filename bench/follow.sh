@@ -18,6 +18,10 @@
 #
 #   bash bench/follow.sh [RUNS]
 #   FOLLOW_PARTS=2,3 bash bench/follow.sh       only those parts (1 steady, 2 burst, 3 drains)
+#   MAP_RATE=200 FOLLOW_PARTS=2 bash bench/follow.sh
+#                                               the 8 map readers at 200 calls/s in all (a Poisson
+#                                               stream; latency counted from the scheduled start)
+#                                               rather than each as fast as it can
 #   FOLLOW_TRACK=all bash bench/follow.sh       the drains' statements inside the triggers too
 #                                               (pg_stat_statements.track; their time is also
 #                                               their caller's)
@@ -95,11 +99,11 @@ echo "select sum(octet_length(v::text)) from territory_cells_in_viewport($box) v
 readers() {  # readers SECONDS: 8 map readers as authenticated; prints their p95 in ms
   rm -f "$TMP"/map_log.*
   (cd "$TMP" && PGOPTIONS="-c client_min_messages=warning -c role=authenticated" "$PGBIN/pgbench" -n -h "$SOCK" -U postgres -c 8 -j 2 \
-     -T "$1" -l --log-prefix=map_log -f map.sql burst >"$TMP/map.log" 2>&1) || { cat "$TMP/map.log" >&2; return 1; }
+     ${MAP_RATE:+--rate="$MAP_RATE"} -T "$1" -l --log-prefix=map_log -f map.sql burst >"$TMP/map.log" 2>&1) || { cat "$TMP/map.log" >&2; return 1; }
   cat "$TMP"/map_log.* | awk '{ print $3 / 1000 }' | sort -n | awk '{ a[NR] = $1 } END { printf "%.1f %d\n", a[int(NR * 0.95) + 1], NR }'
 }
 read -r quiet_p95 quiet_n < <(readers 10)
-echo "  8 map readers, no writes: p95 $quiet_p95 ms ($quiet_n calls in 10 s; box $box, $(pg_sql burst "set role authenticated; select coalesce(sum(cardinality(hex_ids)), 0) from territory_cells_in_viewport($box)") cells)"
+echo "  8 map readers${MAP_RATE:+ at $MAP_RATE calls/s}, no writes: p95 $quiet_p95 ms ($quiet_n calls in 10 s; box $box, $(pg_sql burst "set role authenticated; select coalesce(sum(cardinality(hex_ids)), 0) from territory_cells_in_viewport($box)") cells)"
 for w in 1 2; do DATABASE_URL="$(url burst follow-$w)" "$BIN/geo-territory-follow" --poll 5 >"$TMP/burst-$w.log" 2>&1 & done
 sleep 0.5
 quiet_end=$(pg_sql burst "select now()")

@@ -3,7 +3,7 @@
 # (H3 ids and counts, and changes since) under load, against the function before the zoom levels
 # in the same run, and what keeping the coarse cells costs the night.
 #
-#   bash bench/territory_viewport.sh        SECONDS_PER_BOX=10 (pgbench -T), LARGE_LOOPS=375
+#   bash bench/territory_viewport.sh        SECONDS_PER_BOX=5 (pgbench -T), VIEWPORT_ROUNDS=3, LARGE_LOOPS=375
 #   VIEWPORT_KEEP=build/bench/viewport_pg bash bench/territory_viewport.sh
 #                                           the 1M-cell database built once there and reused
 #                                           (the game's migrations applied again from dist/);
@@ -16,7 +16,9 @@
 #    (geo-nightly) from generated large loops (scripts/data/make_runs.py --large: loops 14–32 km
 #    across around 28 places on every continent and across ±180°, by 300 runners) into a
 #    PostgreSQL 15 + PostGIS (unix socket, fsync off); then, per box and per function, pgbench with
-#    8 clients as `authenticated` (max_cells 5000): p50, p95 and p99 latency, the rows (cells) and
+#    8 clients as `authenticated` (max_cells 5000), the box's functions in turn VIEWPORT_ROUNDS
+#    times (each figure the median of the rounds; a ratio, the median of the rounds' ratios, so
+#    that a drift of the machine falls on both sides alike): p50, p95 and p99 latency, the rows (cells) and
 #    their resolution; and, load aside, the server's CPU time per call (one client, 40 calls: the
 #    backend's user + system time from /proc) and the bytes of the answer as PostgREST sends it
 #    (json_agg of the rows). The functions: `before`, territory_in_viewport as it was before the
@@ -33,7 +35,8 @@ cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/release}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PY=${PYTHON:-python3}
-SECS=${SECONDS_PER_BOX:-10}
+SECS=${SECONDS_PER_BOX:-5}
+ROUNDS=${VIEWPORT_ROUNDS:-3}
 KEEP=${VIEWPORT_KEEP:-}
 LARGE=build/bench/territory_large.geojson
 MIGRATIONS=dist/supabase/game/migrations
@@ -110,13 +113,15 @@ shape() {
   esac
 }
 bytes() { pg_sql big "set role authenticated; select octet_length(coalesce(json_agg(v), '[]')::text) from ${1#*from }"; }
-# cpu_ms SQL: the backend's CPU ms per call over 40 calls as authenticated (one session).
+# cpu_ms SQL [N]: the backend's CPU ms per call over N calls (40) as authenticated (one session);
+# the kernel counts CPU in ticks (10 ms), so a call of under a millisecond needs hundreds.
 cpu_ms() {
+  local n=${2:-40}
   { echo "set role authenticated;"; echo "select pg_backend_pid() as pid \\gset"; echo "\\setenv PID :pid"
     echo "$1 \\g /dev/null"; echo "\\! awk '{print \$14 + \$15}' /proc/\$PID/stat"
-    for i in $(seq 40); do echo "$1 \\g /dev/null"; done
+    for i in $(seq "$n"); do echo "$1 \\g /dev/null"; done
     echo "\\! awk '{print \$14 + \$15}' /proc/\$PID/stat"; } > "$TMP/cpu.sql"
-  "${PSQL[@]}" -d big -At -f "$TMP/cpu.sql" | tail -2 | tr '\n' ' ' | awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($2 - $1) * 1000 / hz / 40 }'
+  "${PSQL[@]}" -d big -At -f "$TMP/cpu.sql" | tail -2 | tr '\n' ' ' | awk -v hz="$(getconf CLK_TCK)" -v n="$n" '{ printf "%.2f", ($2 - $1) * 1000 / hz / n }'
 }
 # load SQL: pgbench -c 8 -j 2 -T SECS as authenticated: "tps p50 p95 p99" (ms)
 load() {
@@ -130,7 +135,8 @@ load() {
 }
 BOXES=("street:-0.125, 51.505, -0.115, 51.51" "city:-0.25, 51.45, 0.0, 51.56" "region:-1.5, 51.0, 1.0, 52.2"
        "country:-5.0, 42.0, 8.0, 51.0" "continent:-25.0, 34.0, 45.0, 72.0" "world:-180, -90, 180, 90" "across180:170, -30, -170, -5")
-echo "per box and function, pgbench -c 8 -j 2 -T $SECS as authenticated, latency in ms; cpu: server CPU ms per call, one client;"
+echo "per box and function, pgbench -c 8 -j 2 -T $SECS as authenticated, the functions in turn $ROUNDS times (medians), latency in ms;"
+echo "cpu: server CPU ms per call, one client;"
 echo "bytes: the answer as PostgREST sends it (json_agg of its rows):"
 printf '  %-10s %-8s %6s %4s %6s %7s %7s %7s %6s %9s\n' box function cells res tps p50 p95 p99 cpu bytes
 declare -A P95 CPU BYTES
@@ -138,22 +144,40 @@ if [ -n "${VIEWPORT_BOXES:-}" ]; then
   kept=(); for spec in "${BOXES[@]}"; do [[ ",$VIEWPORT_BOXES," == *",${spec%%:*},"* ]] && kept+=("$spec"); done; BOXES=("${kept[@]}")
 fi
 FNS=${VIEWPORT_FUNCTIONS:-before,geojson,cells,since}
+
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ a[NR] = $1 } END { printf "%s", (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+declare -A ROUND_RATIOS
 for spec in "${BOXES[@]}"; do
   name=${spec%%:*}; b=${spec#*:}
+  declare -A Q=() TPS=() P50=() P95S=() P99=()
+  for fn in ${FNS//,/ }; do Q[$fn]=$(call "$fn" "$b"); done
+  # The functions in turn, ROUNDS times (a drift of the machine falls on all of them alike); each
+  # figure is the median of the rounds, each ratio the median of the rounds' ratios.
+  for r in $(seq "$ROUNDS"); do
+    for fn in ${FNS//,/ }; do
+      read -r tps p50 p95 p99 < <(load "${Q[$fn]}")
+      TPS[$fn]+=" $tps"; P50[$fn]+=" $p50"; P95S[$fn]+=" $p95"; P99[$fn]+=" $p99"
+    done
+    [ -n "${P95S[before]:-}" ] || continue
+    for fn in ${FNS//,/ }; do
+      [ "$fn" = before ] && continue
+      ROUND_RATIOS[$name.$fn]+=" $(ratio "$(echo "${P95S[$fn]}" | awk '{ print $NF }')" "$(echo "${P95S[before]}" | awk '{ print $NF }')")"
+    done
+  done
   for fn in ${FNS//,/ }; do
-    q=$(call "$fn" "$b"); shape=$(shape "$q"); bytes=$(bytes "$q")
-    read -r tps p50 p95 p99 < <(load "$q")
-    cpu=$(cpu_ms "$q")
+    q=${Q[$fn]}; shape=$(shape "$q"); bytes=$(bytes "$q"); cpu=$(cpu_ms "$q" "$([ "$fn" = since ] || [ "$name" = street ] && echo 1000 || echo 40)")
+    p95=$(echo "${P95S[$fn]}" | median)
     P95[$name.$fn]=$p95; CPU[$name.$fn]=$cpu; BYTES[$name.$fn]=$bytes
-    printf '  %-10s %-8s %6s %4s %6s %7s %7s %7s %6s %9s\n' "$name" "$fn" ${shape% *} ${shape#* } "$tps" "$p50" "$p95" "$p99" "$cpu" "$bytes"
+    printf '  %-10s %-8s %6s %4s %6s %7s %7s %7s %6s %9s\n' "$name" "$fn" ${shape% *} ${shape#* } "$(echo "${TPS[$fn]}" | median)" \
+      "$(echo "${P50[$fn]}" | median)" "$p95" "$(echo "${P99[$fn]}" | median)" "$cpu" "$bytes"
   done
 done
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
-echo "issue 41's ratios, same run:"
+echo "issue 41's ratios, same run (up close: the median of the $ROUNDS rounds' ratios; each round's after it):"
 for name in street city; do
   for fn in geojson cells; do
-    [ -n "${P95[$name.before]:-}" ] && [ -n "${P95[$name.$fn]:-}" ] || continue
-    echo "  $name p95: $fn / before $(ratio "${P95[$name.$fn]}" "${P95[$name.before]}") (bound: ≤ 1)"
+    [ -n "${ROUND_RATIOS[$name.$fn]:-}" ] || continue
+    echo "  $name p95: $fn / before $(echo "${ROUND_RATIOS[$name.$fn]}" | median | xargs printf %.2f) (bound: ≤ 1; rounds:${ROUND_RATIOS[$name.$fn]})"
   done
 done
 if [ -z "${VIEWPORT_BOXES:-}${VIEWPORT_FUNCTIONS:-}" ]; then
