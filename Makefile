@@ -114,10 +114,12 @@ $(TARGET_DEPS): Package.swift scripts/target-deps.py
 -include $(TARGET_DEPS)
 
 # The files under Sources/ (the .sql and .html the EmbedFiles plugin compiles in among them) and
-# Plugins/, listed by one `find` the first time a binary's prerequisites are
-# expanded (then kept: a find per binary was a fork each on every run).
+# Plugins/, listed by one `find` when the Makefile is read (a find per binary was a fork each on
+# every run). Not on first use, through an $(eval) inside the binaries' secondary expansion: with
+# two more files, GNU make 4.3 expanded some binaries' prerequisites to nothing that way, in one
+# include order and not the other (check_include_order).
 # (binary_sources holds the pattern: a % in the rule's own text would be taken for its stem.)
-SOURCE_FILES = $(eval SOURCE_FILES := $$(shell find Sources Plugins -type f))$(SOURCE_FILES)
+SOURCE_FILES := $(sort $(shell find Sources Plugins -type f))
 binary_sources = $(filter $(addsuffix /%,$(or $(SOURCES_geo-$(1)),Sources)),$(SOURCE_FILES))
 $(BIN)/geo-%: Package.swift $$(call binary_sources,$$*) | $(SETUP_STAMP)
 	scripts/swift-release.sh build --product geo-$*
