@@ -44,11 +44,9 @@ for m in Sources/TerritoryGame/Migrations/*.sql; do
   GAME_MIGRATION_FILES+=("$MIGRATIONS/$(basename "$m")")
 done
 
-for f in "$TERRITORY" "$FOLLOW" "$NIGHTLY" "$RUNS" "${GAME_MIGRATION_FILES[@]}"; do
-  [ -e "$f" ] || { echo "check_follow: $f is missing (run make territory, and scripts/swift-release.sh build --product geo-territory, geo-territory-follow, geo-nightly)"; exit 1; }
-done
-
 source scripts/checks/lib/pg.sh
+needs check_follow "run make territory, and scripts/swift-release.sh build --product geo-territory, geo-territory-follow, geo-nightly" \
+  "$TERRITORY" "$FOLLOW" "$NIGHTLY" "$RUNS" "${GAME_MIGRATION_FILES[@]}"
 # Passwords on TCP (the follower's wrong password), trust on the socket (the test's own psql).
 pg_start_tcp check_follow timezone=UTC
 source scripts/checks/lib/game_runs.sh
