@@ -201,7 +201,9 @@ sql plain "insert into runs (id, user_id, started_at, ended_at) values ('$RUN', 
   -c "insert into territory_hex (hex_id, owner_user_id, last_run_id, claimed_at, cell) values ('${CELLS[0]%% *}', '$A', '$RUN', now(), '${CELLS[0]#* }')" \
   -c "select pg_sleep(6)" -c "commit" >/dev/null 2>"$TMP/judging.err" &
 judging=$!
-for i in $(seq 50); do [ "$(sql plain "select count(*) from pg_stat_activity where query = 'select pg_sleep(6)'")" = 1 ] && break; sleep 0.1; done
+holding() { [ "$(sql plain "select count(*) from pg_stat_activity where query = 'select pg_sleep(6)'")" = 1 ]; }
+for i in $(seq 50); do holding && break; sleep 0.1; done
+holding || { echo "  FAIL the judging transaction did not start within 5 s"; fail=1; }
 got=$("${PSQL[@]}" -d plain -At -c "set lock_timeout = '2s'" -c "insert into runs (id, user_id, started_at, ended_at) values ('$B', '$A', now(), now()) returning 'stored'" 2>&1 | tail -1 || true)
 wait $judging || { echo "  FAIL the judging transaction: $(cat "$TMP/judging.err")"; fail=1; }
 if [ "$got" = stored ]; then echo "  ok   a runner's run stored while a judging transaction holds their judged figures (no wait)"
