@@ -18,10 +18,10 @@
 #    PostgreSQL 15 + PostGIS (unix socket, fsync off); then, per box and per function, pgbench with
 #    8 clients as `authenticated` (max_cells 5000), the box's functions in turn VIEWPORT_ROUNDS
 #    times (each figure the median of the rounds; a ratio, the median of the rounds' ratios, so
-#    that a drift of the machine falls on both sides alike): p50, p95 and p99 latency, the rows (cells) and
-#    their resolution; and, load aside, the server's CPU time per call (one client, 40 calls: the
-#    backend's user + system time from /proc) and the bytes of the answer as PostgREST sends it
-#    (json_agg of the rows). The functions: `before`, territory_in_viewport as it was before the
+#    that a drift of the machine falls on both sides alike): p50, p95 and p99 latency, the rows
+#    (cells) and their resolution; and, load aside, the server's CPU time per call (one client,
+#    40 calls, 1,000 for the street box and `since`: the backend's user + system time from /proc)
+#    and the bytes of the answer as PostgREST sends it (json_agg of the rows). The functions: `before`, territory_in_viewport as it was before the
 #    zoom levels (the game's first migration: every cell meeting the box, sorted, capped), made
 #    here as the same-run reference; `geojson`, territory_in_viewport; `cells`,
 #    territory_cells_in_viewport; `since`, the same with the number it gave, nothing changed (the

@@ -267,7 +267,8 @@ public enum PendingRuns {
     /// go first, as the night writes them, so that the zoom levels' trigger draws them exactly
     /// (ZoomMigration). The zoom levels' pass runs in the upsert's own statement, not deferred to
     /// `territory_zoom_flush()`: with the deferral, check_follow's two followers (one killed -9
-    /// mid-batch) once ended with a territory_hex unlike one night's, cause not found. Returns the rows written.
+    /// mid-batch) once ended with a territory_hex unlike one night's, cause not found. Returns the
+    /// rows written.
     @discardableResult
     public static func writeCells(_ db: PostgresConnection, _ won: [Claim]) throws -> Int {
         guard !won.isEmpty else { return 0 }

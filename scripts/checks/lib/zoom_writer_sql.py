@@ -1,6 +1,7 @@
 """check_zoom: one concurrent writer's SQL, 20 transactions upserting 12 of CELLS (sorted, so
 overlapping writers cannot deadlock) as RUNNER's through RUN. Usage: zoom_writer_sql.py CELLS RUNNER RUN W
-An odd W writes as the followers do: the coarse cells' pass deferred to territory_zoom_flush().
+An odd W defers the coarse cells' pass to territory_zoom_flush() (territory.zoom_defer), an even one
+gets it in its upsert's statement, as every writer does today.
 """
 import random, sys
 cells = open(sys.argv[1]).read().split()
