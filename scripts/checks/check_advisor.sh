@@ -21,15 +21,13 @@ cd "$(dirname "$0")/../.."
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 ROOT=${ADVISOR_MIGRATIONS:-dist/supabase}
 QUIZ=("$ROOT"/migrations/*.sql); CITIES=("$ROOT"/cities/migrations/*.sql); GAME=("$ROOT"/game/migrations/*.sql)
-for f in "${QUIZ[0]}" "${CITIES[0]}" "${GAME[0]}"; do
-  [ -f "$f" ] || { echo "check_advisor: $f is missing (run make challenges cities territory)"; exit 1; }
-done
+source scripts/checks/lib/pg.sh
+needs check_advisor "run make challenges cities territory" "${QUIZ[0]}" "${CITIES[0]}" "${GAME[0]}"
 if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ] \
    || [ ! -f /usr/share/postgresql/15/extension/plpgsql_check.control ] || ! command -v squawk >/dev/null; then
   bash scripts/setup.sh --test
 fi
 
-source scripts/checks/lib/pg.sh
 pg_start check_advisor C timezone=UTC
 fail=0
 

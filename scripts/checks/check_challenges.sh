@@ -33,16 +33,14 @@ BIN=${BIN:-.build/release}
 PY=${PYTHON:-python3}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 
-for f in "$WORLD" "$SCHEMA" "$SEED"; do
-  [ -f "$f" ] || { echo "check_challenges: $f is missing (run make challenges)"; exit 1; }
-done
+source scripts/checks/lib/pg.sh
+needs check_challenges "run make challenges" "$WORLD" "$SCHEMA" "$SEED"
 if [ ! -x "$PGBIN/postgres" ]; then
   bash scripts/setup.sh --test
   [ -x "$PGBIN/postgres" ] || PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 fi
 [ -x "$PGBIN/postgres" ] || { echo "check_challenges: no PostgreSQL server binaries found"; exit 1; }
 
-source scripts/checks/lib/pg.sh
 pg_start check_challenges
 PG=("${PSQL[@]}" -d postgres)
 fail=0

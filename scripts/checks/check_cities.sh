@@ -39,9 +39,8 @@ PY=${PYTHON:-python3}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 MUNICH=2867714
 
-for f in "$WORLD" "$SEED"; do
-  [ -f "$f" ] || { echo "check_cities: $f is missing (run make cities)"; exit 1; }
-done
+source scripts/checks/lib/pg.sh
+needs check_cities "run make cities" "$WORLD" "$SEED"
 mapfile -t MIGRATIONS < <(ls "$DIR"/migrations/*.sql 2>/dev/null | LC_ALL=C sort)
 [ ${#MIGRATIONS[@]} -gt 0 ] || { echo "check_cities: no migrations in $DIR/migrations"; exit 1; }
 # The server, and contrib's pg_trgm and unaccent (Debian's postgresql-contrib).
@@ -54,7 +53,6 @@ fi
 # UTF-8 with an ICU-free libc locale if one exists (as on Supabase), else C: the search keys must
 # not depend on it.
 LOCALE=C; locale -a 2>/dev/null | grep -qx 'C.utf8' && LOCALE=C.UTF-8
-source scripts/checks/lib/pg.sh
 pg_start check_cities "$LOCALE"
 PG=("${PSQL[@]}" -d postgres)
 fail=0

@@ -14,10 +14,9 @@ BIN=${BIN:-.build/release}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PY=${PYTHON:-python3}
 OUT=${OUT:-build/game-map}
-for f in "$BIN/geo-nightly" "$BIN/geo-hexagons" data/territory/runs.geojson data/territory/edge_runs.geojson; do
-  [ -e "$f" ] || { echo "check_map_page: $f is missing (scripts/swift-release.sh build --product geo-nightly --product geo-hexagons)"; exit 1; }
-done
 source scripts/checks/lib/pg.sh
+needs check_map_page "scripts/swift-release.sh build --product geo-nightly --product geo-hexagons" \
+  "$BIN/geo-nightly" "$BIN/geo-hexagons" data/territory/runs.geojson data/territory/edge_runs.geojson
 pg_start check_map_page C timezone=UTC
 fail=0
 mkdir -p "$OUT"

@@ -30,11 +30,10 @@ GAME_MIGRATION=${GAME_MIGRATION:-dist/supabase/game/migrations/$(basename Source
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PY=${PYTHON:-python3}
 
-for f in "$NIGHTLY" "$WORLD" "$RUNS" "$SEED" "$TERRITORY_OUT/territory.geojson" "$TERRITORY_OUT/territory_hex.sql" "$GAME_MIGRATION"; do
-  [ -e "$f" ] || { echo "check_nightly: $f is missing (run make all, and scripts/swift-release.sh build --product geo-nightly)"; exit 1; }
-done
-
 source scripts/checks/lib/pg.sh
+needs check_nightly "run make all, and scripts/swift-release.sh build --product geo-nightly" \
+  "$NIGHTLY" "$WORLD" "$RUNS" "$SEED" "$TERRITORY_OUT/territory.geojson" "$TERRITORY_OUT/territory_hex.sql" "$GAME_MIGRATION"
+
 # Passwords on TCP, trust on the socket (the test's own psql).
 pg_start_tcp check_nightly timezone=UTC
 fail=0

@@ -29,15 +29,13 @@ PY=${PYTHON:-python3}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 RSVG=${RSVG:-rsvg-convert}
 
-for f in "$OUT/territory_hex.sql" "$OUT/territory.geojson" "$OUT/runs.tsv" "$OUT/preview.svg"; do
-  [ -f "$f" ] || { echo "check_territory: $f is missing (run make territory)"; exit 1; }
-done
+source scripts/checks/lib/pg.sh
+needs check_territory "run make territory" "$OUT/territory_hex.sql" "$OUT/territory.geojson" "$OUT/runs.tsv" "$OUT/preview.svg"
 if [ ! -x "$PGBIN/postgres" ] || [ ! -f /usr/share/postgresql/15/extension/postgis.control ]; then
   bash scripts/setup.sh --test
 fi
 [ -x "$PGBIN/postgres" ] || { echo "check_territory: no PostgreSQL 15 server binaries in $PGBIN"; exit 1; }
 
-source scripts/checks/lib/pg.sh
 pg_start check_territory C timezone=UTC
 fail=0
 # The game's migration (CONTRACTS §8a), as make territory wrote it; applied after the schema; then
