@@ -7,7 +7,9 @@
 #   2. 200 runs/s for 30 s, two followers: p50/p95, the backlog each second (it must not grow);
 #      with 8 map readers (pgbench: territory_cells_in_viewport of a city box in the territory the
 #      templates claimed first) all along: their p95 against the same readers with no writes,
-#      just before (issue 41);
+#      just before (issue 41); and where the CPU went meanwhile (cores used by the readers, by
+#      storing the runs, by judging them: the followers and their backends), per run stored and
+#      judged;
 #   3. drains of DRAIN_SMALL and DRAIN_LARGE pending runs by two followers (--drain): wall time,
 #      runs/s, each worker's CPU and peak memory, the ratio of the two times (linear: the ratio
 #      of the counts), and what the database does per run (pg_stat_statements: time, rows and
@@ -22,6 +24,10 @@
 #                                               the 8 map readers at 200 calls/s in all (a Poisson
 #                                               stream; latency counted from the scheduled start)
 #                                               rather than each as fast as it can
+#   MAP_CLIENTS=2 FOLLOW_PARTS=2 bash bench/follow.sh
+#                                               2 map readers (connections) rather than 8
+#   FOLLOW_BATCH=400 bash bench/follow.sh       the followers' --batch (the burst: the follower's
+#                                               default, 100; the drains: 100)
 #   FOLLOW_TRACK=all bash bench/follow.sh       the drains' statements inside the triggers too
 #                                               (pg_stat_statements.track; their time is also
 #                                               their caller's)
@@ -57,7 +63,7 @@ newgame() {
 }
 # stream DB RATE SECONDS CLIENTS [SCRIPT]: pgbench submits at RATE runs/s
 stream() {
-  "$PGBIN/pgbench" -n -h "$SOCK" -U postgres -c "$4" -j "$4" --rate="$2" -T "$3" -D templates="$TEMPLATES" -f "${5:-$TMP/submit.sql}" "$1" >"$TMP/pgbench.log" 2>&1
+  PGAPPNAME=submitter "$PGBIN/pgbench" -n -h "$SOCK" -U postgres -c "$4" -j "$4" --rate="$2" -T "$3" -D templates="$TEMPLATES" -f "${5:-$TMP/submit.sql}" "$1" >"$TMP/pgbench.log" 2>&1
 }
 settle() {  # settle DB: waits until nothing is pending (at most 5 minutes)
   local i; for i in $(seq 3000); do [ "$(game_pending "$1")" = 0 ] && return 0; sleep 0.1; done; return 1
@@ -96,15 +102,45 @@ box=$(pg_sql burst "select format('%s, %s, %s, %s', x - 0.125, y - 0.055, x + 0.
    offset (select count(*) / 2 from territory_hex) limit 1) m) m")
 pg_sql burst "vacuum analyze" >/dev/null
 echo "select sum(octet_length(v::text)) from territory_cells_in_viewport($box) v;" > "$TMP/map.sql"
-readers() {  # readers SECONDS: 8 map readers as authenticated; prints their p95 in ms
+readers() {  # readers SECONDS: MAP_CLIENTS (8) map readers as authenticated; prints their p95 in ms
   rm -f "$TMP"/map_log.*
-  (cd "$TMP" && PGOPTIONS="-c client_min_messages=warning -c role=authenticated" "$PGBIN/pgbench" -n -h "$SOCK" -U postgres -c 8 -j 2 \
+  (cd "$TMP" && PGAPPNAME=map-reader PGOPTIONS="-c client_min_messages=warning -c role=authenticated" "$PGBIN/pgbench" -n -h "$SOCK" -U postgres -c "${MAP_CLIENTS:-8}" -j 2 \
      ${MAP_RATE:+--rate="$MAP_RATE"} -T "$1" -l --log-prefix=map_log -f map.sql burst >"$TMP/map.log" 2>&1) || { cat "$TMP/map.log" >&2; return 1; }
   cat "$TMP"/map_log.* | awk '{ print $3 / 1000 }' | sort -n | awk '{ a[NR] = $1 } END { printf "%.1f %d\n", a[int(NR * 0.95) + 1], NR }'
 }
+# cpu_sample: a line per group, "group CPU-seconds" (user + system, /proc), then "wall", "stored",
+# "judged" (the burst's runs so far): the server's backends by application_name (map-reader,
+# submitter, follow-N) and the rest of the server (walwriter, checkpointer, autovacuum…); the two
+# follower processes; the pgbench clients; the machine's busy and stolen time (/proc/stat).
+cpu_sample() {
+  local hz pid app; hz=$(getconf CLK_TCK)
+  {
+    pg_sql burst "select pid, coalesce(nullif(application_name, ''), 'server') from pg_stat_activity" | while IFS='|' read -r pid app; do
+      case $app in follow-*) app=followers-backends;; map-reader|submitter) ;; *) app=server-other;; esac
+      echo "$app $(cpu_ticks "$pid")"
+    done
+    for pid in "${followers[@]}"; do echo "followers $(cpu_ticks "$pid")"; done
+    for pid in $(pgrep -x pgbench); do echo "pgbench $(cpu_ticks "$pid")"; done
+    awk '$1 == "cpu" { print "machine", $2 + $3 + $4 + $7 + $8; print "steal", $9 }' /proc/stat
+  } | awk -v hz="$hz" '{ s[$1] += $2 } END { for (k in s) printf "%s %.2f\n", k, s[k] / hz }'
+  echo "wall $(date +%s.%N)"
+  pg_sql burst "select 'stored ' || count(*) || E'\njudged ' || count(judged_at) from runs where created_at > '$quiet_end'"
+}
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# cpu_split A B: the cores each group used between the two samples, and per run stored / judged.
+cpu_split() {
+  awk 'NR == FNR { a[$1] = $2; next } { d[$1] = $2 - a[$1] } END {
+    w = d["wall"]; other = d["server-other"]
+    printf "  where the CPU went, %.1f s of the burst (cores; %d runs stored, %d judged meanwhile):\n", w, d["stored"], d["judged"]
+    printf "    map readers %.2f, storing runs %.2f (%.2f ms a run), judging %.2f: followers %.2f + their backends %.2f (%.2f ms a run), rest of the server %.2f, pgbench %.2f; the machine %.2f of %d busy, %.2f stolen\n",
+      d["map-reader"] / w, d["submitter"] / w, d["submitter"] * 1000 / d["stored"], (d["followers"] + d["followers-backends"]) / w,
+      d["followers"] / w, d["followers-backends"] / w, (d["followers"] + d["followers-backends"]) * 1000 / d["judged"], other / w,
+      d["pgbench"] / w, d["machine"] / w, cores, d["steal"] / w }' cores="$(nproc)" "$1" "$2"
+}
 read -r quiet_p95 quiet_n < <(readers 10)
-echo "  8 map readers${MAP_RATE:+ at $MAP_RATE calls/s}, no writes: p95 $quiet_p95 ms ($quiet_n calls in 10 s; box $box, $(pg_sql burst "set role authenticated; select coalesce(sum(cardinality(hex_ids)), 0) from territory_cells_in_viewport($box)") cells)"
-for w in 1 2; do DATABASE_URL="$(url burst follow-$w)" "$BIN/geo-territory-follow" --poll 5 >"$TMP/burst-$w.log" 2>&1 & done
+echo "  ${MAP_CLIENTS:-8} map readers${MAP_RATE:+ at $MAP_RATE calls/s}, no writes: p95 $quiet_p95 ms ($quiet_n calls in 10 s; box $box, $(pg_sql burst "set role authenticated; select coalesce(sum(cardinality(hex_ids)), 0) from territory_cells_in_viewport($box)") cells)"
+followers=()
+for w in 1 2; do DATABASE_URL="$(url burst follow-$w)" "$BIN/geo-territory-follow" --poll 5 ${FOLLOW_BATCH:+--batch "$FOLLOW_BATCH"} >"$TMP/burst-$w.log" 2>&1 & followers+=($!); done
 sleep 0.5
 quiet_end=$(pg_sql burst "select now()")
 t0=$(date +%s.%N)
@@ -113,7 +149,14 @@ map=$!
 stream burst "$BURST_RATE" "$BURST_S" 4 &
 bench=$!
 backlog=()
-while kill -0 $bench 2>/dev/null; do backlog+=("$(game_pending burst)"); sleep 1; done
+while kill -0 $bench 2>/dev/null; do
+  backlog+=("$(game_pending burst)")
+  elapsed=$(echo "$(date +%s.%N) - $t0" | bc)
+  # Where the CPU goes, between 5 s in and 3 s before the end (everything connected and running).
+  if [ ! -f "$TMP/cpu.a" ] && (( $(echo "$elapsed >= 5" | bc) )); then cpu_sample > "$TMP/cpu.a"; fi
+  if [ ! -f "$TMP/cpu.b" ] && (( $(echo "$elapsed >= $BURST_S - 3" | bc) )); then cpu_sample > "$TMP/cpu.b"; fi
+  sleep 1
+done
 wait $bench
 t_end=$(date +%s.%N)
 wait $map
@@ -127,7 +170,8 @@ echo "  pending runs each second: ${backlog[*]}"
 echo "  drained $(printf %.1f "$(echo "$t_done - $t_end" | bc)") s after the last submission"
 for w in 1 2; do echo "  follow-$w: $(tail -1 "$TMP/burst-$w.log" | sed 's/^\[follow done in [0-9.]*s\] //')"; done
 echo "  pgbench: $(grep -E '^(tps|latency average)' "$TMP/pgbench.log" | tr '\n' ' ')"
-echo "  8 map readers meanwhile: p95 $busy_p95 ms ($busy_n calls), $(awk -v a="$busy_p95" -v b="$quiet_p95" 'BEGIN { printf "%.2f", a / b }')× their p95 with no writes (the bound: ≤ 2×)"
+echo "  ${MAP_CLIENTS:-8} map readers meanwhile: p95 $busy_p95 ms ($busy_n calls), $(awk -v a="$busy_p95" -v b="$quiet_p95" 'BEGIN { printf "%.2f", a / b }')× their p95 with no writes (the bound: ≤ 2×)"
+[ -f "$TMP/cpu.b" ] && cpu_split "$TMP/cpu.a" "$TMP/cpu.b"
 
 fi
 
@@ -141,7 +185,7 @@ drain() {  # drain COUNT: COUNT pending runs, two followers
   echo "  $1 pending runs submitted in $(printf %.1f "$(echo "$(date +%s.%N) - $t" | bc)") s"
   t=$(date +%s.%N)
   for w in 1 2; do
-    ( measure "$TMP/drain-$w.log" env DATABASE_URL="$(url "$db" follow-$w)" "$BIN/geo-territory-follow" --drain --batch 100 > "$TMP/drain-$w.time" ) &
+    ( measure "$TMP/drain-$w.log" env DATABASE_URL="$(url "$db" follow-$w)" "$BIN/geo-territory-follow" --drain --batch "${FOLLOW_BATCH:-100}" > "$TMP/drain-$w.time" ) &
   done
   wait
   local wall; wall=$(echo "$(date +%s.%N) - $t" | bc)
