@@ -126,7 +126,7 @@ public struct TerritoryNight: AppNight {
     /// transaction, each unless recorded and present.
     public static func applyMigrations(_ db: PostgresConnection, log: StageLog) throws {
         let present = [migrationPresent, submitMigrationPresent, zoomMigrationPresent, privacyMigrationPresent, fairPlayMigrationPresent,
-                       mapSpeedMigrationPresent, runnerRunsMigrationPresent, boxInlineMigrationPresent]
+                       mapSpeedMigrationPresent, runnerRunsMigrationPresent, boxInlineMigrationPresent, cellsUpCloseMigrationPresent]
         precondition(present.count == GameMigration.all.count, "each of the game's migrations needs its present query")
         for (m, present) in zip(GameMigration.all, present) {
             try Migrations.apply(db, app: "territory", name: m.name,
@@ -257,6 +257,14 @@ public struct TerritoryNight: AppNight {
     static let boxInlineMigrationPresent = """
         select coalesce((select position(' from ' in lower(prosrc)) = 0 from pg_proc
                           where oid = to_regprocedure('territory_zoom_box(double precision, double precision, double precision, double precision)')), false)
+        """
+
+    /// What the territory_cells_up_close migration makes: territory_cells_in_viewport with the
+    /// up-close read (the zoom migration applied again makes the earlier body), run with its
+    /// owner's rights.
+    static let cellsUpCloseMigrationPresent = """
+        select coalesce((select prosrc like '%Up close, the whole answer%' and prosecdef from pg_proc
+                          where oid = to_regprocedure('territory_cells_in_viewport(double precision, double precision, double precision, double precision, integer, bigint)')), false)
         """
 
     /// Rows stored before the game's migration (or by a writer that left `cell` empty) get their

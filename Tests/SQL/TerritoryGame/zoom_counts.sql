@@ -6,7 +6,7 @@
 -- whose cell intersects the box (ST_Intersects); when not, the finest coarser resolution that
 -- fits, each coarse cell with its claimed cells, majority owner and that owner's cells.
 begin;
-select plan(22);
+select plan(32);
 
 insert into users (id, username) values
   ('00000000-0000-4000-8000-00000000000a', 'pgtap-a'), ('00000000-0000-4000-8000-00000000000b', 'pgtap-b');
@@ -52,6 +52,8 @@ select results_eq('select what, count(i.hex_id)::integer from boxes b left join 
   $$values ('a band across both parents', 8), ('every cell', 11), ('inside one cell', 1), ('next to the territory', 0),
            ('one shared edge''s corner', 3), ('the box''s west half', 4)$$, 'the boxes meet 8, 11, 1, 0, 3 and 4 cells');
 
+-- Function calls counted in this transaction (the up-close read below makes no walk).
+set local track_functions = 'all';
 set local role authenticated;
 select set_config('request.jwt.claims', '{"sub": "00000000-0000-4000-8000-00000000000a", "role": "authenticated"}', true);
 -- Resolution 9: exactly ST_Intersects, for boxes over all, a part, one cell's inside, a corner, nothing.
@@ -60,6 +62,22 @@ select set_eq(format('select hex_id, resolution, cells, owner_cells from territo
               format('resolution 9 = ST_Intersects: %s', what))
   from boxes;
 select is((select count(*) from territory_in_viewport(-0.19, 51.50, -0.15, 51.52)), 11::bigint, 'every cell, the one without an owner too');
+-- The app's call, cells only (territory_cells_up_close): the same cells, up close in one read,
+-- with no walk (territory_zoom_pick not called); an empty box still goes to the walk.
+select set_eq(format('select u.h, v.resolution, u.c, u.o from territory_cells_in_viewport(%s, %s, %s, %s) v, unnest(v.hex_ids, v.cells, v.owner_cells) u(h, c, o) where v.kind = %L',
+                     x0, y0, x1, y1, 'cells'),
+              format('select hex_id, 9 as r, claimed as c, claimed as o from intersecting where what = %L', what),
+              format('cells only, resolution 9 = ST_Intersects: %s', what))
+  from boxes;
+select coalesce(pg_stat_get_xact_function_calls('territory_zoom_pick(text, float8, float8, float8, float8, integer)'::regprocedure), 0) as picks \gset
+select results_eq($$select kind, resolution from territory_cells_in_viewport(-0.19, 51.50, -0.15, 51.52) where kind = 'all'$$,
+  $$values ('all', 9)$$, 'cells only, up close: the whole answer at resolution 9');
+select is(coalesce(pg_stat_get_xact_function_calls('territory_zoom_pick(text, float8, float8, float8, float8, integer)'::regprocedure), 0), :'picks'::bigint,
+  'cells only, up close: answered without the walk (territory_zoom_pick not called)');
+select results_eq($$select kind, resolution from territory_cells_in_viewport(-0.15, 51.50, -0.14, 51.52) where kind = 'all'$$,
+  $$values ('all', 9)$$, 'cells only, an empty box: the walk''s answer, resolution 9');
+select is(coalesce(pg_stat_get_xact_function_calls('territory_zoom_pick(text, float8, float8, float8, float8, integer)'::regprocedure), 0), :'picks'::bigint + 1,
+  'cells only, an empty box: the walk decides (territory_zoom_pick called once)');
 select is((select count(*) from territory_in_viewport(-0.19, 51.50, -0.15, 51.52, 11)), 11::bigint, 'max_cells = the count: still resolution 9');
 
 -- Coarser answers.
