@@ -26,8 +26,7 @@
 #                                               rather than each as fast as it can
 #   MAP_CLIENTS=2 FOLLOW_PARTS=2 bash bench/follow.sh
 #                                               2 map readers (connections) rather than 8
-#   FOLLOW_BATCH=400 bash bench/follow.sh       the followers' --batch (the burst: the follower's
-#                                               default, 100; the drains: 100)
+#   FOLLOW_BATCH=400 bash bench/follow.sh       the followers' --batch (100, the follower's default)
 #   FOLLOW_TRACK=all bash bench/follow.sh       the drains' statements inside the triggers too
 #                                               (pg_stat_statements.track; their time is also
 #                                               their caller's)
@@ -40,6 +39,8 @@ BURST_RATE=${BURST_RATE:-200}
 BURST_S=${BURST_S:-30}
 DRAIN_SMALL=${DRAIN_SMALL:-10000}
 DRAIN_LARGE=${DRAIN_LARGE:-50000}
+MAP_CLIENTS=${MAP_CLIENTS:-8}
+FOLLOW_BATCH=${FOLLOW_BATCH:-100}
 BIN=${BIN:-.build/release}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 [ -x "$BIN/geo-territory-follow" ] && [ -x "$BIN/geo-nightly" ] || scripts/swift-release.sh build --product geo-territory-follow --product geo-nightly >/dev/null
@@ -102,9 +103,9 @@ box=$(pg_sql burst "select format('%s, %s, %s, %s', x - 0.125, y - 0.055, x + 0.
    offset (select count(*) / 2 from territory_hex) limit 1) m) m")
 pg_sql burst "vacuum analyze" >/dev/null
 echo "select sum(octet_length(v::text)) from territory_cells_in_viewport($box) v;" > "$TMP/map.sql"
-readers() {  # readers SECONDS: MAP_CLIENTS (8) map readers as authenticated; prints their p95 in ms
+readers() {  # readers SECONDS: MAP_CLIENTS map readers as authenticated; prints their p95 in ms
   rm -f "$TMP"/map_log.*
-  (cd "$TMP" && PGAPPNAME=map-reader PGOPTIONS="-c client_min_messages=warning -c role=authenticated" "$PGBIN/pgbench" -n -h "$SOCK" -U postgres -c "${MAP_CLIENTS:-8}" -j 2 \
+  (cd "$TMP" && PGAPPNAME=map-reader PGOPTIONS="-c client_min_messages=warning -c role=authenticated" "$PGBIN/pgbench" -n -h "$SOCK" -U postgres -c "$MAP_CLIENTS" -j 2 \
      ${MAP_RATE:+--rate="$MAP_RATE"} -T "$1" -l --log-prefix=map_log -f map.sql burst >"$TMP/map.log" 2>&1) || { cat "$TMP/map.log" >&2; return 1; }
   cat "$TMP"/map_log.* | awk '{ print $3 / 1000 }' | sort -n | awk '{ a[NR] = $1 } END { printf "%.1f %d\n", a[int(NR * 0.95) + 1], NR }'
 }
@@ -138,9 +139,9 @@ cpu_split() {
       d["pgbench"] / w, d["machine"] / w, cores, d["steal"] / w }' cores="$(nproc)" "$1" "$2"
 }
 read -r quiet_p95 quiet_n < <(readers 10)
-echo "  ${MAP_CLIENTS:-8} map readers${MAP_RATE:+ at $MAP_RATE calls/s}, no writes: p95 $quiet_p95 ms ($quiet_n calls in 10 s; box $box, $(pg_sql burst "set role authenticated; select coalesce(sum(cardinality(hex_ids)), 0) from territory_cells_in_viewport($box)") cells)"
+echo "  $MAP_CLIENTS map readers${MAP_RATE:+ at $MAP_RATE calls/s}, no writes: p95 $quiet_p95 ms ($quiet_n calls in 10 s; box $box, $(pg_sql burst "set role authenticated; select coalesce(sum(cardinality(hex_ids)), 0) from territory_cells_in_viewport($box)") cells)"
 followers=()
-for w in 1 2; do DATABASE_URL="$(url burst follow-$w)" "$BIN/geo-territory-follow" --poll 5 ${FOLLOW_BATCH:+--batch "$FOLLOW_BATCH"} >"$TMP/burst-$w.log" 2>&1 & followers+=($!); done
+for w in 1 2; do DATABASE_URL="$(url burst follow-$w)" "$BIN/geo-territory-follow" --poll 5 --batch "$FOLLOW_BATCH" >"$TMP/burst-$w.log" 2>&1 & followers+=($!); done
 sleep 0.5
 quiet_end=$(pg_sql burst "select now()")
 t0=$(date +%s.%N)
@@ -154,7 +155,7 @@ while kill -0 $bench 2>/dev/null; do
   elapsed=$(echo "$(date +%s.%N) - $t0" | bc)
   # Where the CPU goes, between 5 s in and 3 s before the end (everything connected and running).
   if [ ! -f "$TMP/cpu.a" ] && (( $(echo "$elapsed >= 5" | bc) )); then cpu_sample > "$TMP/cpu.a"; fi
-  if [ ! -f "$TMP/cpu.b" ] && (( $(echo "$elapsed >= $BURST_S - 3" | bc) )); then cpu_sample > "$TMP/cpu.b"; fi
+  if [ -f "$TMP/cpu.a" ] && [ ! -f "$TMP/cpu.b" ] && (( $(echo "$elapsed >= $BURST_S - 3" | bc) )); then cpu_sample > "$TMP/cpu.b"; fi
   sleep 1
 done
 wait $bench
@@ -170,7 +171,7 @@ echo "  pending runs each second: ${backlog[*]}"
 echo "  drained $(printf %.1f "$(echo "$t_done - $t_end" | bc)") s after the last submission"
 for w in 1 2; do echo "  follow-$w: $(tail -1 "$TMP/burst-$w.log" | sed 's/^\[follow done in [0-9.]*s\] //')"; done
 echo "  pgbench: $(grep -E '^(tps|latency average)' "$TMP/pgbench.log" | tr '\n' ' ')"
-echo "  ${MAP_CLIENTS:-8} map readers meanwhile: p95 $busy_p95 ms ($busy_n calls), $(awk -v a="$busy_p95" -v b="$quiet_p95" 'BEGIN { printf "%.2f", a / b }')× their p95 with no writes (the bound: ≤ 2×)"
+echo "  $MAP_CLIENTS map readers meanwhile: p95 $busy_p95 ms ($busy_n calls), $(awk -v a="$busy_p95" -v b="$quiet_p95" 'BEGIN { printf "%.2f", a / b }')× their p95 with no writes (the bound: ≤ 2×)"
 [ -f "$TMP/cpu.b" ] && cpu_split "$TMP/cpu.a" "$TMP/cpu.b"
 
 fi
@@ -185,7 +186,7 @@ drain() {  # drain COUNT: COUNT pending runs, two followers
   echo "  $1 pending runs submitted in $(printf %.1f "$(echo "$(date +%s.%N) - $t" | bc)") s"
   t=$(date +%s.%N)
   for w in 1 2; do
-    ( measure "$TMP/drain-$w.log" env DATABASE_URL="$(url "$db" follow-$w)" "$BIN/geo-territory-follow" --drain --batch "${FOLLOW_BATCH:-100}" > "$TMP/drain-$w.time" ) &
+    ( measure "$TMP/drain-$w.log" env DATABASE_URL="$(url "$db" follow-$w)" "$BIN/geo-territory-follow" --drain --batch "$FOLLOW_BATCH" > "$TMP/drain-$w.time" ) &
   done
   wait
   local wall; wall=$(echo "$(date +%s.%N) - $t" | bc)

@@ -21,9 +21,10 @@
 #    that a drift of the machine falls on both sides alike): p50, p95 and p99 latency, the rows
 #    (cells) and their resolution; and, load aside, the server's CPU time per call (one client,
 #    40 calls, 1,000 for the street box and `since`: the backend's user + system time from /proc)
-#    and the bytes of the answer as PostgREST sends it (json_agg of the rows). The functions: `before`, territory_in_viewport as it was before the
-#    zoom levels (the game's first migration: every cell meeting the box, sorted, capped), made
-#    here as the same-run reference; `geojson`, territory_in_viewport; `cells`,
+#    and the bytes of the answer as PostgREST sends it (json_agg of the rows). The functions:
+#    `before`, territory_in_viewport as it was before the zoom levels (the game's first
+#    migration: every cell meeting the box, sorted, capped), made here as the same-run reference;
+#    `geojson`, territory_in_viewport; `cells`,
 #    territory_cells_in_viewport; `since`, the same with the number it gave, nothing changed (the
 #    call a client polls with). Then the ratios issue 41 asks for, same run; for the every-box
 #    bound, before's city box is loaded again in each round of every other box, and each box's
@@ -149,11 +150,15 @@ FNS=${VIEWPORT_FUNCTIONS:-before,geojson,cells,since}
 
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ a[NR] = $1 } END { printf "%s", (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+last() { awk '{ print $NF }' <<< "$1"; }   # the last round's figure of a list
 declare -A ROUND_RATIOS EVERY_RATIOS
 # The reference of the every-box bound: before's city box, loaded again in each round of every
 # other box, so that each box's ratio is taken in its own round (a drift of the machine between
 # boxes falls on both sides of it).
-EVERY=; [ -z "${VIEWPORT_BOXES:-}${VIEWPORT_FUNCTIONS:-}" ] && EVERY=$(call before "${BOXES[1]#*:}")
+EVERY=
+if [ -z "${VIEWPORT_BOXES:-}${VIEWPORT_FUNCTIONS:-}" ]; then
+  for spec in "${BOXES[@]}"; do [ "${spec%%:*}" = city ] && EVERY=$(call before "${spec#*:}"); done
+fi
 for spec in "${BOXES[@]}"; do
   name=${spec%%:*}; b=${spec#*:}
   declare -A Q=() TPS=() P50=() P95S=() P99=()
@@ -166,13 +171,13 @@ for spec in "${BOXES[@]}"; do
       TPS[$fn]+=" $tps"; P50[$fn]+=" $p50"; P95S[$fn]+=" $p95"; P99[$fn]+=" $p99"
     done
     if [ -n "$EVERY" ]; then
-      if [ "$name" = city ]; then ref=$(echo "${P95S[before]}" | awk '{ print $NF }'); else read -r _ _ ref _ < <(load "$EVERY"); fi
-      for fn in geojson cells; do EVERY_RATIOS[$name.$fn]+=" $(ratio "$(echo "${P95S[$fn]}" | awk '{ print $NF }')" "$ref")"; done
+      if [ "$name" = city ]; then ref=$(last "${P95S[before]}"); else read -r _ _ ref _ < <(load "$EVERY"); fi
+      for fn in geojson cells; do EVERY_RATIOS[$name.$fn]+=" $(ratio "$(last "${P95S[$fn]}")" "$ref")"; done
     fi
     [ -n "${P95S[before]:-}" ] || continue
     for fn in ${FNS//,/ }; do
       [ "$fn" = before ] && continue
-      ROUND_RATIOS[$name.$fn]+=" $(ratio "$(echo "${P95S[$fn]}" | awk '{ print $NF }')" "$(echo "${P95S[before]}" | awk '{ print $NF }')")"
+      ROUND_RATIOS[$name.$fn]+=" $(ratio "$(last "${P95S[$fn]}")" "$(last "${P95S[before]}")")"
     done
   done
   for fn in ${FNS//,/ }; do
