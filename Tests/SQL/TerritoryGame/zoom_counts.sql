@@ -69,14 +69,15 @@ select set_eq(format('select u.h, v.resolution, u.c, u.o from territory_cells_in
               format('select hex_id, 9 as r, claimed as c, claimed as o from intersecting where what = %L', what),
               format('cells only, resolution 9 = ST_Intersects: %s', what))
   from boxes;
-select coalesce(pg_stat_get_xact_function_calls('territory_zoom_pick(text, float8, float8, float8, float8, integer)'::regprocedure), 0) as picks \gset
+\set pick_calls 'coalesce(pg_stat_get_xact_function_calls(''territory_zoom_pick(text, float8, float8, float8, float8, integer)''::regprocedure), 0)'
+select :pick_calls as picks \gset
 select results_eq($$select kind, resolution from territory_cells_in_viewport(-0.19, 51.50, -0.15, 51.52) where kind = 'all'$$,
   $$values ('all', 9)$$, 'cells only, up close: the whole answer at resolution 9');
-select is(coalesce(pg_stat_get_xact_function_calls('territory_zoom_pick(text, float8, float8, float8, float8, integer)'::regprocedure), 0), :'picks'::bigint,
+select is(:pick_calls, :'picks'::bigint,
   'cells only, up close: answered without the walk (territory_zoom_pick not called)');
 select results_eq($$select kind, resolution from territory_cells_in_viewport(-0.15, 51.50, -0.14, 51.52) where kind = 'all'$$,
   $$values ('all', 9)$$, 'cells only, an empty box: the walk''s answer, resolution 9');
-select is(coalesce(pg_stat_get_xact_function_calls('territory_zoom_pick(text, float8, float8, float8, float8, integer)'::regprocedure), 0), :'picks'::bigint + 1,
+select is(:pick_calls, :'picks'::bigint + 1,
   'cells only, an empty box: the walk decides (territory_zoom_pick called once)');
 select is((select count(*) from territory_in_viewport(-0.19, 51.50, -0.15, 51.52, 11)), 11::bigint, 'max_cells = the count: still resolution 9');
 
